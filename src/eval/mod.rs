@@ -1,0 +1,1 @@
+//! Evaluation: the seed's window table and incremental line patterns.

@@ -1,0 +1,10 @@
+//! sente: a board-game engine. Gomoku, renju and caro over the Gomocup protocol; Go over GTP;
+//! tic-tac-toe. Layers, top to bottom (imports only point down):
+//! protocol -> session -> players -> search -> eval -> rules.
+
+pub mod eval;
+pub mod players;
+pub mod protocol;
+pub mod rules;
+pub mod search;
+pub mod session;

@@ -1,0 +1,91 @@
+//! Named, selectable players (levels). A player turns a position and a time manager into a move;
+//! it never prints: progress goes out through the `report` callback as [`SearchInfo`] values that
+//! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
+
+pub mod classic;
+pub mod strong;
+
+use std::time::Duration;
+
+use crate::rules::{Board, Pos};
+use crate::search::clock::TimeManager;
+
+/// A snapshot of search progress, scored from the side to move's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    /// Nominal depth of the finished (or current) iteration.
+    pub depth: u32,
+    /// Deepest ply reached, extensions and threat search included.
+    pub seldepth: u32,
+    /// Score in evaluation units (centi-stones); see `mate`.
+    pub score: i32,
+    /// `Some(n)`: a forced win in n plies (negative: a forced loss).
+    pub mate: Option<i32>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the request.
+    pub elapsed: Duration,
+    /// Principal variation, the move to play first.
+    pub pv: Vec<Pos>,
+    /// 1-based rank among the N best moves (YXNBEST); 1 otherwise.
+    pub multipv: usize,
+}
+
+impl SearchInfo {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis() as u64;
+        if ms == 0 {
+            self.nodes * 1000
+        } else {
+            self.nodes * 1000 / ms
+        }
+    }
+}
+
+/// A request for one move.
+pub struct MoveRequest<'r, 's> {
+    /// Deadlines, node budget and the stop flag.
+    pub tm: &'r TimeManager<'s>,
+    /// How many best moves to report (YXNBEST); 1 for normal play.
+    pub nbest: usize,
+    /// Receives progress; called from the searching thread.
+    pub report: &'r mut dyn FnMut(&SearchInfo),
+}
+
+/// A gomoku-family player (any rule, any board size).
+pub trait GomokuPlayer: Send {
+    /// The level's name as selected on the command line.
+    fn name(&self) -> &'static str;
+    /// Forget everything tied to the previous game (hash tables stay allocated).
+    fn new_game(&mut self) {}
+    /// Cap on the memory the player may allocate, in bytes (Gomocup `max_memory`; 0 = no cap).
+    fn set_memory_limit(&mut self, _bytes: u64) {}
+    /// Seed for every random choice, so a game can be replayed.
+    fn set_seed(&mut self, _seed: u64) {}
+    /// The move to play for the side to move, or `None` when no legal point exists.
+    fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos>;
+}
+
+/// The gomoku levels, strongest first; the first is the default.
+pub const GOMOKU_LEVELS: &[(&str, &str)] = &[
+    (
+        "strong",
+        "iterative-deepening PVS with patterns, transposition table and threat search (default)",
+    ),
+    (
+        "classic",
+        "the seed's 5-cell window scoring with depth-2 alpha-beta (SEEDS 003)",
+    ),
+];
+
+/// Makes the gomoku player named `level` (case-insensitive), seeded with `seed`.
+pub fn gomoku_player(level: &str, seed: u64) -> Option<Box<dyn GomokuPlayer>> {
+    let mut player: Box<dyn GomokuPlayer> = match level.to_ascii_lowercase().as_str() {
+        "strong" | "default" => Box::new(strong::Strong::new()),
+        "classic" => Box::new(classic::Classic::new()),
+        _ => return None,
+    };
+    player.set_seed(seed);
+    Some(player)
+}

@@ -1,0 +1,6 @@
+//! Game physics and law: boards, win tests, forbidden points. No search, no I/O.
+
+pub mod mnk;
+pub mod renju;
+
+pub use mnk::{Board, Cell, Color, MoveError, Pos, Rule};

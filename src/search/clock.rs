@@ -1,0 +1,276 @@
+//! What a search was asked for ([`SearchLimit`]) and when it must stop ([`TimeManager`]).
+//!
+//! The clock starts when the command that asks for a move is read (its `Instant` travels with
+//! the command), not when the search begins, so parsing and set-up are paid from the budget.
+//! Two deadlines come out of a limit: the *soft* one (do not start another iteration) and the
+//! *hard* one (stop now and answer with the best move of the last finished iteration). Both sit
+//! a safety margin inside what the manager enforces, because the process may be descheduled and
+//! the reply must still be written and flushed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Remaining match time at or above this many milliseconds means "unlimited" in Gomocup.
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+
+/// The clocks a protocol reported, in milliseconds. `None` means "not given / unlimited".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameClock {
+    /// Time for this move (Gomocup `timeout_turn`; GTP byo-yomi period). `Some(0)` = move at once.
+    pub turn_ms: Option<u64>,
+    /// Time left for the whole game (Gomocup `time_left`, GTP `time_left`).
+    pub left_ms: Option<i64>,
+    /// Moves that the remaining time must cover, when the protocol says (GTP Canadian periods).
+    pub moves_to_go: Option<u32>,
+    /// Time added after each move (increment).
+    pub increment_ms: u64,
+}
+
+/// What the caller asked the search for: any combination of a depth, a node count and a clock;
+/// whichever runs out first ends the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimit {
+    /// Deepest iteration to run.
+    pub depth: Option<u32>,
+    /// Nodes after which to stop (deterministic play).
+    pub nodes: Option<u64>,
+    /// The game clock.
+    pub clock: GameClock,
+}
+
+impl SearchLimit {
+    /// A limit of `depth` plies and nothing else.
+    pub fn depth(depth: u32) -> SearchLimit {
+        SearchLimit {
+            depth: Some(depth),
+            ..SearchLimit::default()
+        }
+    }
+    /// A limit of `nodes` nodes and nothing else.
+    pub fn nodes(nodes: u64) -> SearchLimit {
+        SearchLimit {
+            nodes: Some(nodes),
+            ..SearchLimit::default()
+        }
+    }
+    /// A fixed time per move.
+    pub fn move_time(ms: u64) -> SearchLimit {
+        SearchLimit {
+            clock: GameClock {
+                turn_ms: Some(ms),
+                ..GameClock::default()
+            },
+            ..SearchLimit::default()
+        }
+    }
+}
+
+/// Deadlines derived from a [`SearchLimit`], plus the stop flag shared with the input thread.
+#[derive(Debug)]
+pub struct TimeManager<'a> {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    max_nodes: Option<u64>,
+    max_depth: Option<u32>,
+    stop: &'a AtomicBool,
+}
+
+/// Milliseconds kept back from any limit for scheduling, writing and the manager's own overhead.
+pub fn safety_margin_ms(budget_ms: u64) -> u64 {
+    (budget_ms / 10).clamp(15, 300).min(budget_ms)
+}
+
+impl<'a> TimeManager<'a> {
+    /// Deadlines for a search that was requested at `start`.
+    pub fn new(limit: &SearchLimit, start: Instant, stop: &'a AtomicBool) -> TimeManager<'a> {
+        let (soft, hard) = budget(&limit.clock);
+        TimeManager {
+            start,
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+            max_nodes: limit.nodes,
+            max_depth: limit.depth,
+            stop,
+        }
+    }
+
+    /// A manager with no limit but the stop flag (tests, analysis).
+    pub fn infinite(stop: &'a AtomicBool) -> TimeManager<'a> {
+        TimeManager::new(&SearchLimit::default(), Instant::now(), stop)
+    }
+
+    /// Time since the request.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+    /// The deepest iteration allowed.
+    pub fn max_depth(&self) -> Option<u32> {
+        self.max_depth
+    }
+    /// The node budget.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.max_nodes
+    }
+    /// The hard deadline, measured from the request.
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.hard
+    }
+    /// Whether there is no time to search at all (`timeout_turn 0`): answer from move ordering.
+    pub fn must_answer_now(&self) -> bool {
+        self.hard == Some(Duration::ZERO) || self.stop.load(Ordering::Relaxed)
+    }
+    /// Whether someone (the input thread) asked the search to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// Polled every ~1024 nodes: stop flag, hard deadline, node budget.
+    pub fn should_stop(&self, nodes: u64) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(max) = self.max_nodes {
+            if nodes >= max {
+                return true;
+            }
+        }
+        match self.hard {
+            Some(hard) => self.start.elapsed() >= hard,
+            None => false,
+        }
+    }
+    /// Asked between iterations: whether another one may begin. `last_iteration` is how long the
+    /// iteration that just finished took; the next one usually costs several times more.
+    pub fn may_start_iteration(&self, depth: u32, nodes: u64, last_iteration: Duration) -> bool {
+        if self.should_stop(nodes) {
+            return false;
+        }
+        if let Some(max) = self.max_depth {
+            if depth > max {
+                return false;
+            }
+        }
+        let elapsed = self.start.elapsed();
+        if let Some(soft) = self.soft {
+            if elapsed >= soft {
+                return false;
+            }
+        }
+        if let Some(hard) = self.hard {
+            // The next iteration would not finish: do not throw the time away.
+            if elapsed + last_iteration * 2 >= hard {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// (soft, hard) deadlines in ms from the request, or `None` when unlimited.
+fn budget(clock: &GameClock) -> (Option<u64>, Option<u64>) {
+    let mut hard: Option<u64> = None;
+    let mut soft: Option<u64> = None;
+    if let Some(turn) = clock.turn_ms {
+        let h = turn.saturating_sub(safety_margin_ms(turn));
+        hard = Some(h);
+        soft = Some(h * 2 / 5);
+    }
+    if let Some(left) = clock.left_ms {
+        if left < UNLIMITED_MS {
+            let left = left.max(0) as u64;
+            let usable = left.saturating_sub(safety_margin_ms(left));
+            let moves = clock.moves_to_go.map_or(25, |m| m.max(1)) as u64;
+            // Spend a fair share now, more when an increment refills the clock; never more
+            // than a third of what remains in one move.
+            let share = usable / moves + clock.increment_ms * 3 / 4;
+            let h = (share * 5 / 2).min(usable / 3).min(usable);
+            let s = share.min(h);
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+        }
+    }
+    (soft, hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deadlines(clock: GameClock) -> (Option<u64>, Option<u64>) {
+        budget(&clock)
+    }
+
+    #[test]
+    fn no_clock_means_no_deadline() {
+        assert_eq!(deadlines(GameClock::default()), (None, None));
+        let unlimited = GameClock {
+            left_ms: Some(UNLIMITED_MS),
+            ..GameClock::default()
+        };
+        assert_eq!(deadlines(unlimited), (None, None));
+    }
+
+    #[test]
+    fn turn_time_zero_means_answer_now() {
+        let stop = AtomicBool::new(false);
+        let limit = SearchLimit::move_time(0);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        assert!(tm.must_answer_now());
+    }
+
+    #[test]
+    fn hard_deadline_stays_inside_turn_and_match_time() {
+        for turn in [1u64, 10, 50, 100, 1000, 5000, 30000] {
+            let (soft, hard) = deadlines(GameClock {
+                turn_ms: Some(turn),
+                ..GameClock::default()
+            });
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(hard < turn || turn == 0 || (turn <= 15 && hard == 0), "turn {turn}");
+            assert!(soft <= hard);
+        }
+        for left in [0i64, -50, 100, 1000, 60_000, 1_000_000] {
+            let (soft, hard) = deadlines(GameClock {
+                turn_ms: Some(5000),
+                left_ms: Some(left),
+                ..GameClock::default()
+            });
+            let hard = hard.unwrap();
+            assert!((hard as i64) < left.max(1), "left {left} hard {hard}");
+            assert!(soft.unwrap() <= hard);
+        }
+    }
+
+    #[test]
+    fn moves_to_go_spends_more_per_move_when_few_remain() {
+        let few = deadlines(GameClock {
+            left_ms: Some(10_000),
+            moves_to_go: Some(2),
+            ..GameClock::default()
+        });
+        let many = deadlines(GameClock {
+            left_ms: Some(10_000),
+            moves_to_go: Some(20),
+            ..GameClock::default()
+        });
+        assert!(few.0.unwrap() > many.0.unwrap());
+    }
+
+    #[test]
+    fn node_and_stop_limits() {
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(1000), Instant::now(), &stop);
+        assert!(!tm.should_stop(999));
+        assert!(tm.should_stop(1000));
+        stop.store(true, Ordering::Relaxed);
+        assert!(tm.should_stop(0));
+    }
+
+    #[test]
+    fn depth_limit_stops_iterations() {
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::depth(3), Instant::now(), &stop);
+        assert!(tm.may_start_iteration(3, 0, Duration::ZERO));
+        assert!(!tm.may_start_iteration(4, 0, Duration::ZERO));
+    }
+}

@@ -1,0 +1,3 @@
+//! Search: clocks, alpha-beta with iterative deepening, threat search. Never prints.
+
+pub mod clock;
