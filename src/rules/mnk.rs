@@ -490,6 +490,15 @@ impl Board {
         self.history.push((p, c));
     }
 
+    /// Sets a cell without touching history, hash or winner: for hypothetical analysis such as the
+    /// renju forbidden-point recursion. The caller must restore the cell before the board is used
+    /// for anything else.
+    #[inline]
+    pub fn set_scratch(&mut self, p: Pos, cell: Cell) {
+        debug_assert_ne!(self.cells[p.idx()], Cell::Wall);
+        self.cells[p.idx()] = cell;
+    }
+
     /// Takes back the last stone; the side to move becomes its owner again.
     pub fn undo(&mut self) -> Option<Pos> {
         let (p, c) = self.history.pop()?;
