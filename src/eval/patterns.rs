@@ -1,0 +1,685 @@
+//! Incremental line patterns for gomoku-family boards (k = 5): for every cell, every direction and
+//! each colour, what a stone of that colour *would* make there along that line, kept up to date
+//! on each play and undo. The search reads threats (five points, fours, open threes) and the
+//! evaluation straight from this state instead of rescanning the board.
+//!
+//! Each cell keeps, per direction, a 20-bit key of its ten neighbours on the line (2 bits each:
+//! empty, black, white, wall), five on each side:
+//!
+//! ```text
+//!   slot:  0  1  2  3  4  [P]  5  6  7  8  9
+//!   off : -5 -4 -3 -2 -1   0  +1 +2 +3 +4 +5
+//! ```
+//!
+//! A precomputed table maps a key to the [`Pattern`] that a stone at `P` makes, for one colour
+//! and one rule (exact five or not, caro or not). Patterns are defined recursively, counting only
+//! fives that pass through `P`:
+//! FIVE = makes a winning five; FLEX4 = two or more points then make a five (open four);
+//! BLOCK4 = exactly one; FLEX3 = some point then makes a FLEX4; BLOCK3 = some point makes a BLOCK4;
+//! and so on down to FLEX1 / BLOCK1. The four directions combine into a [`P4`] threat level.
+
+use std::sync::OnceLock;
+
+use crate::rules::mnk::{Board, Cell, Color, Pos};
+
+/// What a stone makes along one line.
+pub type Pattern = u8;
+pub const DEAD: Pattern = 0;
+/// Exact-five rules: the stone would make six or more (no win; forbidden for renju black).
+pub const OVERLINE: Pattern = 1;
+pub const BLOCK1: Pattern = 2;
+pub const FLEX1: Pattern = 3;
+pub const BLOCK2: Pattern = 4;
+pub const FLEX2: Pattern = 5;
+pub const BLOCK3: Pattern = 6;
+pub const FLEX3: Pattern = 7;
+pub const BLOCK4: Pattern = 8;
+pub const FLEX4: Pattern = 9;
+pub const FIVE: Pattern = 10;
+/// Number of pattern values.
+pub const PATTERN_COUNT: usize = 11;
+
+/// The combined threat a stone makes over its four lines.
+pub type P4 = u8;
+pub const P4_NONE: P4 = 0;
+pub const P4_FLEX2: P4 = 1;
+pub const P4_BLOCK3: P4 = 2;
+/// Two of BLOCK3 / FLEX2 in different lines.
+pub const P4_TWO_TWOS: P4 = 3;
+pub const P4_FLEX3: P4 = 4;
+/// An open three plus a BLOCK3 or FLEX2 elsewhere.
+pub const P4_FLEX3_PLUS: P4 = 5;
+/// Two open threes (3-3): wins unless answered by a four.
+pub const P4_FLEX3_2X: P4 = 6;
+pub const P4_BLOCK4: P4 = 7;
+/// A four plus a BLOCK3 or FLEX2.
+pub const P4_BLOCK4_PLUS: P4 = 8;
+/// A four and an open three (4-3): wins unless the four's answer also defends.
+pub const P4_BLOCK4_FLEX3: P4 = 9;
+/// An open four, or two fours: wins next move.
+pub const P4_FLEX4: P4 = 10;
+/// Makes five now.
+pub const P4_FIVE: P4 = 11;
+/// Number of P4 values.
+pub const P4_COUNT: usize = 12;
+/// Flag bit in the combined table: some line is an overline (renju black may be forbidden).
+const OVERLINE_FLAG: u8 = 0x80;
+
+const KEY_BITS: u32 = 20;
+const TABLE_LEN: usize = 1 << KEY_BITS;
+const UNKNOWN: u8 = 0xFF;
+
+/// The slot of neighbour offset `off` (-5..=-1, 1..=5).
+#[inline]
+const fn slot(off: isize) -> u32 {
+    if off < 0 {
+        (off + 5) as u32
+    } else {
+        (off + 4) as u32
+    }
+}
+
+/// Builds the key -> pattern table for stones of cell value `own` under one rule flavour.
+fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
+    let mut table = vec![UNKNOWN; TABLE_LEN];
+    for key in 0..TABLE_LEN as u32 {
+        pattern_of(key, own, exact, caro, &mut table);
+    }
+    table
+}
+
+fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8 {
+    let cached = memo[key as usize];
+    if cached != UNKNOWN {
+        return cached;
+    }
+    let opp = 3 - own;
+    let mut line = [0u8; 11];
+    for (i, cell) in line.iter_mut().enumerate() {
+        *cell = match i {
+            5 => own,
+            _ => {
+                let s = if i < 5 { i } else { i - 1 };
+                ((key >> (2 * s)) & 3) as u8
+            }
+        };
+    }
+    let mut l = 5;
+    while l > 0 && line[l - 1] == own {
+        l -= 1;
+    }
+    let mut r = 5;
+    while r < 10 && line[r + 1] == own {
+        r += 1;
+    }
+    let len = r - l + 1;
+    let result = if len >= 5 {
+        if exact && len > 5 {
+            OVERLINE
+        } else {
+            // Beyond the window the end is unknown; treat it as open (rare, only for long runs).
+            let left = if l > 0 { line[l - 1] } else { 0 };
+            let right = if r < 10 { line[r + 1] } else { 0 };
+            if caro && left == opp && right == opp {
+                DEAD
+            } else {
+                FIVE
+            }
+        }
+    } else {
+        let mut fives = 0;
+        let mut best = DEAD;
+        for q in 1..=9usize {
+            if q == 5 || line[q] != 0 {
+                continue;
+            }
+            let s = if q < 5 { q } else { q - 1 };
+            let child = pattern_of(key | (own as u32) << (2 * s), own, exact, caro, memo);
+            let lowered = match child {
+                FIVE => {
+                    fives += 1;
+                    DEAD
+                }
+                FLEX4 => FLEX3,
+                BLOCK4 => BLOCK3,
+                FLEX3 => FLEX2,
+                BLOCK3 => BLOCK2,
+                FLEX2 => FLEX1,
+                BLOCK2 => BLOCK1,
+                _ => DEAD,
+            };
+            best = best.max(lowered);
+        }
+        match fives {
+            0 => best,
+            1 => BLOCK4,
+            _ => FLEX4,
+        }
+    };
+    memo[key as usize] = result;
+    result
+}
+
+/// Table for (colour, exact five, caro), built once per process on first use.
+fn table(color: Color, exact: bool, caro: bool) -> &'static [u8] {
+    static TABLES: [OnceLock<Vec<u8>>; 8] = [const { OnceLock::new() }; 8];
+    let i = color.index() * 4 + exact as usize * 2 + caro as usize;
+    TABLES[i].get_or_init(|| build_table(color.cell() as u8, exact, caro))
+}
+
+/// Combines four line patterns into a threat level (with [`OVERLINE_FLAG`]).
+fn combine(pats: [u8; 4]) -> u8 {
+    let mut n = [0u8; PATTERN_COUNT];
+    for p in pats {
+        n[p as usize] += 1;
+    }
+    let overline = if n[OVERLINE as usize] > 0 && n[FIVE as usize] == 0 {
+        OVERLINE_FLAG
+    } else {
+        0
+    };
+    let twos = n[BLOCK3 as usize] + n[FLEX2 as usize];
+    let level = if n[FIVE as usize] > 0 {
+        P4_FIVE
+    } else if n[FLEX4 as usize] > 0 || n[BLOCK4 as usize] >= 2 {
+        P4_FLEX4
+    } else if n[BLOCK4 as usize] == 1 {
+        if n[FLEX3 as usize] > 0 {
+            P4_BLOCK4_FLEX3
+        } else if twos > 0 {
+            P4_BLOCK4_PLUS
+        } else {
+            P4_BLOCK4
+        }
+    } else if n[FLEX3 as usize] >= 2 {
+        P4_FLEX3_2X
+    } else if n[FLEX3 as usize] == 1 {
+        if twos > 0 {
+            P4_FLEX3_PLUS
+        } else {
+            P4_FLEX3
+        }
+    } else if twos >= 2 {
+        P4_TWO_TWOS
+    } else if n[BLOCK3 as usize] > 0 {
+        P4_BLOCK3
+    } else if n[FLEX2 as usize] > 0 {
+        P4_FLEX2
+    } else {
+        P4_NONE
+    };
+    level | overline
+}
+
+fn combine_table() -> &'static [u8] {
+    static T: OnceLock<Vec<u8>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = vec![0u8; PATTERN_COUNT.pow(4)];
+        for (i, entry) in t.iter_mut().enumerate() {
+            let pats = [
+                (i / 1331) as u8,
+                (i / 121 % 11) as u8,
+                (i / 11 % 11) as u8,
+                (i % 11) as u8,
+            ];
+            *entry = combine(pats);
+        }
+        t
+    })
+}
+
+#[inline]
+fn combine_index(p: [u8; 4]) -> usize {
+    p[0] as usize * 1331 + p[1] as usize * 121 + p[2] as usize * 11 + p[3] as usize
+}
+
+/// Evaluation weight of each line pattern at an empty cell (what the point is worth to the
+/// colour that could play there).
+const PATTERN_VALUE: [i32; PATTERN_COUNT] = [0, 0, 1, 3, 4, 12, 14, 48, 52, 140, 400];
+
+/// Cells within this Chebyshev distance of a stone are move candidates.
+pub const NEAR_RADIUS: isize = 2;
+
+/// Per-cell incremental state, kept together for cache locality.
+#[derive(Clone, Copy, Default)]
+struct CellState {
+    keys: [u32; 4],
+    pat: [[u8; 4]; 2],
+    p4: [u8; 2],
+    near: u8,
+}
+
+/// A board plus incremental line patterns, threat counts and evaluation.
+#[derive(Clone)]
+pub struct PatternBoard {
+    board: Board,
+    cells: Vec<CellState>,
+    dirs: [isize; 4],
+    near_offsets: Vec<isize>,
+    tables: [&'static [u8]; 2],
+    combined: &'static [u8],
+    /// Sum of PATTERN_VALUE over empty cells and directions, per colour.
+    sum: [i32; 2],
+    /// Empty cells at each P4 level, per colour.
+    p4_count: [[u16; P4_COUNT]; 2],
+}
+
+impl PatternBoard {
+    /// Builds the pattern state for `board` (k must be 5).
+    pub fn new(board: &Board) -> PatternBoard {
+        let rule = board.rule();
+        let tables = [
+            table(Color::Black, rule.exact_five(Color::Black), rule.caro()),
+            table(Color::White, rule.exact_five(Color::White), rule.caro()),
+        ];
+        let stride = board.stride() as isize;
+        let mut near_offsets = Vec::new();
+        for dy in -NEAR_RADIUS..=NEAR_RADIUS {
+            for dx in -NEAR_RADIUS..=NEAR_RADIUS {
+                if dx != 0 || dy != 0 {
+                    near_offsets.push(dy * stride + dx);
+                }
+            }
+        }
+        let mut pb = PatternBoard {
+            board: board.clone(),
+            cells: vec![CellState::default(); board.array_len()],
+            dirs: board.dirs(),
+            near_offsets,
+            tables,
+            combined: combine_table(),
+            sum: [0; 2],
+            p4_count: [[0; P4_COUNT]; 2],
+        };
+        pb.rebuild();
+        pb
+    }
+
+    /// Recomputes every key, pattern, count and sum from the stones (set-up and validation).
+    fn rebuild(&mut self) {
+        let len = self.cells.len() as isize;
+        for c in self.cells.iter_mut() {
+            *c = CellState::default();
+        }
+        self.sum = [0; 2];
+        self.p4_count = [[0; P4_COUNT]; 2];
+        let points: Vec<Pos> = self.board.points().collect();
+        for &p in &points {
+            for (di, &d) in self.dirs.iter().enumerate() {
+                let mut key = 0u32;
+                for off in (-5isize..=5).filter(|&o| o != 0) {
+                    let q = p.idx() as isize + off * d;
+                    let v = if q < 0 || q >= len {
+                        Cell::Wall as u32
+                    } else {
+                        self.board.cell(Pos(q as u16)) as u32
+                    };
+                    key |= v << (2 * slot(off));
+                }
+                self.cells[p.idx()].keys[di] = key;
+            }
+            if !self.board.is_empty(p) {
+                for &o in &self.near_offsets {
+                    let q = (p.idx() as isize + o) as usize;
+                    if q < self.cells.len() {
+                        self.cells[q].near += 1;
+                    }
+                }
+            }
+        }
+        for &p in &points {
+            let st = &mut self.cells[p.idx()];
+            for c in 0..2 {
+                for di in 0..4 {
+                    st.pat[c][di] = self.tables[c][st.keys[di] as usize];
+                }
+                st.p4[c] = self.combined[combine_index(st.pat[c])];
+            }
+            if self.board.is_empty(p) {
+                self.add_cell(p);
+            }
+        }
+    }
+
+    /// Counts an empty cell's patterns into the sums and threat counts.
+    #[inline]
+    fn add_cell(&mut self, p: Pos) {
+        let st = &self.cells[p.idx()];
+        for c in 0..2 {
+            let mut s = 0;
+            for di in 0..4 {
+                s += PATTERN_VALUE[st.pat[c][di] as usize];
+            }
+            self.sum[c] += s;
+            self.p4_count[c][(st.p4[c] & !OVERLINE_FLAG) as usize] += 1;
+        }
+    }
+
+    #[inline]
+    fn remove_cell(&mut self, p: Pos) {
+        let st = &self.cells[p.idx()];
+        for c in 0..2 {
+            let mut s = 0;
+            for di in 0..4 {
+                s += PATTERN_VALUE[st.pat[c][di] as usize];
+            }
+            self.sum[c] -= s;
+            self.p4_count[c][(st.p4[c] & !OVERLINE_FLAG) as usize] -= 1;
+        }
+    }
+
+    /// The underlying rules board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    /// Mutable access for hypothetical analysis (renju recursion); the caller restores it.
+    #[inline]
+    pub fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.board.to_move()
+    }
+    /// Hash of the position.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    /// Plays `p` for the side to move (no legality test).
+    #[inline]
+    pub fn play(&mut self, p: Pos) {
+        let c = self.board.to_move();
+        self.remove_cell(p);
+        self.board.play_unchecked(p);
+        self.update_lines(p, c as u32, true);
+        for i in 0..self.near_offsets.len() {
+            let q = (p.idx() as isize + self.near_offsets[i]) as usize;
+            if q < self.cells.len() {
+                self.cells[q].near += 1;
+            }
+        }
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn undo(&mut self) {
+        let Some(&(p, c)) = self.board.history().last() else {
+            return;
+        };
+        self.board.undo();
+        self.update_lines(p, c as u32, false);
+        for i in 0..self.near_offsets.len() {
+            let q = (p.idx() as isize + self.near_offsets[i]) as usize;
+            if q < self.cells.len() {
+                self.cells[q].near -= 1;
+            }
+        }
+        self.add_cell(p);
+    }
+
+    /// Sets or clears the stone bits of `p` in the keys of the cells on its four lines and
+    /// refreshes those cells' patterns, sums and counts.
+    #[inline]
+    fn update_lines(&mut self, p: Pos, stone: u32, set: bool) {
+        let base = p.idx() as isize;
+        let len = self.cells.len() as isize;
+        for di in 0..4 {
+            let d = self.dirs[di];
+            for off in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
+                let qi = base + off * d;
+                if qi < 0 || qi >= len {
+                    continue;
+                }
+                let q = qi as usize;
+                // p sits at offset -off as seen from q.
+                let bit = 2 * slot(-off);
+                let empty = self.board.cell(Pos(q as u16)) == Cell::Empty;
+                let st = &mut self.cells[q];
+                if set {
+                    st.keys[di] |= stone << bit;
+                } else {
+                    st.keys[di] &= !(3 << bit);
+                }
+                let key = st.keys[di] as usize;
+                for c in 0..2 {
+                    let old = st.pat[c][di];
+                    let new = self.tables[c][key];
+                    if old == new {
+                        continue;
+                    }
+                    st.pat[c][di] = new;
+                    let old4 = st.p4[c];
+                    let new4 = self.combined[combine_index(st.pat[c])];
+                    st.p4[c] = new4;
+                    if empty {
+                        self.sum[c] += PATTERN_VALUE[new as usize] - PATTERN_VALUE[old as usize];
+                        self.p4_count[c][(old4 & !OVERLINE_FLAG) as usize] -= 1;
+                        self.p4_count[c][(new4 & !OVERLINE_FLAG) as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The threat level a stone of `c` would make at `p`.
+    #[inline]
+    pub fn p4(&self, c: Color, p: Pos) -> P4 {
+        self.cells[p.idx()].p4[c.index()] & !OVERLINE_FLAG
+    }
+    /// Whether some line through `p` would be an overline for `c` (exact-five rules).
+    #[inline]
+    pub fn overline_at(&self, c: Color, p: Pos) -> bool {
+        self.cells[p.idx()].p4[c.index()] & OVERLINE_FLAG != 0
+    }
+    /// The pattern a stone of `c` would make at `p` along direction index `di`.
+    #[inline]
+    pub fn pattern(&self, c: Color, p: Pos, di: usize) -> Pattern {
+        self.cells[p.idx()].pat[c.index()][di]
+    }
+    /// The four line patterns of `c` at `p`.
+    #[inline]
+    pub fn patterns(&self, c: Color, p: Pos) -> [Pattern; 4] {
+        self.cells[p.idx()].pat[c.index()]
+    }
+    /// Empty cells where `c` reaches threat level `level`.
+    #[inline]
+    pub fn count(&self, c: Color, level: P4) -> u16 {
+        self.p4_count[c.index()][level as usize]
+    }
+    /// Whether `p` is within [`NEAR_RADIUS`] of some stone.
+    #[inline]
+    pub fn is_near(&self, p: Pos) -> bool {
+        self.cells[p.idx()].near > 0
+    }
+    /// Line-pattern weight of `p` for `c` (sum over the four directions).
+    #[inline]
+    pub fn cell_value(&self, c: Color, p: Pos) -> i32 {
+        let pat = &self.cells[p.idx()].pat[c.index()];
+        PATTERN_VALUE[pat[0] as usize]
+            + PATTERN_VALUE[pat[1] as usize]
+            + PATTERN_VALUE[pat[2] as usize]
+            + PATTERN_VALUE[pat[3] as usize]
+    }
+    /// Static evaluation for the side to move: its potential against the opponent's, with the
+    /// mover's potential weighted up because it gets to use it first.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.board.to_move().index();
+        (self.sum[me] * 6 - self.sum[1 - me] * 5) / 8
+    }
+
+    /// Debug check: the incremental state equals a rebuild from scratch.
+    pub fn validate(&self) {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        assert_eq!(fresh.sum, self.sum, "pattern sums drifted");
+        assert_eq!(fresh.p4_count, self.p4_count, "threat counts drifted");
+        for p in self.board.points() {
+            let a = &fresh.cells[p.idx()];
+            let b = &self.cells[p.idx()];
+            assert_eq!(a.keys, b.keys, "keys drifted at {:?}", self.board.xy(p));
+            assert_eq!(a.pat, b.pat);
+            assert_eq!(a.p4, b.p4);
+            assert_eq!(a.near, b.near);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::mnk::{splitmix64, Rule};
+
+    /// Board from rows of `X` (black), `O` (white), `.`; black to move unless counts say white.
+    fn board_from(rows: &[&str], rule: Rule) -> Board {
+        let mut b = Board::new(rows[0].len(), rows.len(), rule).unwrap();
+        let (mut nb, mut nw) = (0, 0);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let p = b.pos(x as i64, y as i64).unwrap();
+                match ch {
+                    'X' => {
+                        b.place(p, Color::Black);
+                        nb += 1;
+                    }
+                    'O' => {
+                        b.place(p, Color::White);
+                        nw += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        b.set_to_move(if nb > nw { Color::White } else { Color::Black });
+        b
+    }
+
+    fn pat_at(rows: &[&str], rule: Rule, x: i64, y: i64, c: Color, dir: usize) -> Pattern {
+        let b = board_from(rows, rule);
+        let p = b.pos(x, y).unwrap();
+        PatternBoard::new(&b).pattern(c, p, dir)
+    }
+
+    #[test]
+    fn line_patterns_along_a_row() {
+        let r = |row: &str, x: i64| {
+            pat_at(
+                &[
+                    row,
+                    "...........",
+                    "...........",
+                    "...........",
+                    "...........",
+                ],
+                Rule::Freestyle,
+                x,
+                0,
+                Color::Black,
+                0,
+            )
+        };
+        assert_eq!(r("..XXXX.....", 6), FIVE);
+        assert_eq!(r("..XXX......", 5), FLEX4);
+        assert_eq!(r("OXXX.......", 4), BLOCK4);
+        assert_eq!(r("..XX.......", 4), FLEX3);
+        assert_eq!(r("..X.X......", 3), FLEX3);
+        assert_eq!(r("OXX........", 3), BLOCK3);
+        assert_eq!(r("...X.......", 4), FLEX2);
+        assert_eq!(r("XO.........", 2), BLOCK1);
+        assert_eq!(r("...........", 5), FLEX1);
+        // Against the edge only one end can make five.
+        assert_eq!(r("XX.X.......", 2), BLOCK4);
+        assert_eq!(r("..XX.X.....", 4), FLEX4);
+        // Two fives in one line (X.XXX.X filled in the middle) also count as FLEX4.
+        assert_eq!(r(".X.X.X.X...", 4), FLEX4);
+    }
+
+    #[test]
+    fn exact_five_turns_sixes_into_overlines() {
+        let rows = ["XXXX.X.....", "...........", "...........", "...........", "..........."];
+        assert_eq!(
+            pat_at(&rows, Rule::Freestyle, 4, 0, Color::Black, 0),
+            FIVE
+        );
+        assert_eq!(
+            pat_at(&rows, Rule::Standard, 4, 0, Color::Black, 0),
+            OVERLINE
+        );
+        // Renju: white still wins with six.
+        let rows_w = ["OOOO.O.....", "...........", "...........", "...........", "..........."];
+        assert_eq!(pat_at(&rows_w, Rule::Renju, 4, 0, Color::White, 0), FIVE);
+        assert_eq!(
+            pat_at(&rows_w, Rule::Standard, 4, 0, Color::White, 0),
+            OVERLINE
+        );
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_is_dead() {
+        let rows = ["OXXXX.O....", "...........", "...........", "...........", "..........."];
+        assert_eq!(pat_at(&rows, Rule::Caro, 5, 0, Color::Black, 0), DEAD);
+        assert_eq!(pat_at(&rows, Rule::Freestyle, 5, 0, Color::Black, 0), FIVE);
+    }
+
+    #[test]
+    fn threat_levels_and_counts() {
+        let rows = [
+            "...............",
+            "...............",
+            "...XXX.........",
+            "...............",
+            "...............",
+        ];
+        let b = board_from(&rows, Rule::Freestyle);
+        let pb = PatternBoard::new(&b);
+        let p = b.pos(6, 2).unwrap();
+        assert_eq!(pb.p4(Color::Black, p), P4_FLEX4);
+        assert_eq!(pb.count(Color::Black, P4_FLEX4), 2);
+        assert_eq!(pb.count(Color::Black, P4_FIVE), 0);
+    }
+
+    #[test]
+    fn incremental_state_matches_rebuild_in_random_games() {
+        let mut state = 7u64;
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroStandard,
+        ] {
+            for (w, h) in [(15, 15), (7, 9), (20, 20)] {
+                let b = Board::new(w, h, rule).unwrap();
+                let mut pb = PatternBoard::new(&b);
+                let mut played = 0;
+                let mut steps = 0;
+                while steps < 60 && !pb.board().is_over() {
+                    steps += 1;
+                    let empties: Vec<Pos> = pb.board().empty_points().collect();
+                    let p = empties[(splitmix64(&mut state) % empties.len() as u64) as usize];
+                    pb.play(p);
+                    played += 1;
+                    if played % 7 == 0 {
+                        pb.validate();
+                    }
+                    if steps % 5 == 0 {
+                        pb.undo();
+                        pb.undo();
+                        played -= 2;
+                        pb.validate();
+                    }
+                }
+                pb.validate();
+                while pb.board().stones() > 0 {
+                    pb.undo();
+                }
+                pb.validate();
+                assert_eq!(pb.board().hash(), b.hash());
+            }
+        }
+    }
+}
