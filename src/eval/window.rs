@@ -331,7 +331,7 @@ mod tests {
                 let empties: Vec<Pos> = b.empty_points().collect();
                 let r = crate::rules::mnk::splitmix64(&mut state) as usize;
                 let p = empties[r % empties.len()];
-                let c = if r % 3 == 0 {
+                let c = if r.is_multiple_of(3) {
                     Color::White
                 } else {
                     Color::Black
