@@ -20,8 +20,7 @@
 //!     #   [ X X X . . ] .      three       the edge (#) closes it
 //! ```
 //!
-//! The rule is the same for two, three and
-//! four stones. One stone scores [`ONE`] and five score [`FIVE`] whatever surrounds them.
+//! The rule is the same for two, three and four stones. One stone scores [`ONE`] and five score [`FIVE`] whatever surrounds them.
 //!
 //! # Signs, as in the seed
 //!
@@ -257,12 +256,9 @@ mod tests {
             15,
             15,
         );
-        let mut edge_three = 0;
-        let s = b.pos(0, 7).unwrap();
-        let (w, before, after) = window_at(&b, s, 1).unwrap();
-        edge_three += evaluate_window(&w, before, after, Color::Black);
+        let (w, before, after) = window_at(&b, b.pos(0, 7).unwrap(), 1).unwrap();
         assert_eq!(before, Cell::Wall);
-        assert_eq!(edge_three, THREE);
+        assert_eq!(evaluate_window(&w, before, after, Color::Black), THREE);
         // The same shape in the middle is open.
         let b = board_with(
             &[

@@ -566,4 +566,44 @@ mod tests {
             None
         );
     }
+
+    /// `cargo test --release -- --ignored --nocapture full_depth_timing`: how long a full
+    /// depth-2 answer takes on 20x20 boards strewn with 20 to 160 random stones (nearly every
+    /// empty point becomes a candidate: the worst case for this player).
+    #[test]
+    #[ignore]
+    fn full_depth_timing_on_20x20() {
+        let mut state = 99u64;
+        let mut worst = std::time::Duration::ZERO;
+        let mut total = std::time::Duration::ZERO;
+        let mut answers = 0u32;
+        for stones in (20..=160).step_by(20) {
+            for _ in 0..5 {
+                let mut b = Board::new(20, 20, Rule::Freestyle).unwrap();
+                while b.stones() < stones {
+                    let empties: Vec<Pos> = b.empty_points().collect();
+                    let r = crate::rules::mnk::splitmix64(&mut state) as usize;
+                    let p = empties[r % empties.len()];
+                    b.play_unchecked(p);
+                    if b.winner().is_some() {
+                        b.undo();
+                    }
+                }
+                let t = Instant::now();
+                let (_, infos) = ask(&mut Classic::new(), &b, SearchLimit::default(), None);
+                let took = t.elapsed();
+                if infos[0].depth == SEARCH_DEPTH {
+                    worst = worst.max(took);
+                    total += took;
+                    answers += 1;
+                }
+            }
+        }
+        eprintln!(
+            "{answers} depth-2 answers: mean {:?}, worst {:?}",
+            total / answers.max(1),
+            worst
+        );
+        assert!(worst < std::time::Duration::from_secs(1));
+    }
 }
