@@ -1,2 +1,4 @@
-//! Evaluation: the seed's window table and incremental line patterns.
+//! Evaluation: the seed's 5-cell window table and incremental line patterns.
+
 pub mod patterns;
+pub mod window;

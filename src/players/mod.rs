@@ -35,11 +35,9 @@ impl SearchInfo {
     /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         let ms = self.elapsed.as_millis() as u64;
-        if ms == 0 {
-            self.nodes * 1000
-        } else {
-            self.nodes * 1000 / ms
-        }
+        (self.nodes * 1000)
+            .checked_div(ms)
+            .unwrap_or(self.nodes * 1000)
     }
 }
 

@@ -1,3 +1,4 @@
 //! Search: clocks, alpha-beta with iterative deepening, threat search. Never prints.
 
 pub mod clock;
+pub mod tt;
