@@ -1,0 +1,684 @@
+//! Iterative-deepening principal-variation search for gomoku-family boards (k = 5), over the
+//! incremental [`PatternBoard`]. Departure from the design's "generic over the game": the
+//! threat logic (five points, forced blocks, four-only quiescence) is what makes gomoku search
+//! strong and it is specific to five-in-a-row, so this searcher is too; tic-tac-toe has its own
+//! exact solver.
+//!
+//! At every node, before anything else:
+//! ```text
+//!   we can make five            -> win now
+//!   they can make five          -> the block is the only move (two five points: lost)
+//!   we can make an open four    -> win in three plies
+//!   they threaten an open four  -> only our fours and the points that defend
+//! ```
+//! Leaves are resolved by a quiescence search over fours only (a VCF at every leaf), so a
+//! horizon never hides a forced win by fours.
+
+use std::time::{Duration, Instant};
+
+use crate::eval::patterns::{
+    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX4,
+};
+use crate::players::SearchInfo;
+use crate::rules::mnk::{Color, Pos};
+use crate::search::clock::TimeManager;
+use crate::search::threats::{forbidden_for, Vcf};
+use crate::search::tt::{Bound, TranspositionTable};
+
+/// Score of a win at the root; a win in n plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = MATE + 1;
+const MAX_PLY: usize = 96;
+/// Deepest chain of fours followed in quiescence.
+const QUIESCENCE_PLIES: u32 = 16;
+
+/// Move-ordering weight of the threat a move makes for the mover, by P4 level.
+const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
+/// Move-ordering weight of the threat a move takes away from the opponent, by P4 level.
+const DEFEND: [i32; P4_COUNT] = [0, 14, 12, 45, 85, 125, 700, 70, 160, 1600, 6000, 60000];
+
+/// Non-forcing moves kept at each remaining depth (forward pruning of the weakest candidates).
+fn move_limit(depth: i32) -> usize {
+    match depth {
+        ..=1 => 10,
+        2 => 14,
+        3 => 18,
+        _ => 24,
+    }
+}
+
+/// A score as stored in the table: mate distances from this node instead of the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// Move to play (None only when no legal move exists).
+    pub best: Option<Pos>,
+    /// Final report (score from the mover's view, depth, nodes, PV).
+    pub info: SearchInfo,
+}
+
+#[derive(Clone, Copy)]
+struct RootMove {
+    pos: Pos,
+    score: i32,
+    order: i32,
+}
+
+/// One search over a position; borrows the player's long-lived table and VCF cache.
+pub struct Searcher<'a, 'm, 's> {
+    pb: PatternBoard,
+    tt: &'a mut TranspositionTable,
+    vcf: &'a mut Vcf,
+    tm: &'m TimeManager<'s>,
+    points: Vec<Pos>,
+    nodes: u64,
+    stopped: bool,
+    seldepth: u32,
+    killers: Vec<[Pos; 2]>,
+    history: Vec<i32>,
+    moves: Vec<Vec<(Pos, i32)>>,
+    started: Instant,
+}
+
+impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
+    /// A searcher for `pb`'s position.
+    pub fn new(
+        pb: PatternBoard,
+        tt: &'a mut TranspositionTable,
+        vcf: &'a mut Vcf,
+        tm: &'m TimeManager<'s>,
+    ) -> Self {
+        let points: Vec<Pos> = pb.board().points().collect();
+        let cells = pb.board().array_len();
+        let capacity = points.len();
+        Searcher {
+            pb,
+            tt,
+            vcf,
+            tm,
+            points,
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            killers: vec![[Pos(0); 2]; MAX_PLY + 2],
+            history: vec![0; cells],
+            moves: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(capacity))
+                .collect(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Nodes searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if self.nodes & 1023 == 0 && self.tm.should_stop(self.nodes) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// First empty near point where `c` reaches `level` (and may play, for the mover).
+    fn find(&self, c: Color, level: u8, playable: bool) -> Option<Pos> {
+        self.points.iter().copied().find(|&p| {
+            self.pb.board().is_empty(p)
+                && self.pb.p4(c, p) == level
+                && (!playable || !forbidden_for(&self.pb, c, p))
+        })
+    }
+
+    /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.
+    fn generate(&mut self, ply: usize, tt_move: Option<Pos>, limit: usize) -> usize {
+        let c = self.pb.to_move();
+        let o = c.opponent();
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        let must_defend = self.pb.count(o, P4_FLEX4) > 0;
+        let empty_board = self.pb.board().stones() == 0;
+        for &p in &self.points {
+            if !self.pb.board().is_empty(p) || !(self.pb.is_near(p) || empty_board) {
+                continue;
+            }
+            let a = self.pb.p4(c, p);
+            let d = self.pb.p4(o, p);
+            if must_defend && a < P4_BLOCK4 && d < P4_BLOCK4 {
+                continue;
+            }
+            let mut score = ATTACK[a as usize]
+                + DEFEND[d as usize]
+                + self.pb.cell_value(c, p)
+                + self.pb.cell_value(o, p) * 3 / 4
+                + self.history[p.idx()].min(400) / 8;
+            if Some(p) == tt_move {
+                score += 1 << 24;
+            } else if self.killers[ply].contains(&p) {
+                score += 300;
+            }
+            list.push((p, score));
+        }
+        if c == Color::Black && self.pb.board().rule().renju() {
+            let pb = &self.pb;
+            list.retain(|&(p, _)| !forbidden_for(pb, c, p));
+        }
+        list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let n = if must_defend {
+            list.len()
+        } else {
+            list.len().min(limit)
+        };
+        self.moves[ply] = list;
+        n
+    }
+
+    /// The threat checks every node starts with. `Some(score)` ends the node.
+    fn threats(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, qply: u32) -> Option<i32> {
+        let c = self.pb.to_move();
+        let o = c.opponent();
+        if self.pb.count(c, P4_FIVE) > 0 {
+            return Some(MATE - (ply as i32 + 1));
+        }
+        let their_fives = self.pb.count(o, P4_FIVE);
+        if their_fives > 0 {
+            if their_fives > 1 {
+                return Some(-(MATE - (ply as i32 + 2)));
+            }
+            let block = self.find(o, P4_FIVE, false)?;
+            if forbidden_for(&self.pb, c, block) {
+                return Some(-(MATE - (ply as i32 + 2)));
+            }
+            self.pb.play(block);
+            let score = if depth > 0 {
+                -self.search(depth, -beta, -alpha, ply + 1)
+            } else {
+                -self.quiesce(-beta, -alpha, ply + 1, qply)
+            };
+            self.pb.undo();
+            return Some(score);
+        }
+        if self.pb.count(c, P4_FLEX4) > 0 && self.find(c, P4_FLEX4, true).is_some() {
+            return Some(MATE - (ply as i32 + 3));
+        }
+        if self.pb.board().is_full() {
+            return Some(0);
+        }
+        None
+    }
+
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(score) = self.threats(alpha, beta, depth, ply, 0) {
+            return score;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(alpha, beta, ply, 0);
+        }
+        // Mate-distance pruning: nothing here can beat a win already found nearer the root.
+        let best_possible = MATE - (ply as i32 + 1);
+        if alpha >= best_possible {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let hash = self.pb.hash();
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(hash) {
+            tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
+            if !pv_node && hit.depth >= depth {
+                let s = from_tt(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let n = self.generate(ply, tt_move, move_limit(depth));
+        if n == 0 {
+            return 0;
+        }
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..n {
+            let (m, order) = self.moves[ply][i];
+            let forcing = order >= ATTACK[P4_FLEX3 as usize];
+            self.pb.play(m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let reduction = if depth >= 3 && i >= 3 && !forcing {
+                    1 + (i >= 8) as i32
+                } else {
+                    0
+                };
+                score = -self.search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pb.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !forcing && self.killers[ply][0] != m {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = m;
+                        }
+                        self.history[m.idx()] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Stand pat on the static evaluation, or play on with our fours (the opponent's reply is
+    /// forced), so that any forced win by fours is seen at the leaves.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(score) = self.threats(alpha, beta, 0, ply, qply) {
+            return score;
+        }
+        let stand = self.pb.evaluate();
+        if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let c = self.pb.to_move();
+        let fours = (P4_BLOCK4..=P4_BLOCK4_FLEX3)
+            .map(|l| self.pb.count(c, l) as u32)
+            .sum::<u32>();
+        if fours == 0 {
+            return stand;
+        }
+        let mut best = stand;
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        for &p in &self.points {
+            if self.pb.board().is_empty(p) {
+                let a = self.pb.p4(c, p);
+                if (P4_BLOCK4..=P4_BLOCK4_FLEX3).contains(&a) {
+                    list.push((p, a as i32));
+                }
+            }
+        }
+        list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.moves[ply] = list;
+        for i in 0..self.moves[ply].len() {
+            let m = self.moves[ply][i].0;
+            if forbidden_for(&self.pb, c, m) {
+                continue;
+            }
+            self.pb.play(m);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, qply + 1);
+            self.pb.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    fn principal_variation(&mut self, first: Pos, max_len: usize) -> Vec<Pos> {
+        let mut pv = vec![first];
+        self.pb.play(first);
+        while pv.len() < max_len {
+            let Some(hit) = self.tt.probe(self.pb.hash()) else {
+                break;
+            };
+            let Some(m) = hit.mv else { break };
+            if !self.pb.board().is_empty(m) || self.pb.board().is_over() {
+                break;
+            }
+            pv.push(m);
+            self.pb.play(m);
+        }
+        for _ in 0..pv.len() {
+            self.pb.undo();
+        }
+        pv
+    }
+
+    fn info(&self, depth: u32, score: i32, pv: Vec<Pos>, multipv: usize) -> SearchInfo {
+        let mate = if score >= MATE_BOUND {
+            Some(MATE - score)
+        } else if score <= -MATE_BOUND {
+            Some(-(MATE + score))
+        } else {
+            None
+        };
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            mate,
+            nodes: self.nodes + self.vcf.nodes(),
+            elapsed: self.tm.elapsed(),
+            pv,
+            multipv,
+        }
+    }
+
+    /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
+    /// finished iteration (and each of the `nbest` best moves) through `report`.
+    pub fn run(&mut self, nbest: usize, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.started = Instant::now();
+        self.tt.new_search();
+        let c = self.pb.to_move();
+        let o = c.opponent();
+        let nbest = nbest.max(1);
+
+        // Immediate answers that need no search.
+        let forced = if self.pb.board().stones() == 0 {
+            Some((self.pb.board().centre(), 0))
+        } else if self.pb.count(c, P4_FIVE) > 0 {
+            self.find(c, P4_FIVE, true).map(|p| (p, MATE - 1))
+        } else if self.pb.count(o, P4_FIVE) > 0 {
+            // Block (if two five points exist, the game is lost: block one anyway).
+            self.find(o, P4_FIVE, false)
+                .filter(|&p| !forbidden_for(&self.pb, c, p))
+                .map(|p| {
+                    let lost = self.pb.count(o, P4_FIVE) > 1;
+                    (p, if lost { -(MATE - 2) } else { 0 })
+                })
+        } else if self.pb.count(c, P4_FLEX4) > 0 {
+            self.find(c, P4_FLEX4, true).map(|p| (p, MATE - 3))
+        } else {
+            None
+        };
+        if let Some((p, score)) = forced {
+            let info = self.info(1, score, vec![p], 1);
+            report(&info);
+            return SearchResult {
+                best: Some(p),
+                info,
+            };
+        }
+
+        // Legal fallback before any iteration finishes: the best-ordered candidate.
+        let n = self.generate(0, None, usize::MAX);
+        let mut root: Vec<RootMove> = self.moves[0][..n]
+            .iter()
+            .map(|&(pos, order)| RootMove {
+                pos,
+                score: -INF,
+                order,
+            })
+            .collect();
+        if root.is_empty() {
+            // Every near point is forbidden or taken: any legal point at all.
+            let c = self.pb.to_move();
+            let any = self
+                .points
+                .iter()
+                .copied()
+                .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&self.pb, c, p));
+            let info = self.info(0, 0, any.into_iter().collect(), 1);
+            return SearchResult { best: any, info };
+        }
+        let mut best = root[0].pos;
+        let mut best_info = self.info(0, 0, vec![best], 1);
+        if self.tm.must_answer_now() || root.len() == 1 {
+            report(&best_info);
+            return SearchResult {
+                best: Some(best),
+                info: best_info,
+            };
+        }
+
+        // A forced win by fours ends the game faster than any search.
+        let mut board_copy = self.pb.clone();
+        if let Some(line) = self.vcf.find(&mut board_copy, 24, 300_000, self.tm) {
+            if let Some(&first) = line.first() {
+                let plies = line.len() as i32;
+                let info = self.info(1, MATE - plies, line, 1);
+                report(&info);
+                return SearchResult {
+                    best: Some(first),
+                    info,
+                };
+            }
+        }
+
+        let mut depth = 1u32;
+        let mut last_iteration = Duration::ZERO;
+        while self.tm.may_start_iteration(depth, self.nodes, last_iteration) {
+            let iteration_start = Instant::now();
+            let mut alpha = -INF;
+            let beta = INF;
+            for i in 0..root.len() {
+                let m = root[i].pos;
+                self.pb.play(m);
+                let score = if i < nbest {
+                    -self.search(depth as i32 - 1, -beta, -alpha, 1)
+                } else {
+                    let s = -self.search(depth as i32 - 1, -alpha - 1, -alpha, 1);
+                    if s > alpha && !self.stopped {
+                        -self.search(depth as i32 - 1, -beta, -alpha, 1)
+                    } else {
+                        s
+                    }
+                };
+                self.pb.undo();
+                if self.stopped {
+                    break;
+                }
+                root[i].score = score;
+                if i + 1 >= nbest || score > alpha {
+                    // With N best moves, the window opens only after N exact scores.
+                    let kth = if i + 1 >= nbest {
+                        let mut scores: Vec<i32> = root[..=i].iter().map(|r| r.score).collect();
+                        scores.sort_unstable_by(|a, b| b.cmp(a));
+                        scores[nbest - 1]
+                    } else {
+                        -INF
+                    };
+                    alpha = alpha.max(kth);
+                }
+            }
+            if self.stopped && root.iter().all(|r| r.score == -INF) {
+                break;
+            }
+            // Moves not reached in an interrupted iteration keep their previous order.
+            let finished = !self.stopped;
+            root.sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)));
+            if finished || root[0].score > best_info.score {
+                best = root[0].pos;
+                let score = root[0].score;
+                self.tt
+                    .store(self.pb.hash(), Some(best), to_tt(score, 0), depth as i32, Bound::Exact);
+                let pv = self.principal_variation(best, depth as usize + 8);
+                best_info = self.info(depth, score, pv, 1);
+                if finished {
+                    report(&best_info);
+                    for (k, rm) in root.iter().enumerate().take(nbest).skip(1) {
+                        let pv = self.principal_variation(rm.pos, depth as usize + 4);
+                        report(&self.info(depth, rm.score, pv, k + 1));
+                    }
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if best_info.score.abs() >= MATE_BOUND && (MATE - best_info.score.abs()) as u32 <= depth
+            {
+                break;
+            }
+            for r in root.iter_mut() {
+                r.order = r.score;
+                r.score = -INF;
+            }
+            last_iteration = iteration_start.elapsed();
+            depth += 1;
+            if depth as usize >= MAX_PLY {
+                break;
+            }
+        }
+        best_info.nodes = self.nodes + self.vcf.nodes();
+        best_info.elapsed = self.tm.elapsed();
+        SearchResult {
+            best: Some(best),
+            info: best_info,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::mnk::{Board, Rule};
+    use crate::search::clock::SearchLimit;
+    use std::sync::atomic::AtomicBool;
+
+    fn board(rule: Rule, black: &[(i64, i64)], white: &[(i64, i64)], to_move: Color) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(b.pos(x, y).unwrap(), Color::Black);
+        }
+        for &(x, y) in white {
+            b.place(b.pos(x, y).unwrap(), Color::White);
+        }
+        b.set_to_move(to_move);
+        b
+    }
+
+    fn best(b: &Board, limit: SearchLimit) -> (Pos, SearchInfo) {
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut tt = TranspositionTable::new(1 << 20);
+        let mut vcf = Vcf::new();
+        let mut s = Searcher::new(PatternBoard::new(b), &mut tt, &mut vcf, &tm);
+        let r = s.run(1, &mut |_| {});
+        (r.best.unwrap(), r.info)
+    }
+
+    #[test]
+    fn takes_a_win_in_one() {
+        let b = board(
+            Rule::Freestyle,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(3, 4), (4, 4), (5, 4), (2, 3)],
+            Color::Black,
+        );
+        let (p, info) = best(&b, SearchLimit::depth(4));
+        assert_eq!(p, b.pos(7, 3).unwrap());
+        assert_eq!(info.mate, Some(1));
+    }
+
+    #[test]
+    fn blocks_an_open_four_threat_by_three() {
+        // White has an open three on row 8; black (to move) has nothing: it must defend.
+        let b = board(
+            Rule::Freestyle,
+            &[(0, 0), (14, 14), (0, 14)],
+            &[(6, 8), (7, 8), (8, 8)],
+            Color::Black,
+        );
+        let (p, _) = best(&b, SearchLimit::depth(4));
+        let (x, y) = b.xy(p);
+        assert_eq!(y, 8, "defends on the three's row, got {x},{y}");
+        assert!([3, 4, 5, 9, 10, 11].contains(&x), "got {x}");
+    }
+
+    #[test]
+    fn finds_the_four_three() {
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (8, 7), (9, 7), (10, 5), (10, 6)],
+            &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
+            Color::Black,
+        );
+        let (_, info) = best(&b, SearchLimit::depth(6));
+        assert!(info.mate.is_some_and(|m| m > 0), "{info:?}");
+    }
+
+    #[test]
+    fn deterministic_under_a_node_limit() {
+        let b = board(
+            Rule::Standard,
+            &[(7, 7), (8, 8), (6, 8)],
+            &[(7, 8), (8, 7)],
+            Color::White,
+        );
+        let (a, ia) = best(&b, SearchLimit::nodes(20_000));
+        let (c, ic) = best(&b, SearchLimit::nodes(20_000));
+        assert_eq!(a, c);
+        assert_eq!(ia.nodes, ic.nodes);
+        assert_eq!(ia.score, ic.score);
+    }
+
+    #[test]
+    fn answers_at_once_with_no_time() {
+        let b = board(Rule::Freestyle, &[(7, 7)], &[], Color::White);
+        let (p, info) = best(&b, SearchLimit::move_time(0));
+        assert!(b.is_empty(p));
+        assert_eq!(info.depth, 0);
+    }
+}
