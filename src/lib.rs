@@ -3,6 +3,7 @@
 //! protocol -> session -> players -> search -> eval -> rules.
 
 pub mod arena;
+pub mod bench;
 pub mod eval;
 pub mod players;
 pub mod protocol;
