@@ -2,6 +2,7 @@
 //! tic-tac-toe. Layers, top to bottom (imports only point down):
 //! protocol -> session -> players -> search -> eval -> rules.
 
+pub mod cli;
 pub mod eval;
 pub mod players;
 pub mod protocol;
