@@ -78,14 +78,32 @@ mod tests {
 
     #[test]
     fn gomocup_lines() {
-        for l in ["START 15", "start 15", "ABOUT", "INFO timeout_turn 5", "7,7,1", "FOO", "PLAY 1,2", "BOARD"] {
+        for l in [
+            "START 15",
+            "start 15",
+            "ABOUT",
+            "INFO timeout_turn 5",
+            "7,7,1",
+            "FOO",
+            "PLAY 1,2",
+            "BOARD",
+        ] {
             assert_eq!(detect(l), Some(Detected::Gomocup), "{l}");
         }
     }
 
     #[test]
     fn gtp_lines() {
-        for l in ["protocol_version", "name", "1 boardsize 19", "12 name", "play black d4", "quit", "genmove b", "list_commands"] {
+        for l in [
+            "protocol_version",
+            "name",
+            "1 boardsize 19",
+            "12 name",
+            "play black d4",
+            "quit",
+            "genmove b",
+            "list_commands",
+        ] {
             assert_eq!(detect(l), Some(Detected::Gtp), "{l}");
         }
     }

@@ -76,9 +76,10 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 fn integer(i: &str) -> IResult<&str, i64> {
-    map_res(recognize(pair(opt(alt((char('-'), char('+')))), digit1)), |s: &str| {
-        s.parse::<i64>()
-    })(i)
+    map_res(
+        recognize(pair(opt(alt((char('-'), char('+')))), digit1)),
+        |s: &str| s.parse::<i64>(),
+    )(i)
 }
 
 fn unsigned(i: &str) -> IResult<&str, u64> {
@@ -105,10 +106,7 @@ fn stone(i: &str) -> IResult<&str, StoneLine> {
 }
 
 /// The whole of `args` (already trimmed) must match `p`.
-fn whole<'a, T>(
-    args: &'a str,
-    p: impl FnMut(&'a str) -> IResult<&'a str, T>,
-) -> Option<T> {
+fn whole<'a, T>(args: &'a str, p: impl FnMut(&'a str) -> IResult<&'a str, T>) -> Option<T> {
     all_consuming(p)(args.trim()).ok().map(|(_, v)| v)
 }
 
@@ -535,9 +533,15 @@ mod tests {
         assert_eq!(i("INFO TIMEOUT_TURN 1000"), Setting::TimeoutTurn(1000));
         assert_eq!(i("info time_left -50"), Setting::TimeLeft(-50));
         assert_eq!(i("INFO rule 4"), Setting::Rule(4));
-        assert_eq!(i("INFO max_memory 367001600"), Setting::MaxMemory(367001600));
+        assert_eq!(
+            i("INFO max_memory 367001600"),
+            Setting::MaxMemory(367001600)
+        );
         assert_eq!(i("INFO evaluate 3,4"), Setting::Evaluate(3, 4));
-        assert_eq!(i("INFO folder C:\\My AI"), Setting::Folder("C:\\My AI".into()));
+        assert_eq!(
+            i("INFO folder C:\\My AI"),
+            Setting::Folder("C:\\My AI".into())
+        );
         assert_eq!(i("INFO level classic"), Setting::Level("classic".into()));
         assert_eq!(i("INFO seed 42"), Setting::Seed(42));
         assert_eq!(

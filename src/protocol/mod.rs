@@ -16,7 +16,9 @@ use log::{error, warn};
 use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
 use crate::session::{Interrupt, StopSignal};
 use detect::{detect, Detected};
-use gomocup::{format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed};
+use gomocup::{
+    format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
+};
 use io::{Event, Input, Output};
 
 /// Which protocol to speak.
@@ -184,10 +186,9 @@ fn gomocup_loop<W: Write>(
                     Command::Done => {
                         Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
                     }
-                    Command::Stone(s) => Reply::Error(format!(
-                        "stone line {},{} outside BOARD ... DONE",
-                        s.x, s.y
-                    )),
+                    Command::Stone(s) => {
+                        Reply::Error(format!("stone line {},{} outside BOARD ... DONE", s.x, s.y))
+                    }
                     Command::Info(setting) => {
                         session.info(setting);
                         Reply::Nothing

@@ -5,14 +5,15 @@
 //!
 //! Policies decided here (documented in the README too):
 //! * **Bad `INFO` values.** Managers do not read the engine's output while they send `INFO`, so a
-//!   complaint (`INFO rule 7`, `INFO timeout_turn abc`, `INFO level nosuch`) is remembered and the
+//!   complaint (`INFO rule 16`, `INFO timeout_turn abc`, `INFO level nosuch`) is remembered and the
 //!   *next move-requesting command* (BEGIN, TURN, BOARD, SWAP2BOARD, YXNBEST, PLAY) is answered
 //!   with `ERROR <complaint>` instead of being executed. The complaint is then forgotten.
 //! * **BOARD colours.** Own stones (field 1) and opponent stones (field 2) are counted: equal
 //!   counts mean we are black, one more opponent stone means we are white; anything else is an
-//!   error. Field 3 (continuous-game marker) stones are skipped with a warning: continuous games
-//!   are not supported. Stones are applied in the order given (renju managers send move order;
-//!   a renju block whose colours do not alternate is accepted with a warning).
+//!   error. Field 3 (continuous-game marker) stones are kept off the board (they belong to
+//!   neither side) but remembered as taken, so we never play or accept a TURN there. Stones
+//!   are applied in the order given (renju managers send move order; a renju block whose
+//!   colours do not alternate is accepted with a warning).
 //! * **SWAP2.** With 0 stones we propose one of a few balanced three-stone openings near the
 //!   centre, picked and oriented by the seeded generator. With 3 or 5 stones we search the
 //!   position with white to move: if the player reports a forced loss for white, or a score at or
@@ -88,9 +89,15 @@ pub enum Setting {
     /// Our extension: reseed every random choice.
     Seed(u64),
     /// A key we do not use; ignored.
-    Other { key: String, value: String },
+    Other {
+        key: String,
+        value: String,
+    },
     /// A known key with a value that does not parse.
-    Invalid { key: String, value: String },
+    Invalid {
+        key: String,
+        value: String,
+    },
 }
 
 /// One stone line of a BOARD / YXBOARD / SWAP2BOARD block: `x,y,field` or `x,y`.
@@ -173,6 +180,9 @@ pub struct GomokuSession {
     config: SessionConfig,
     player: Box<dyn GomokuPlayer>,
     complaints: Vec<String>,
+    /// Points a BOARD marked with field 3 (continuous game): empty for the board, taken for
+    /// the manager, so we never play there.
+    markers: Vec<Pos>,
     signal: Arc<StopSignal>,
     rng: ChaCha8Rng,
 }
@@ -193,8 +203,20 @@ impl GomokuSession {
             config,
             player,
             complaints: Vec::new(),
+            markers: Vec::new(),
             signal,
         }
+    }
+
+    /// A session with a given player (tests, tools, other front ends).
+    pub fn with_player(
+        config: SessionConfig,
+        signal: Arc<StopSignal>,
+        player: Box<dyn GomokuPlayer>,
+    ) -> GomokuSession {
+        let mut s = GomokuSession::new(config, signal);
+        s.player = player;
+        s
     }
 
     /// The current board, if a game was started.
@@ -243,6 +265,7 @@ impl GomokuSession {
         match Board::new(size(width), size(height), self.rule) {
             Ok(b) => {
                 self.board = Some(b);
+                self.markers.clear();
                 self.player.new_game();
                 Reply::Ok
             }
@@ -383,6 +406,9 @@ impl GomokuSession {
         match board.pos(x, y) {
             None => return Reply::Error(format!("TURN {x},{y}: point is off the board")),
             Some(p) => {
+                if self.markers.contains(&p) {
+                    return Reply::Error(format!("TURN {x},{y}: point is occupied (marker)"));
+                }
                 if let Err(e) = board.play(p) {
                     return Reply::Error(format!("TURN {x},{y}: {e}"));
                 }
@@ -434,7 +460,10 @@ impl GomokuSession {
             }
         }
         match self.position_from(stones) {
-            Ok(b) => self.board = Some(b),
+            Ok((b, markers)) => {
+                self.board = Some(b);
+                self.markers = markers;
+            }
             Err(e) => {
                 let cmd = if think { "BOARD" } else { "YXBOARD" };
                 return if think {
@@ -455,7 +484,7 @@ impl GomokuSession {
 
     /// The board a BOARD block describes, built on a fresh board so that a bad block changes
     /// nothing.
-    fn position_from(&self, stones: &[StoneLine]) -> Result<Board, String> {
+    fn position_from(&self, stones: &[StoneLine]) -> Result<(Board, Vec<Pos>), String> {
         let old = self.board.as_ref().ok_or(NO_GAME)?;
         let mut b = Board::new(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
         let mut own = 0;
@@ -484,35 +513,42 @@ impl GomokuSession {
                  or be one fewer (we are white)"
             ));
         };
+        let mut markers = Vec::new();
         for s in stones {
+            let p = b
+                .pos(s.x, s.y)
+                .ok_or_else(|| format!("stone {},{}: point is off the board", s.x, s.y))?;
+            if !b.is_empty(p) || markers.contains(&p) {
+                return Err(format!("stone {},{}: point is occupied", s.x, s.y));
+            }
             let color = match s.field {
                 Some(1) => ours,
                 Some(2) => ours.opponent(),
                 _ => {
-                    warn!("BOARD: skipping continuous-game marker {},{},3", s.x, s.y);
+                    warn!(
+                        "BOARD: continuous-game marker {},{},3 kept off the board",
+                        s.x, s.y
+                    );
+                    markers.push(p);
                     continue;
                 }
             };
-            let p = b
-                .pos(s.x, s.y)
-                .ok_or_else(|| format!("stone {},{}: point is off the board", s.x, s.y))?;
-            if !b.is_empty(p) {
-                return Err(format!("stone {},{}: point is occupied", s.x, s.y));
-            }
             b.place(p, color);
         }
         if self.rule.renju() {
-            let alternates = b
-                .history()
-                .iter()
-                .enumerate()
-                .all(|(i, &(_, c))| c == if i % 2 == 0 { Color::Black } else { Color::White });
+            let alternates = b.history().iter().enumerate().all(|(i, &(_, c))| {
+                c == if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            });
             if !alternates {
                 warn!("renju BOARD not in move order (colours do not alternate); accepted as is");
             }
         }
         b.set_to_move(ours);
-        Ok(b)
+        Ok((b, markers))
     }
 
     /// `SWAP2BOARD ... DONE` with 0, 3 or 5 stones (black, white, black, white, black).
@@ -532,7 +568,10 @@ impl GomokuSession {
         let mut b = Board::new(w, h, self.rule).expect("same size as before");
         for s in stones {
             let Some(p) = b.pos(s.x, s.y) else {
-                return Reply::Error(format!("SWAP2BOARD: stone {},{} is off the board", s.x, s.y));
+                return Reply::Error(format!(
+                    "SWAP2BOARD: stone {},{} is off the board",
+                    s.x, s.y
+                ));
             };
             if !b.is_empty(p) {
                 return Reply::Error(format!("SWAP2BOARD: stone {},{} is occupied", s.x, s.y));
@@ -546,9 +585,11 @@ impl GomokuSession {
                 b.play_unchecked(p);
             }
             self.board = Some(b);
+            self.markers.clear();
             return Reply::Moves(moves);
         }
         self.board = Some(b);
+        self.markers.clear();
         let (choice, last) = match self.search(req, 1) {
             Ok(found) => found,
             Err(reply) => return reply,
@@ -557,7 +598,10 @@ impl GomokuSession {
             .as_ref()
             .is_some_and(|i| i.mate.is_some_and(|m| m < 0) || i.score <= -SWAP_MARGIN);
         if white_lost {
-            info!("SWAP2: white scores {:?}; taking black", last.map(|i| i.score));
+            info!(
+                "SWAP2: white scores {:?}; taking black",
+                last.map(|i| i.score)
+            );
             return Reply::Swap;
         }
         self.play_ours(choice)
@@ -713,7 +757,8 @@ impl GomokuSession {
         };
         let choice = self.player.choose(board, &mut mr);
         self.signal.disarm();
-        let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok();
+        let markers = &self.markers;
+        let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok() && !markers.contains(&p);
         match choice {
             Some(p) if legal(p) => Ok((p, last)),
             other => {
@@ -724,7 +769,7 @@ impl GomokuSession {
                         p
                     );
                 }
-                match board.empty_points().find(|&p| board.check(p).is_ok()) {
+                match board.empty_points().find(|&p| legal(p)) {
                     Some(p) => Ok((p, last)),
                     None => Err(Reply::Error("no legal move".into())),
                 }
@@ -763,4 +808,499 @@ fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
     let x = if k & 1 != 0 { -x } else { x };
     let y = if k & 2 != 0 { -y } else { y };
     (x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+    use std::sync::Mutex;
+
+    /// What the scripted player saw and did, shared with the test.
+    #[derive(Default)]
+    struct Seen {
+        calls: usize,
+        stop_seen: bool,
+        nbest: usize,
+        hard_limit: Option<Duration>,
+        max_nodes: Option<u64>,
+    }
+
+    /// A player that reports a fixed score and plays a fixed point (or the first legal one).
+    struct Scripted {
+        score: i32,
+        mate: Option<i32>,
+        pick: Option<(i64, i64)>,
+        none: bool,
+        seen: Arc<Mutex<Seen>>,
+    }
+
+    impl GomokuPlayer for Scripted {
+        fn name(&self) -> &'static str {
+            "scripted"
+        }
+        fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
+            let mut seen = self.seen.lock().unwrap();
+            seen.calls += 1;
+            seen.stop_seen = req.tm.stop_requested();
+            seen.nbest = req.nbest;
+            seen.hard_limit = req.tm.hard_limit();
+            seen.max_nodes = req.tm.max_nodes();
+            if self.none {
+                return None;
+            }
+            let p = match self.pick {
+                Some((x, y)) => board.pos(x, y)?,
+                None => board.empty_points().find(|&p| board.check(p).is_ok())?,
+            };
+            (req.report)(&SearchInfo {
+                depth: 3,
+                seldepth: 5,
+                score: self.score,
+                mate: self.mate,
+                nodes: 10,
+                pv: vec![p],
+                multipv: 1,
+                ..SearchInfo::default()
+            });
+            Some(p)
+        }
+    }
+
+    fn scripted(score: i32) -> (GomokuSession, Arc<Mutex<Seen>>) {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            score,
+            mate: None,
+            pick: None,
+            none: false,
+            seen: seen.clone(),
+        };
+        let s = GomokuSession::with_player(
+            SessionConfig::default(),
+            Arc::new(StopSignal::new()),
+            Box::new(player),
+        );
+        (s, seen)
+    }
+
+    fn session() -> GomokuSession {
+        scripted(0).0
+    }
+
+    /// Runs `f` with a request and returns the reply and the progress reports.
+    fn ask(f: impl FnOnce(&mut Request<'_>) -> Reply) -> (Reply, Vec<Progress>) {
+        let mut reports = Vec::new();
+        let mut sink = |p: &Progress| reports.push(p.clone());
+        let mut req = Request {
+            seq: 1,
+            at: Instant::now(),
+            progress: &mut sink,
+        };
+        let r = f(&mut req);
+        (r, reports)
+    }
+
+    fn stones(list: &[(i64, i64, i64)]) -> Vec<StoneLine> {
+        list.iter()
+            .map(|&(x, y, f)| StoneLine {
+                x,
+                y,
+                field: Some(f),
+            })
+            .collect()
+    }
+
+    fn plain(list: &[(i64, i64)]) -> Vec<StoneLine> {
+        list.iter()
+            .map(|&(x, y)| StoneLine { x, y, field: None })
+            .collect()
+    }
+
+    fn is_err(r: &Reply, text: &str) -> bool {
+        matches!(r, Reply::Error(m) if m.contains(text))
+    }
+
+    #[test]
+    fn start_sizes() {
+        let mut s = session();
+        assert!(is_err(&s.start(4), "unsupported board size"));
+        assert!(is_err(&s.start(33), "unsupported board size"));
+        assert!(is_err(&s.start(-1), "unsupported board size"));
+        assert!(is_err(&s.start(3), "tic-tac-toe"));
+        assert!(s.board().is_none());
+        assert_eq!(s.start(5), Reply::Ok);
+        assert_eq!(s.start(32), Reply::Ok);
+        assert_eq!(s.rect_start(20, 15), Reply::Ok);
+        let b = s.board().unwrap();
+        assert_eq!((b.width(), b.height()), (20, 15));
+        assert!(is_err(&s.rect_start(20, 4), "unsupported"));
+        // A refused size keeps the old board.
+        assert_eq!(s.board().unwrap().width(), 20);
+    }
+
+    #[test]
+    fn commands_before_start_need_a_game() {
+        let mut s = session();
+        assert!(is_err(&ask(|r| s.begin(r)).0, NO_GAME));
+        assert!(is_err(&ask(|r| s.turn(1, 1, r)).0, NO_GAME));
+        assert!(is_err(&ask(|r| s.set_board(&[], true, r)).0, NO_GAME));
+        assert!(is_err(&ask(|r| s.swap2(&[], r)).0, NO_GAME));
+        assert!(is_err(&ask(|r| s.nbest(2, r)).0, NO_GAME));
+        assert!(is_err(&s.takeback(1, 1), NO_GAME));
+        assert!(is_err(&s.play(1, 1), NO_GAME));
+        assert!(is_err(&s.restart(), NO_GAME));
+        assert!(is_err(&s.show_forbid(), NO_GAME));
+    }
+
+    #[test]
+    fn turn_checks_the_move_and_keeps_the_position_on_error() {
+        let mut s = session();
+        s.start(15);
+        let (r, reports) = ask(|r| s.turn(7, 7, r));
+        assert_eq!(r, Reply::Move(0, 0));
+        assert_eq!(reports.len(), 1);
+        assert_eq!(reports[0].pv, vec![(0, 0)]);
+        let hash = s.board().unwrap().hash();
+        assert!(is_err(&ask(|r| s.turn(7, 7, r)).0, "occupied"));
+        assert!(is_err(&ask(|r| s.turn(0, 0, r)).0, "occupied"));
+        assert!(is_err(&ask(|r| s.turn(15, 3, r)).0, "off the board"));
+        assert!(is_err(&ask(|r| s.turn(-1, 3, r)).0, "off the board"));
+        assert_eq!(s.board().unwrap().hash(), hash);
+        assert_eq!(s.board().unwrap().stones(), 2);
+        assert!(is_err(&ask(|r| s.begin(r)).0, "empty board"));
+    }
+
+    #[test]
+    fn begin_plays_black() {
+        let mut s = session();
+        s.start(15);
+        assert_eq!(ask(|r| s.begin(r)).0, Reply::Move(0, 0));
+        let b = s.board().unwrap();
+        assert_eq!(b.history()[0].1, Color::Black);
+        assert_eq!(b.to_move(), Color::White);
+    }
+
+    #[test]
+    fn board_assigns_colours_by_count() {
+        let mut s = session();
+        s.start(15);
+        // Equal counts: we are black.
+        let (r, _) = ask(|r| s.set_board(&stones(&[(7, 7, 1), (8, 8, 2)]), true, r));
+        assert_eq!(r, Reply::Move(0, 0));
+        let b = s.board().unwrap();
+        assert_eq!(b.cell(b.pos(7, 7).unwrap()), Cell::Black);
+        assert_eq!(b.cell(b.pos(0, 0).unwrap()), Cell::Black);
+        // One more opponent stone: we are white; any order is fine.
+        let (r, _) = ask(|r| s.set_board(&stones(&[(9, 9, 2), (7, 7, 1), (8, 8, 2)]), true, r));
+        assert_eq!(r, Reply::Move(0, 0));
+        let b = s.board().unwrap();
+        assert_eq!(b.cell(b.pos(9, 9).unwrap()), Cell::Black);
+        assert_eq!(b.cell(b.pos(0, 0).unwrap()), Cell::White);
+        // Empty: we move first.
+        assert_eq!(ask(|r| s.set_board(&[], true, r)).0, Reply::Move(0, 0));
+    }
+
+    #[test]
+    fn bad_boards_change_nothing() {
+        let mut s = session();
+        s.start(15);
+        ask(|r| s.turn(7, 7, r));
+        let hash = s.board().unwrap().hash();
+        let cases: &[(&[(i64, i64, i64)], &str)] = &[
+            (&[(1, 1, 1), (2, 2, 1)], "own must equal"),
+            (&[(1, 1, 2), (2, 2, 2)], "own must equal"),
+            (&[(1, 1, 1), (2, 2, 4)], "field must be"),
+            (&[(1, 1, 1), (15, 2, 2)], "off the board"),
+            (&[(1, 1, 1), (1, 1, 2)], "occupied"),
+        ];
+        for (list, why) in cases {
+            let (r, _) = ask(|r| s.set_board(&stones(list), true, r));
+            assert!(is_err(&r, why), "{list:?}: {r:?}");
+            assert_eq!(s.board().unwrap().hash(), hash);
+        }
+        let (r, _) = ask(|r| {
+            s.set_board(
+                &[StoneLine {
+                    x: 1,
+                    y: 1,
+                    field: None,
+                }],
+                true,
+                r,
+            )
+        });
+        assert!(is_err(&r, "missing field"));
+        // YXBOARD has nowhere to put the error.
+        let (r, _) = ask(|r| s.set_board(&stones(&[(1, 1, 1), (2, 2, 1)]), false, r));
+        assert_eq!(r, Reply::Nothing);
+        assert_eq!(s.board().unwrap().hash(), hash);
+    }
+
+    #[test]
+    fn continuous_game_markers_are_skipped() {
+        let mut s = session();
+        s.start(15);
+        let (r, _) = ask(|r| s.set_board(&stones(&[(0, 0, 3), (7, 7, 2)]), true, r));
+        assert_eq!(r, Reply::Move(1, 0));
+    }
+
+    #[test]
+    fn a_finished_game_is_refused() {
+        let mut s = session();
+        s.start(15);
+        let five = stones(&[
+            (0, 5, 2),
+            (0, 0, 1),
+            (1, 5, 2),
+            (1, 0, 1),
+            (2, 5, 2),
+            (2, 0, 1),
+            (3, 5, 2),
+            (3, 0, 1),
+            (4, 5, 2),
+        ]);
+        let (r, _) = ask(|r| s.set_board(&five, true, r));
+        assert!(is_err(&r, "already over"), "{r:?}");
+    }
+
+    #[test]
+    fn a_full_board_has_no_legal_move() {
+        let mut s = session();
+        s.start(5);
+        let rows = ["BBWWB", "WWBBW", "BBWWB", "WWBBW", "BBWWB"];
+        let mut list = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                // Black has 13 stones, white 12: black is the opponent, we are white.
+                list.push((x as i64, y as i64, if c == 'B' { 2 } else { 1 }));
+            }
+        }
+        let (r, _) = ask(|r| s.set_board(&stones(&list), true, r));
+        assert_eq!(r, Reply::Error("no legal move".into()));
+    }
+
+    #[test]
+    fn yxboard_sets_without_answering_and_takeback_removes() {
+        let mut s = session();
+        s.start(15);
+        let (r, _) = ask(|r| s.set_board(&stones(&[(7, 7, 2), (8, 7, 1), (9, 7, 2)]), false, r));
+        assert_eq!(r, Reply::Nothing);
+        assert_eq!(s.board().unwrap().stones(), 3);
+        assert_eq!(s.takeback(8, 7), Reply::Ok);
+        assert_eq!(s.board().unwrap().stones(), 2);
+        assert!(is_err(&s.takeback(8, 7), "no stone"));
+        assert!(is_err(&s.takeback(20, 7), "off the board"));
+        assert_eq!(s.play(8, 7), Reply::Move(8, 7));
+        assert!(is_err(&s.play(8, 7), "occupied"));
+    }
+
+    #[test]
+    fn nbest_reports_but_does_not_play() {
+        let (mut s, seen) = scripted(0);
+        s.start(15);
+        assert_eq!(ask(|r| s.nbest(3, r)).0, Reply::Move(0, 0));
+        assert_eq!(seen.lock().unwrap().nbest, 3);
+        assert_eq!(s.board().unwrap().stones(), 0);
+    }
+
+    #[test]
+    fn info_complaints_answer_the_next_move_request() {
+        let mut s = session();
+        s.start(15);
+        s.info(Setting::Rule(16));
+        s.info(Setting::Level("nosuch".into()));
+        s.info(Setting::TimeoutTurn(-5));
+        let (r, _) = ask(|r| s.turn(7, 7, r));
+        assert!(is_err(&r, "INFO rule 16"), "{r:?}");
+        assert!(is_err(&r, "INFO level nosuch"));
+        assert!(is_err(&r, "INFO timeout_turn -5"));
+        // Not executed, and forgotten afterwards.
+        assert_eq!(s.board().unwrap().stones(), 0);
+        assert_eq!(ask(|r| s.turn(7, 7, r)).0, Reply::Move(0, 0));
+    }
+
+    #[test]
+    fn rule_applies_to_the_current_board() {
+        let mut s = session();
+        s.start(15);
+        ask(|r| s.turn(7, 7, r));
+        s.info(Setting::Rule(4));
+        assert_eq!(s.rule(), Rule::Renju);
+        let b = s.board().unwrap();
+        assert_eq!(b.rule(), Rule::Renju);
+        assert_eq!(b.stones(), 2);
+        assert_eq!(b.to_move(), Color::Black);
+        // And survives START.
+        s.start(15);
+        assert_eq!(s.board().unwrap().rule(), Rule::Renju);
+    }
+
+    #[test]
+    fn level_switches_player() {
+        let mut s = session();
+        s.info(Setting::Level("classic".into()));
+        assert_eq!(s.level(), "classic");
+        s.info(Setting::Level("STRONG".into()));
+        assert_eq!(s.level(), "strong");
+    }
+
+    #[test]
+    fn limits_from_settings() {
+        let mut s = session();
+        let l = s.limit();
+        assert_eq!(l.clock.turn_ms, Some(DEFAULT_TURN_MS));
+        s.info(Setting::TimeoutTurn(100));
+        s.info(Setting::TimeLeft(UNLIMITED_MS));
+        s.info(Setting::MaxNode(0));
+        let l = s.limit();
+        assert_eq!(l.clock.turn_ms, Some(100));
+        assert_eq!(l.clock.left_ms, None);
+        assert_eq!(l.nodes, None);
+        s.info(Setting::TimeLeft(900));
+        s.info(Setting::MaxDepth(7));
+        let l = s.limit();
+        assert_eq!(l.clock.left_ms, Some(900));
+        assert_eq!(l.depth, Some(7));
+        let det = GomokuSession::new(
+            SessionConfig {
+                nodes: Some(5000),
+                ..SessionConfig::default()
+            },
+            Arc::new(StopSignal::new()),
+        );
+        let l = det.limit();
+        assert_eq!(l.nodes, Some(5000));
+        assert_eq!(l.clock, GameClock::default());
+    }
+
+    #[test]
+    fn the_search_gets_the_deadline_and_a_pending_stop() {
+        let (mut s, seen) = scripted(0);
+        s.start(15);
+        s.info(Setting::TimeoutTurn(1000));
+        ask(|r| s.begin(r));
+        {
+            let seen = seen.lock().unwrap();
+            assert!(seen.hard_limit.unwrap() < Duration::from_millis(1000));
+            assert!(!seen.stop_seen);
+        }
+        // A YXSTOP read (line 2) before the search of line 1 started stops it at once.
+        s.signal.interrupt(2, crate::session::Interrupt::Stop);
+        ask(|r| s.turn(5, 5, r));
+        assert!(seen.lock().unwrap().stop_seen);
+        assert!(!s.signal.flag().load(Ordering::SeqCst) || s.signal.interrupt_after(1).is_some());
+    }
+
+    #[test]
+    fn an_illegal_choice_falls_back_to_a_legal_move() {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            score: 0,
+            mate: None,
+            pick: Some((7, 7)),
+            none: false,
+            seen,
+        };
+        let mut s = GomokuSession::with_player(
+            SessionConfig::default(),
+            Arc::new(StopSignal::new()),
+            Box::new(player),
+        );
+        s.start(15);
+        assert_eq!(ask(|r| s.turn(7, 7, r)).0, Reply::Move(0, 0));
+    }
+
+    #[test]
+    fn swap2_opening_has_three_distinct_points_near_the_centre() {
+        for seed in 0..20 {
+            for size in [5, 15, 20] {
+                let mut s = session();
+                s.info(Setting::Seed(seed));
+                s.start(size);
+                let (r, _) = ask(|r| s.swap2(&[], r));
+                let Reply::Moves(ms) = r else { panic!("{r:?}") };
+                assert_eq!(ms.len(), 3);
+                assert!(ms[0] != ms[1] && ms[1] != ms[2] && ms[0] != ms[2]);
+                let c = size as i64 / 2;
+                for &(x, y) in &ms {
+                    assert!((x as i64 - c).abs() <= 3 && (y as i64 - c).abs() <= 3);
+                }
+                let b = s.board().unwrap();
+                assert_eq!(b.stones(), 3);
+                assert_eq!(b.to_move(), Color::White);
+            }
+        }
+    }
+
+    #[test]
+    fn swap2_decides_by_whites_score() {
+        let three = plain(&[(7, 7), (8, 8), (7, 9)]);
+        let (mut s, _) = scripted(-400);
+        s.start(15);
+        assert_eq!(ask(|r| s.swap2(&three, r)).0, Reply::Swap);
+        let (mut s, _) = scripted(20);
+        s.start(15);
+        assert_eq!(ask(|r| s.swap2(&three, r)).0, Reply::Move(0, 0));
+        let b = s.board().unwrap();
+        assert_eq!(b.stones(), 4);
+        assert_eq!(b.cell(b.pos(0, 0).unwrap()), Cell::White);
+        let five = plain(&[(7, 7), (8, 8), (7, 9), (6, 6), (9, 7)]);
+        let (mut s, _) = scripted(-400);
+        s.start(15);
+        assert_eq!(ask(|r| s.swap2(&five, r)).0, Reply::Swap);
+        let (mut s, _) = scripted(0);
+        s.start(15);
+        assert!(is_err(
+            &ask(|r| s.swap2(&plain(&[(1, 1)]), r)).0,
+            "0, 3 or 5"
+        ));
+        assert!(is_err(
+            &ask(|r| s.swap2(&plain(&[(1, 1), (1, 1), (2, 2)]), r)).0,
+            "occupied"
+        ));
+    }
+
+    #[test]
+    fn renju_forbidden_turns_are_refused_when_the_rule_knows_them() {
+        let mut s = session();
+        s.info(Setting::Rule(4));
+        s.start(15);
+        // Black: 3,7 4,7 5,7 _ 7,7 8,7 -> 6,7 would be an overline (six).
+        let list = stones(&[
+            (3, 7, 2),
+            (3, 0, 1),
+            (4, 7, 2),
+            (5, 0, 1),
+            (5, 7, 2),
+            (7, 0, 1),
+            (7, 7, 2),
+            (9, 0, 1),
+            (8, 7, 2),
+            (11, 0, 1),
+        ]);
+        ask(|r| s.set_board(&list, false, r));
+        let b = s.board().unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let p = b.pos(6, 7).unwrap();
+        if forbidden(b, p).is_none() {
+            eprintln!("renju::forbidden is not implemented yet; skipping");
+            return;
+        }
+        let hash = b.hash();
+        let (r, _) = ask(|r| s.turn(6, 7, r));
+        assert!(is_err(&r, "forbidden"), "{r:?}");
+        assert_eq!(s.board().unwrap().hash(), hash);
+        match s.show_forbid() {
+            Reply::Forbid(ps) => assert!(ps.contains(&(6, 7))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn forbid_is_empty_outside_renju() {
+        let mut s = session();
+        s.start(15);
+        assert_eq!(s.show_forbid(), Reply::Forbid(Vec::new()));
+    }
 }
