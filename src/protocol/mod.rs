@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use log::{error, warn};
 
+use crate::players::GomokuPlayer;
 use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
-use crate::session::{Interrupt, StopSignal};
+use crate::session::StopSignal;
 use detect::{detect, Detected};
 use gomocup::{
     format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
@@ -52,6 +53,20 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
+    run_with_player(input, output, options, None)
+}
+
+/// [`run_with`] with a given gomoku player instead of the `--level` one (tests, tools).
+pub fn run_with_player<R, W>(
+    input: R,
+    output: W,
+    options: RunOptions,
+    player: Option<Box<dyn GomokuPlayer>>,
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
     let signal = Arc::new(StopSignal::new());
     let rx = io::spawn_reader(input, signal.clone(), gomocup::interrupt_of);
     let mut out = Output::new(output);
@@ -72,7 +87,13 @@ where
         },
     };
     match protocol {
-        Detected::Gomocup => gomocup_loop(first, &rx, &mut out, signal, options.session),
+        Detected::Gomocup => {
+            let session = match player {
+                Some(p) => GomokuSession::with_player(options.session, signal.clone(), p),
+                None => GomokuSession::new(options.session, signal.clone()),
+            };
+            gomocup_loop(first, &rx, &mut out, signal, session)
+        }
         Detected::Gtp => gtp_refusal_loop(first, &rx, &mut out),
     }
 }
@@ -107,9 +128,8 @@ fn gomocup_loop<W: Write>(
     rx: &Receiver<Event>,
     out: &mut Output<W>,
     signal: Arc<StopSignal>,
-    config: SessionConfig,
+    mut session: GomokuSession,
 ) -> std::io::Result<()> {
-    let mut session = GomokuSession::new(config, signal.clone());
     let mut block: Option<BoardCollector> = None;
     let mut next = first;
     loop {
@@ -208,8 +228,8 @@ fn gomocup_loop<W: Write>(
                 },
             }
         };
-        // END right after a move request: the manager has given up on the answer.
-        if searched && signal.interrupt_after(seq) == Some(Interrupt::End) {
+        // END while we were thinking: the manager has given up on the answer.
+        if searched && signal.ended_during_search() {
             return Ok(());
         }
         if let Some(text) = format_reply(&reply) {
@@ -312,6 +332,67 @@ mod tests {
     fn yxstop_outside_search_is_silent() {
         let out = gomocup("START 15\nYXSTOP\nSTOP\nABOUT\n");
         assert_eq!(out.len(), 2);
+    }
+
+    /// Thinks until told to stop (or 10 s pass), announcing when it starts.
+    struct Stubborn {
+        started: std::sync::mpsc::Sender<()>,
+    }
+
+    impl GomokuPlayer for Stubborn {
+        fn name(&self) -> &'static str {
+            "stubborn"
+        }
+        fn choose(
+            &mut self,
+            board: &crate::rules::Board,
+            req: &mut crate::players::MoveRequest<'_, '_>,
+        ) -> Option<crate::rules::Pos> {
+            let _ = self.started.send(());
+            let t = std::time::Instant::now();
+            while !req.tm.stop_requested() && t.elapsed() < std::time::Duration::from_secs(10) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            assert!(req.tm.stop_requested(), "the stop never came");
+            board.empty_points().next()
+        }
+    }
+
+    /// Runs the loop on a pipe: sends `before`, waits for the search to start, sends `during`.
+    fn live(before: &str, during: &str) -> Vec<String> {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gomocup,
+            session: SessionConfig::default(),
+        };
+        let engine = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let player: Box<dyn GomokuPlayer> = Box::new(Stubborn { started: tx });
+            run_with_player(BufReader::new(reader), &mut buf, options, Some(player)).unwrap();
+            String::from_utf8(buf).unwrap()
+        });
+        writer.write_all(before.as_bytes()).unwrap();
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the search started");
+        writer.write_all(during.as_bytes()).unwrap();
+        drop(writer);
+        let out = engine.join().unwrap();
+        out.lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn yxstop_during_a_search_answers_at_once() {
+        let out = live("START 15\nBEGIN\n", "YXSTOP\nABOUT\n");
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out[1], "0,0");
+        assert!(out[2].starts_with("name="));
+    }
+
+    #[test]
+    fn end_during_a_search_quits_without_answering() {
+        let out = live("START 15\nTURN 7,7\n", "END\nABOUT\n");
+        assert_eq!(out, vec!["OK"]);
     }
 
     #[test]

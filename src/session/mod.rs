@@ -4,7 +4,7 @@
 
 pub mod gomoku;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// An input line that interrupts a running search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,15 +28,20 @@ const NONE: u64 = u64::MAX;
 /// happens second sees the first:
 ///
 /// ```text
-///   reader:  interrupt_seq = n;  if busy_seq == n - 1 { stop = true }
-///   session: stop = false; busy_seq = k;  if interrupt_seq == k + 1 { stop = true }
+///   reader:  last_interrupt = (n, kind);  if busy_seq == n - 1 { stop = true }
+///   session: stop = false; busy_seq = k;  if last_interrupt == (k + 1, Stop) { stop = true }
 /// ```
+///
+/// `END` is different: read ahead of its search (a piped script, or a manager that sends `END`
+/// after reading the reply) it simply ends the session in turn, after the answer; only an `END`
+/// that arrives *while* the search runs stops it, and then the answer is not written.
 #[derive(Debug)]
 pub struct StopSignal {
     stop: AtomicBool,
     busy_seq: AtomicU64,
-    interrupt_seq: AtomicU64,
-    interrupt_kind: AtomicU8,
+    /// `seq << 2 | kind` of the last interrupting line (kind 1 = stop, 2 = end).
+    last_interrupt: AtomicU64,
+    ended_during_search: AtomicBool,
 }
 
 impl Default for StopSignal {
@@ -45,14 +50,17 @@ impl Default for StopSignal {
     }
 }
 
+const STOP_CODE: u64 = 1;
+const END_CODE: u64 = 2;
+
 impl StopSignal {
     /// A signal with nothing pending.
     pub fn new() -> StopSignal {
         StopSignal {
             stop: AtomicBool::new(false),
             busy_seq: AtomicU64::new(NONE),
-            interrupt_seq: AtomicU64::new(NONE),
-            interrupt_kind: AtomicU8::new(0),
+            last_interrupt: AtomicU64::new(NONE),
+            ended_during_search: AtomicBool::new(false),
         }
     }
 
@@ -64,12 +72,14 @@ impl StopSignal {
     /// Called by the input thread for an interrupting line with sequence number `seq`.
     pub fn interrupt(&self, seq: u64, kind: Interrupt) {
         let code = match kind {
-            Interrupt::Stop => 1,
-            Interrupt::End => 2,
+            Interrupt::Stop => STOP_CODE,
+            Interrupt::End => END_CODE,
         };
-        self.interrupt_kind.store(code, Ordering::SeqCst);
-        self.interrupt_seq.store(seq, Ordering::SeqCst);
+        self.last_interrupt.store(seq << 2 | code, Ordering::SeqCst);
         if seq > 0 && self.busy_seq.load(Ordering::SeqCst) == seq - 1 {
+            if kind == Interrupt::End {
+                self.ended_during_search.store(true, Ordering::SeqCst);
+            }
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -77,8 +87,9 @@ impl StopSignal {
     /// Called by the session right before searching for the command on line `seq`.
     pub fn arm(&self, seq: u64) {
         self.stop.store(false, Ordering::SeqCst);
+        self.ended_during_search.store(false, Ordering::SeqCst);
         self.busy_seq.store(seq, Ordering::SeqCst);
-        if self.interrupt_seq.load(Ordering::SeqCst) == seq.wrapping_add(1) {
+        if self.last_interrupt.load(Ordering::SeqCst) == (seq.wrapping_add(1) << 2 | STOP_CODE) {
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -88,16 +99,9 @@ impl StopSignal {
         self.busy_seq.store(NONE, Ordering::SeqCst);
     }
 
-    /// The interrupt, if any, that arrived on the line right after `seq`.
-    pub fn interrupt_after(&self, seq: u64) -> Option<Interrupt> {
-        if self.interrupt_seq.load(Ordering::SeqCst) != seq.wrapping_add(1) {
-            return None;
-        }
-        match self.interrupt_kind.load(Ordering::SeqCst) {
-            1 => Some(Interrupt::Stop),
-            2 => Some(Interrupt::End),
-            _ => None,
-        }
+    /// Whether an `END` arrived while the last search was running (its answer must not be sent).
+    pub fn ended_during_search(&self) -> bool {
+        self.ended_during_search.load(Ordering::SeqCst)
     }
 }
 
@@ -106,16 +110,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_interrupt_stops_only_the_search_right_before_it() {
+    fn a_stop_read_ahead_stops_only_the_search_right_before_it() {
         let s = StopSignal::new();
-        // Read ahead: the interrupt on line 9 is known before line 4 is searched.
         s.interrupt(9, Interrupt::Stop);
         s.arm(4);
         assert!(!s.flag().load(Ordering::SeqCst));
         s.disarm();
         s.arm(8);
         assert!(s.flag().load(Ordering::SeqCst));
-        assert_eq!(s.interrupt_after(8), Some(Interrupt::Stop));
+        assert!(!s.ended_during_search());
+        s.disarm();
+    }
+
+    #[test]
+    fn an_end_read_ahead_does_not_stop_the_search() {
+        let s = StopSignal::new();
+        s.interrupt(9, Interrupt::End);
+        s.arm(8);
+        assert!(!s.flag().load(Ordering::SeqCst));
+        assert!(!s.ended_during_search());
         s.disarm();
     }
 
@@ -123,13 +136,17 @@ mod tests {
     fn an_interrupt_during_the_search_sets_the_flag() {
         let s = StopSignal::new();
         s.arm(3);
-        assert!(!s.flag().load(Ordering::SeqCst));
-        s.interrupt(4, Interrupt::End);
+        s.interrupt(4, Interrupt::Stop);
         assert!(s.flag().load(Ordering::SeqCst));
-        assert_eq!(s.interrupt_after(3), Some(Interrupt::End));
+        assert!(!s.ended_during_search());
         s.disarm();
-        // The next search starts with the flag cleared.
         s.arm(6);
         assert!(!s.flag().load(Ordering::SeqCst));
+        s.interrupt(7, Interrupt::End);
+        assert!(s.flag().load(Ordering::SeqCst));
+        assert!(s.ended_during_search());
+        s.disarm();
+        s.arm(9);
+        assert!(!s.ended_during_search());
     }
 }
