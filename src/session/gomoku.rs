@@ -1006,7 +1006,8 @@ mod tests {
         s.start(15);
         ask(|r| s.turn(7, 7, r));
         let hash = s.board().unwrap().hash();
-        let cases: &[(&[(i64, i64, i64)], &str)] = &[
+        type Case = (&'static [(i64, i64, i64)], &'static str);
+        let cases: &[Case] = &[
             (&[(1, 1, 1), (2, 2, 1)], "own must equal"),
             (&[(1, 1, 2), (2, 2, 2)], "own must equal"),
             (&[(1, 1, 1), (2, 2, 4)], "field must be"),
@@ -1220,7 +1221,7 @@ mod tests {
                 let Reply::Moves(ms) = r else { panic!("{r:?}") };
                 assert_eq!(ms.len(), 3);
                 assert!(ms[0] != ms[1] && ms[1] != ms[2] && ms[0] != ms[2]);
-                let c = size as i64 / 2;
+                let c = size / 2;
                 for &(x, y) in &ms {
                     assert!((x as i64 - c).abs() <= 3 && (y as i64 - c).abs() <= 3);
                 }
