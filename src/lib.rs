@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod cli;
 pub mod eval;
 pub mod players;
 pub mod protocol;

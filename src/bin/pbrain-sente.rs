@@ -1,1 +1,21 @@
-fn main() {}
+//! `pbrain-sente`: the protocol loop with Gomocup forced (Piskvork only speaks its "new
+//! protocol" to executables whose name starts with `pbrain-`).
+
+use clap::Parser;
+use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
+
+/// sente for Piskvork and other Gomocup managers.
+#[derive(Parser, Debug)]
+#[command(name = "pbrain-sente", version, about)]
+struct Cli {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+fn main() -> anyhow::Result<()> {
+    init_logging();
+    let cli = Cli::parse();
+    hint_if_terminal("pbrain-sente");
+    sente::protocol::run(cli.engine.run_options(ProtocolArg::Gomocup))?;
+    Ok(())
+}

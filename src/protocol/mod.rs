@@ -1,1 +1,419 @@
-//! Protocols: only parsing and formatting. A line becomes a typed command; a typed reply becomes text.
+//! Protocols: only parsing and formatting. A line becomes a typed command; a typed reply becomes
+//! text. This module also holds the loop that wires stdin, the chosen protocol, the session and
+//! stdout together ([`run`]); the state it drives lives in `session`.
+
+pub mod detect;
+pub mod gomocup;
+pub mod gtp_stub;
+pub mod io;
+
+use std::io::{BufRead, BufReader, Write};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+
+use log::{error, warn};
+
+use crate::players::GomokuPlayer;
+use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
+use crate::session::StopSignal;
+use detect::{detect, Detected};
+use gomocup::{
+    format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
+};
+use io::{Event, Input, Output};
+
+/// Which protocol to speak.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProtocolChoice {
+    /// Decide from the first meaningful line.
+    #[default]
+    Auto,
+    /// Gomocup / Piskvork (what `pbrain-sente` forces).
+    Gomocup,
+    /// GTP (not available in this build: every command is refused).
+    Gtp,
+}
+
+/// Everything the loop needs from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub protocol: ProtocolChoice,
+    pub session: SessionConfig,
+}
+
+/// Runs the protocol loop on stdin and stdout until `END`, `quit` or end of input.
+pub fn run(options: RunOptions) -> std::io::Result<()> {
+    let stdin = BufReader::new(std::io::stdin());
+    run_with(stdin, std::io::stdout(), options)
+}
+
+/// [`run`] on any input and output (tests drive it in-process).
+pub fn run_with<R, W>(input: R, output: W, options: RunOptions) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    run_with_player(input, output, options, None)
+}
+
+/// [`run_with`] with a given gomoku player instead of the `--level` one (tests, tools).
+pub fn run_with_player<R, W>(
+    input: R,
+    output: W,
+    options: RunOptions,
+    player: Option<Box<dyn GomokuPlayer>>,
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let signal = Arc::new(StopSignal::new());
+    let rx = io::spawn_reader(input, signal.clone(), gomocup::interrupt_of);
+    let mut out = Output::new(output);
+    let mut first = None;
+    let protocol = match options.protocol {
+        ProtocolChoice::Gomocup => Detected::Gomocup,
+        ProtocolChoice::Gtp => Detected::Gtp,
+        ProtocolChoice::Auto => loop {
+            match rx.recv() {
+                Ok(Event::Line(input)) => {
+                    if let Some(d) = detect(&input.line) {
+                        first = Some(input);
+                        break d;
+                    }
+                }
+                Ok(Event::Eof) | Err(_) => return Ok(()),
+            }
+        },
+    };
+    match protocol {
+        Detected::Gomocup => {
+            let session = match player {
+                Some(p) => GomokuSession::with_player(options.session, signal.clone(), p),
+                None => GomokuSession::new(options.session, signal.clone()),
+            };
+            gomocup_loop(first, &rx, &mut out, signal, session)
+        }
+        Detected::Gtp => gtp_refusal_loop(first, &rx, &mut out),
+    }
+}
+
+fn gtp_refusal_loop<W: Write>(
+    first: Option<Input>,
+    rx: &Receiver<Event>,
+    out: &mut Output<W>,
+) -> std::io::Result<()> {
+    warn!("GTP detected, but this build has no GTP yet: every command will be refused");
+    let mut next = first;
+    loop {
+        let input = match next.take() {
+            Some(i) => i,
+            None => match rx.recv() {
+                Ok(Event::Line(i)) => i,
+                Ok(Event::Eof) | Err(_) => return Ok(()),
+            },
+        };
+        if let Some((text, quit)) = gtp_stub::answer(&input.line) {
+            out.line(&text)?;
+            out.line("")?;
+            if quit {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn gomocup_loop<W: Write>(
+    first: Option<Input>,
+    rx: &Receiver<Event>,
+    out: &mut Output<W>,
+    signal: Arc<StopSignal>,
+    mut session: GomokuSession,
+) -> std::io::Result<()> {
+    let mut block: Option<BoardCollector> = None;
+    let mut next = first;
+    loop {
+        let input = match next.take() {
+            Some(i) => i,
+            None => match rx.recv() {
+                Ok(Event::Line(i)) => i,
+                Ok(Event::Eof) | Err(_) => return Ok(()),
+            },
+        };
+        let seq = input.seq;
+        // Progress lines go out as they come; a failed MESSAGE write only matters if the
+        // reply after it fails too.
+        let mut write_progress = |p: &Progress| {
+            if let Err(e) = out.line(&format_progress(p)) {
+                warn!("writing MESSAGE: {e}");
+            }
+        };
+        let mut req = Request {
+            seq,
+            at: input.at,
+            progress: &mut write_progress,
+        };
+        let mut searched = false;
+        let reply = if let Some(collector) = &mut block {
+            match collector.feed(&input.line) {
+                Feed::Pending => continue,
+                Feed::End => return Ok(()),
+                Feed::Complete(kind, result) => {
+                    block = None;
+                    match (kind, result) {
+                        (_, Err(e)) => Reply::Error(format!("{}: {e}", kind.name())),
+                        (BlockKind::Board, Ok(stones)) => {
+                            searched = true;
+                            session.set_board(&stones, true, &mut req)
+                        }
+                        (BlockKind::YxBoard, Ok(stones)) => {
+                            session.set_board(&stones, false, &mut req)
+                        }
+                        (BlockKind::Swap2Board, Ok(stones)) => {
+                            searched = true;
+                            session.swap2(&stones, &mut req)
+                        }
+                    }
+                }
+            }
+        } else {
+            match parse_command(&input.line) {
+                Err(e) => Reply::Error(e.to_string()),
+                Ok(cmd) => match cmd {
+                    Command::Start(n) => session.start(n),
+                    Command::RectStart(w, h) => session.rect_start(w, h),
+                    Command::Restart => session.restart(),
+                    Command::Begin => {
+                        searched = true;
+                        session.begin(&mut req)
+                    }
+                    Command::Turn(x, y) => {
+                        searched = true;
+                        session.turn(x, y, &mut req)
+                    }
+                    Command::Board => {
+                        block = Some(BoardCollector::new(BlockKind::Board));
+                        Reply::Nothing
+                    }
+                    Command::YxBoard => {
+                        block = Some(BoardCollector::new(BlockKind::YxBoard));
+                        Reply::Nothing
+                    }
+                    Command::Swap2Board => {
+                        block = Some(BoardCollector::new(BlockKind::Swap2Board));
+                        Reply::Nothing
+                    }
+                    Command::Done => {
+                        Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
+                    }
+                    Command::Stone(s) => {
+                        Reply::Error(format!("stone line {},{} outside BOARD ... DONE", s.x, s.y))
+                    }
+                    Command::Info(setting) => {
+                        session.info(setting);
+                        Reply::Nothing
+                    }
+                    Command::End => return Ok(()),
+                    Command::About => Reply::About,
+                    Command::Takeback(x, y) => session.takeback(x, y),
+                    Command::Play(x, y) => session.play(x, y),
+                    // Outside a search there is nothing to stop.
+                    Command::YxStop | Command::Stop => Reply::Nothing,
+                    Command::YxShowForbid => session.show_forbid(),
+                    Command::YxNbest(n) => {
+                        searched = true;
+                        session.nbest(n, &mut req)
+                    }
+                    Command::Unknown(text) => Reply::Unknown(text),
+                },
+            }
+        };
+        // END while we were thinking: the manager has given up on the answer.
+        if searched && signal.ended_during_search() {
+            return Ok(());
+        }
+        if let Some(text) = format_reply(&reply) {
+            if let Err(e) = out.line(&text) {
+                error!("writing the reply: {e}");
+                return Err(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn talk(input: &str, protocol: ProtocolChoice) -> Vec<String> {
+        let options = RunOptions {
+            protocol,
+            session: SessionConfig {
+                nodes: Some(1000),
+                ..SessionConfig::default()
+            },
+        };
+        let mut buf = Vec::new();
+        run_with(Cursor::new(input.as_bytes().to_vec()), &mut buf, options).unwrap();
+        String::from_utf8(buf)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .map(String::from)
+            .collect()
+    }
+
+    fn gomocup(input: &str) -> Vec<String> {
+        talk(input, ProtocolChoice::Auto)
+    }
+
+    fn is_move(s: &str) -> bool {
+        gomocup::parse_command(s).is_ok_and(|c| matches!(c, Command::Stone(_)))
+    }
+
+    #[test]
+    fn a_short_game() {
+        let out = gomocup("START 15\nINFO timeout_turn 100\nBEGIN\nTURN 14,14\nABOUT\n");
+        assert_eq!(out[0], "OK");
+        assert!(is_move(&out[1]) && is_move(&out[2]), "{out:?}");
+        assert!(out[3].starts_with("name=\"sente\""));
+    }
+
+    #[test]
+    fn errors_never_end_the_loop() {
+        let out = gomocup(
+            "TURN 1,1\nSTART 4\nSTART 3\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
+             DONE\n1,1,1\nbegin\nTURN 7,7\nABOUT\n",
+        );
+        assert!(out[0].starts_with("ERROR no game started"), "{out:?}");
+        assert!(out[1].starts_with("ERROR unsupported board size"));
+        assert_eq!(out[2], "ERROR tic-tac-toe (START 3) is not supported yet");
+        assert_eq!(out[3], "OK");
+        assert!(out[4].starts_with("ERROR TURN 15,0: point is off the board"));
+        assert!(out[5].starts_with("ERROR TURN -1,0"));
+        assert!(out[6].starts_with("ERROR TURN expects X,Y"));
+        assert_eq!(out[7], "UNKNOWN STARTX");
+        assert!(out[8].starts_with("ERROR DONE without"));
+        assert!(out[9].starts_with("ERROR stone line"));
+        assert!(is_move(&out[10]));
+        assert!(is_move(&out[11]));
+        assert!(out[12].starts_with("name="));
+    }
+
+    #[test]
+    fn occupied_turn_leaves_the_position() {
+        let out = gomocup("START 15\nBOARD\n7,7,2\nDONE\nTURN 7,7\nYXSHOWFORBID\n");
+        assert_eq!(out[0], "OK");
+        assert!(is_move(&out[1]));
+        assert_eq!(out[2], "ERROR TURN 7,7: point is occupied");
+        assert_eq!(out[3], "FORBID .");
+    }
+
+    #[test]
+    fn bad_info_is_reported_on_the_next_move_request() {
+        let out = gomocup("START 15\nINFO rule 16\nINFO timeout_turn abc\nBEGIN\nBEGIN\n");
+        assert_eq!(out[0], "OK");
+        assert!(out[1].starts_with("ERROR INFO rule 16"), "{out:?}");
+        assert!(out[1].contains("INFO timeout_turn abc"));
+        assert!(is_move(&out[2]));
+        assert_eq!(out.len(), 3);
+    }
+
+    #[test]
+    fn end_stops_and_says_nothing_more() {
+        let out = gomocup("START 15\nEND\nABOUT\n");
+        assert_eq!(out, vec!["OK"]);
+        let out = gomocup("START 15\nYXBOARD\n1,1,1\nEND\nDONE\nABOUT\n");
+        assert_eq!(out, vec!["OK"]);
+    }
+
+    #[test]
+    fn yxstop_outside_search_is_silent() {
+        let out = gomocup("START 15\nYXSTOP\nSTOP\nABOUT\n");
+        assert_eq!(out.len(), 2);
+    }
+
+    /// Thinks until told to stop (or 10 s pass), announcing when it starts.
+    struct Stubborn {
+        started: std::sync::mpsc::Sender<()>,
+    }
+
+    impl GomokuPlayer for Stubborn {
+        fn name(&self) -> &'static str {
+            "stubborn"
+        }
+        fn choose(
+            &mut self,
+            board: &crate::rules::Board,
+            req: &mut crate::players::MoveRequest<'_, '_>,
+        ) -> Option<crate::rules::Pos> {
+            let _ = self.started.send(());
+            let t = std::time::Instant::now();
+            while !req.tm.stop_requested() && t.elapsed() < std::time::Duration::from_secs(10) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            assert!(req.tm.stop_requested(), "the stop never came");
+            board.empty_points().next()
+        }
+    }
+
+    /// Runs the loop on a pipe: sends `before`, waits for the search to start, sends `during`.
+    fn live(before: &str, during: &str) -> Vec<String> {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gomocup,
+            session: SessionConfig::default(),
+        };
+        let engine = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let player: Box<dyn GomokuPlayer> = Box::new(Stubborn { started: tx });
+            run_with_player(BufReader::new(reader), &mut buf, options, Some(player)).unwrap();
+            String::from_utf8(buf).unwrap()
+        });
+        writer.write_all(before.as_bytes()).unwrap();
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the search started");
+        writer.write_all(during.as_bytes()).unwrap();
+        drop(writer);
+        let out = engine.join().unwrap();
+        out.lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn yxstop_during_a_search_answers_at_once() {
+        let out = live("START 15\nBEGIN\n", "YXSTOP\nABOUT\n");
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out[1], "0,0");
+        assert!(out[2].starts_with("name="));
+    }
+
+    #[test]
+    fn end_during_a_search_quits_without_answering() {
+        let out = live("START 15\nTURN 7,7\n", "END\nABOUT\n");
+        assert_eq!(out, vec!["OK"]);
+    }
+
+    #[test]
+    fn gtp_is_refused_honestly() {
+        let out = talk("1 name\nboardsize 19\nquit\nname\n", ProtocolChoice::Auto);
+        assert_eq!(
+            out,
+            vec![
+                format!("?1 {}", gtp_stub::NOT_AVAILABLE),
+                String::new(),
+                format!("? {}", gtp_stub::NOT_AVAILABLE),
+                String::new(),
+                "=".to_string(),
+                String::new(),
+            ]
+        );
+    }
+
+    #[test]
+    fn forced_gomocup_answers_gtp_words_as_unknown() {
+        let out = talk("name\n", ProtocolChoice::Gomocup);
+        assert_eq!(out, vec!["UNKNOWN name"]);
+    }
+}

@@ -1,1 +1,152 @@
 //! What a protocol drives: the current game, its history, the clock settings and the player.
+//! Also owns [`StopSignal`], the handshake between the input thread (which sees `YXSTOP`, `STOP`
+//! and `END` the moment they arrive) and the search running on the session's thread.
+
+pub mod gomoku;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// An input line that interrupts a running search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Stop thinking and answer with the best move found so far (`YXSTOP`, `STOP`).
+    Stop,
+    /// Stop thinking, answer nothing, quit (`END`).
+    End,
+}
+
+/// Sequence number meaning "no line".
+const NONE: u64 = u64::MAX;
+
+/// The stop flag shared by the input thread and the search, plus just enough bookkeeping that an
+/// interrupt stops only the search it follows.
+///
+/// Every input line carries a sequence number. An interrupt on line `n` is meant for the search
+/// requested by line `n - 1`: stdin is read ahead of the session, so a `YXSTOP` further down a
+/// piped script must not cut short a search that comes earlier. Both sides publish before they
+/// look (sequentially consistent atomics), so whichever of "search starts" and "interrupt read"
+/// happens second sees the first:
+///
+/// ```text
+///   reader:  last_interrupt = (n, kind);  if busy_seq == n - 1 { stop = true }
+///   session: stop = false; busy_seq = k;  if last_interrupt == (k + 1, Stop) { stop = true }
+/// ```
+///
+/// `END` is different: read ahead of its search (a piped script, or a manager that sends `END`
+/// after reading the reply) it simply ends the session in turn, after the answer; only an `END`
+/// that arrives *while* the search runs stops it, and then the answer is not written.
+#[derive(Debug)]
+pub struct StopSignal {
+    stop: AtomicBool,
+    busy_seq: AtomicU64,
+    /// `seq << 2 | kind` of the last interrupting line (kind 1 = stop, 2 = end).
+    last_interrupt: AtomicU64,
+    ended_during_search: AtomicBool,
+}
+
+impl Default for StopSignal {
+    fn default() -> Self {
+        StopSignal::new()
+    }
+}
+
+const STOP_CODE: u64 = 1;
+const END_CODE: u64 = 2;
+
+impl StopSignal {
+    /// A signal with nothing pending.
+    pub fn new() -> StopSignal {
+        StopSignal {
+            stop: AtomicBool::new(false),
+            busy_seq: AtomicU64::new(NONE),
+            last_interrupt: AtomicU64::new(NONE),
+            ended_during_search: AtomicBool::new(false),
+        }
+    }
+
+    /// The flag the search polls.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// Called by the input thread for an interrupting line with sequence number `seq`.
+    pub fn interrupt(&self, seq: u64, kind: Interrupt) {
+        let code = match kind {
+            Interrupt::Stop => STOP_CODE,
+            Interrupt::End => END_CODE,
+        };
+        self.last_interrupt.store(seq << 2 | code, Ordering::SeqCst);
+        if seq > 0 && self.busy_seq.load(Ordering::SeqCst) == seq - 1 {
+            if kind == Interrupt::End {
+                self.ended_during_search.store(true, Ordering::SeqCst);
+            }
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Called by the session right before searching for the command on line `seq`.
+    pub fn arm(&self, seq: u64) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.ended_during_search.store(false, Ordering::SeqCst);
+        self.busy_seq.store(seq, Ordering::SeqCst);
+        if self.last_interrupt.load(Ordering::SeqCst) == (seq.wrapping_add(1) << 2 | STOP_CODE) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Called by the session when the search for the current command has returned.
+    pub fn disarm(&self) {
+        self.busy_seq.store(NONE, Ordering::SeqCst);
+    }
+
+    /// Whether an `END` arrived while the last search was running (its answer must not be sent).
+    pub fn ended_during_search(&self) -> bool {
+        self.ended_during_search.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_read_ahead_stops_only_the_search_right_before_it() {
+        let s = StopSignal::new();
+        s.interrupt(9, Interrupt::Stop);
+        s.arm(4);
+        assert!(!s.flag().load(Ordering::SeqCst));
+        s.disarm();
+        s.arm(8);
+        assert!(s.flag().load(Ordering::SeqCst));
+        assert!(!s.ended_during_search());
+        s.disarm();
+    }
+
+    #[test]
+    fn an_end_read_ahead_does_not_stop_the_search() {
+        let s = StopSignal::new();
+        s.interrupt(9, Interrupt::End);
+        s.arm(8);
+        assert!(!s.flag().load(Ordering::SeqCst));
+        assert!(!s.ended_during_search());
+        s.disarm();
+    }
+
+    #[test]
+    fn an_interrupt_during_the_search_sets_the_flag() {
+        let s = StopSignal::new();
+        s.arm(3);
+        s.interrupt(4, Interrupt::Stop);
+        assert!(s.flag().load(Ordering::SeqCst));
+        assert!(!s.ended_during_search());
+        s.disarm();
+        s.arm(6);
+        assert!(!s.flag().load(Ordering::SeqCst));
+        s.interrupt(7, Interrupt::End);
+        assert!(s.flag().load(Ordering::SeqCst));
+        assert!(s.ended_during_search());
+        s.disarm();
+        s.arm(9);
+        assert!(!s.ended_during_search());
+    }
+}

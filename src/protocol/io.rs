@@ -1,0 +1,159 @@
+//! The two ends of the pipe. A reader thread turns stdin into normalised [`Input`] lines on a
+//! channel (stamped with the instant they were read, so the clock starts then) and raises the
+//! [`StopSignal`] the moment an interrupting line arrives, even while the session is busy
+//! searching. [`Output`] writes one reply line at a time and flushes each, because a buffered
+//! reply is a timeout for the manager. Logs never come here: they go to stderr.
+
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+use log::{debug, warn};
+
+use crate::session::{Interrupt, StopSignal};
+
+/// One normalised input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The text, without line end or control characters; never blank.
+    pub line: String,
+    /// When the reader got it.
+    pub at: Instant,
+    /// Position among the non-blank lines, from 0.
+    pub seq: u64,
+}
+
+/// What the reader thread sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Line(Input),
+    /// End of input: the manager is gone; quit after what is queued.
+    Eof,
+}
+
+/// Normalises raw bytes of one line: invalid UTF-8 replaced, tabs become spaces, `\r` and other
+/// control characters dropped, surrounding space trimmed. `None` for a blank line.
+pub fn normalise(raw: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(raw);
+    let cleaned: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let trimmed = cleaned.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+/// A test run on the reader thread for each line: whether it interrupts a running search.
+pub type InterruptTest = fn(&str) -> Option<Interrupt>;
+
+/// Starts the reader thread on `input`.
+pub fn spawn_reader<R: BufRead + Send + 'static>(
+    mut input: R,
+    signal: Arc<StopSignal>,
+    interrupt: InterruptTest,
+) -> Receiver<Event> {
+    let (tx, rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut seq = 0u64;
+            let mut raw = Vec::new();
+            loop {
+                raw.clear();
+                match input.read_until(b'\n', &mut raw) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) => {
+                        warn!("stdin: {e}; treating it as end of input");
+                        break;
+                    }
+                }
+                let Some(line) = normalise(&raw) else {
+                    continue;
+                };
+                let at = Instant::now();
+                debug!("<- {line}");
+                if let Some(kind) = interrupt(&line) {
+                    signal.interrupt(seq, kind);
+                }
+                if tx.send(Event::Line(Input { line, at, seq })).is_err() {
+                    return;
+                }
+                seq += 1;
+            }
+            let _ = tx.send(Event::Eof);
+        })
+        .expect("spawning the stdin thread");
+    rx
+}
+
+/// The single writer of protocol output.
+pub struct Output<W: Write> {
+    w: W,
+}
+
+impl<W: Write> Output<W> {
+    /// Wraps a writer (stdout in the binaries, a buffer in tests).
+    pub fn new(w: W) -> Output<W> {
+        Output { w }
+    }
+    /// Writes one line and flushes it.
+    pub fn line(&mut self, s: &str) -> io::Result<()> {
+        debug!("-> {s}");
+        self.w.write_all(s.as_bytes())?;
+        self.w.write_all(b"\n")?;
+        self.w.flush()
+    }
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn normalise_strips_line_ends_and_controls() {
+        assert_eq!(normalise(b"START 15\r\n").as_deref(), Some("START 15"));
+        assert_eq!(normalise(b"\r\n"), None);
+        assert_eq!(normalise(b"   \n"), None);
+        assert_eq!(normalise(b"TURN\t7,7\x07\n").as_deref(), Some("TURN 7,7"));
+        assert_eq!(normalise(b"AB\xffOUT").as_deref(), Some("AB\u{fffd}OUT"));
+    }
+
+    #[test]
+    fn reader_numbers_lines_and_ends_with_eof() {
+        let signal = Arc::new(StopSignal::new());
+        let rx = spawn_reader(
+            Cursor::new(b"START 15\r\n\r\nBEGIN\nEND".to_vec()),
+            signal,
+            |l| (l == "END").then_some(Interrupt::End),
+        );
+        let events: Vec<Event> = rx.iter().collect();
+        let lines: Vec<(String, u64)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Line(i) => Some((i.line.clone(), i.seq)),
+                Event::Eof => None,
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("START 15".to_string(), 0),
+                ("BEGIN".to_string(), 1),
+                ("END".to_string(), 2)
+            ]
+        );
+        assert_eq!(events.last(), Some(&Event::Eof));
+    }
+}
