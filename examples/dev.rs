@@ -1,4 +1,3 @@
-use sente::arena::selfplay::*;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args[1].as_str() {

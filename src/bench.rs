@@ -63,7 +63,7 @@ const POSITIONS: &[BenchPosition] = &[
         name: "renju-middle",
         size: 15,
         rule: Rule::Renju,
-        moves: "h8 i9 i7 g9 h9 h10 j8 g7 g8 k8 f8",
+        moves: "h8 i9 i7 g9 h9 h10 j8 g7 g8 k8",
     },
     BenchPosition {
         name: "caro-middle",

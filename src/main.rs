@@ -26,7 +26,104 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = ProtocolArg::Auto)]
         protocol: ProtocolArg,
     },
-    // `bench` and `match` come here.
+    /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
+    Bench {
+        /// Game to bench.
+        #[arg(value_parser = ["gomoku"], default_value = "gomoku")]
+        game: String,
+        /// Depth of every search.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+    },
+    /// Play the engine's own levels against each other in-process and report W/L/D and Elo.
+    Match(MatchArgs),
+}
+
+/// `sente match`: level against level, each generated opening played with both colours.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// Game family (gomoku covers every gomoku rule; pick one with --rule).
+    #[arg(long, value_parser = ["gomoku", "renju"], default_value = "gomoku")]
+    game: String,
+    /// The two levels; results are reported for the first.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], default_values = ["strong", "classic"])]
+    levels: Vec<String>,
+    /// Number of games (rounded up to even: every opening twice).
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// Node budget per move (deterministic).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Time per move in milliseconds (default 200 when no --nodes).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Board size, `15` or `20x15`.
+    #[arg(long, default_value = "15")]
+    size: String,
+    /// Rule: freestyle, standard, renju, caro, caro-standard (or the Gomocup number).
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Seed for openings and players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Print each game as it finishes.
+    #[arg(long)]
+    verbose: bool,
+}
+
+fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+    use sente::arena::selfplay::{run_match, MatchConfig};
+    use sente::rules::Rule;
+    use sente::search::clock::SearchLimit;
+
+    let (width, height) = match args.size.split_once(['x', 'X']) {
+        Some((w, h)) => (w.parse()?, h.parse()?),
+        None => {
+            let n: usize = args.size.parse()?;
+            (n, n)
+        }
+    };
+    let rule_name = if args.game == "renju" { "renju" } else { &args.rule };
+    let rule = Rule::from_name(rule_name)
+        .ok_or_else(|| anyhow::anyhow!("unknown rule {rule_name:?}"))?;
+    let mut limit = match (args.nodes, args.movetime) {
+        (Some(n), _) => SearchLimit::nodes(n),
+        (None, Some(ms)) => SearchLimit::move_time(ms),
+        (None, None) => SearchLimit::move_time(200),
+    };
+    if let (Some(_), Some(ms)) = (args.nodes, args.movetime) {
+        limit.clock.turn_ms = Some(ms);
+    }
+    let cfg = MatchConfig {
+        levels: [args.levels[0].clone(), args.levels[1].clone()],
+        games: args.games,
+        limit,
+        width,
+        height,
+        rule,
+        seed: args.seed,
+        concurrency: args.concurrency.max(1),
+        ..MatchConfig::default()
+    };
+    let total = cfg.games.div_ceil(2) * 2;
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let verbose = args.verbose;
+    let report = run_match(&cfg, &mut |game| {
+        bar.inc(1);
+        if verbose {
+            bar.println(game.to_string());
+        }
+    })?;
+    bar.finish_and_clear();
+    println!("{report}");
+    Ok(())
 }
 
 fn main() -> anyhow::Result<()> {
@@ -35,6 +132,11 @@ fn main() -> anyhow::Result<()> {
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
+        Some(Cmd::Bench { game: _, depth }) => {
+            println!("{}", sente::bench::run_gomoku(depth));
+            return Ok(());
+        }
+        Some(Cmd::Match(args)) => return run_match(args),
     };
     hint_if_terminal("sente");
     sente::protocol::run(engine.run_options(protocol))?;

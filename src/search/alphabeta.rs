@@ -32,7 +32,7 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 96;
 /// Deepest chain of fours followed in quiescence.
-const QUIESCENCE_PLIES: u32 = 16;
+const QUIESCENCE_PLIES: u32 = 8;
 
 /// Move-ordering weight of the threat a move makes for the mover, by P4 level.
 const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
