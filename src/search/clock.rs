@@ -226,7 +226,10 @@ mod tests {
                 ..GameClock::default()
             });
             let (soft, hard) = (soft.unwrap(), hard.unwrap());
-            assert!(hard < turn || turn == 0 || (turn <= 15 && hard == 0), "turn {turn}");
+            assert!(
+                hard < turn || turn == 0 || (turn <= 15 && hard == 0),
+                "turn {turn}"
+            );
             assert!(soft <= hard);
         }
         for left in [0i64, -50, 100, 1000, 60_000, 1_000_000] {
