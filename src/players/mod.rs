@@ -35,11 +35,10 @@ impl SearchInfo {
     /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         let ms = self.elapsed.as_millis() as u64;
-        if ms == 0 {
-            self.nodes * 1000
-        } else {
-            self.nodes * 1000 / ms
-        }
+        // Under a millisecond counts as one, so a tiny search does not divide by zero.
+        (self.nodes * 1000)
+            .checked_div(ms)
+            .unwrap_or(self.nodes * 1000)
     }
 }
 

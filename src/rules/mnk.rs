@@ -275,7 +275,7 @@ impl Board {
     /// [`MAX_SIZE`] or zero, which callers validate first.
     pub fn with_k(width: usize, height: usize, k: usize, rule: Rule) -> Board {
         assert!(width >= 1 && height >= 1 && width <= MAX_SIZE && height <= MAX_SIZE);
-        assert!(k >= 1 && k <= PAD);
+        assert!((1..=PAD).contains(&k));
         let stride = width + PAD;
         let total = (height + 2 * PAD) * stride + PAD;
         let mut cells = vec![Cell::Wall; total];
