@@ -162,10 +162,10 @@ fn analyse(board: &Board, p: Pos) -> Verdict {
             (false, false) => {
                 let q_f = beyond_f
                     .filter(|&n| run + 1 + n == 4)
-                    .and_then(|n| straight_four_point(board, end_f, dir, n, run_b + run_f + 1));
+                    .and_then(|n| straight_four_point(board, end_f, dir, n, run));
                 let q_b = beyond_b
                     .filter(|&n| run + 1 + n == 4)
-                    .and_then(|n| straight_four_point(board, end_b, -dir, n, run_b + run_f + 1));
+                    .and_then(|n| straight_four_point(board, end_b, -dir, n, run));
                 if q_f.is_some() || q_b.is_some() {
                     threes[i] = Some([q_f, q_b]);
                     n_threes += 1;
@@ -187,9 +187,10 @@ fn analyse(board: &Board, p: Pos) -> Verdict {
     }
 }
 
-/// Counts `cell` stones from next to `from` along `dir`; returns the count and the first other
-/// cell. The walk stops at the latest at a wall, which is at most PAD - 1 steps past any run of
-/// four, so it never leaves the padded array.
+/// Counts `cell` stones from next to `from` along `dir` (at most five: anything longer is an
+/// overline either way); returns the count and the first other cell. Only stones are stepped
+/// over, and the first cell past the board edge is a Wall, so the walk never leaves the padded
+/// array.
 #[inline]
 fn walk(board: &Board, from: Pos, dir: isize, cell: Cell) -> (usize, Pos) {
     let mut n = 0;
