@@ -284,7 +284,7 @@ mod tests {
     fn errors_never_end_the_loop() {
         let out = gomocup(
             "TURN 1,1\nSTART 4\nSTART 3\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
-             DONE\n1,1,1\nbegin\nTURN 7,7\nABOUT\n",
+             DONE\n1,1,1\nbegin\nTURN 7,8\nABOUT\n",
         );
         assert!(out[0].starts_with("ERROR no game started"), "{out:?}");
         assert!(out[1].starts_with("ERROR unsupported board size"));
