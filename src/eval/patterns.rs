@@ -237,6 +237,13 @@ fn combine_index(p: [u8; 4]) -> usize {
 /// colour that could play there).
 const PATTERN_VALUE: [i32; PATTERN_COUNT] = [0, 0, 1, 3, 4, 12, 14, 48, 52, 140, 400];
 
+/// Evaluation bonus for a 4-3 point the mover can use at once.
+const THREAT_FOUR_THREE: i32 = 1500;
+/// Evaluation bonus for a 3-3 point the mover can use at once.
+const THREAT_THREE_THREE: i32 = 700;
+/// Evaluation penalty when the opponent holds a 4-3 or 3-3 point.
+const THREAT_PENDING: i32 = 250;
+
 /// Cells within this Chebyshev distance of a stone are move candidates.
 pub const NEAR_RADIUS: isize = 2;
 
@@ -509,7 +516,27 @@ impl PatternBoard {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
-        (self.sum[me] * 6 - self.sum[1 - me] * 5) / 8
+        let op = 1 - me;
+        let mut score = (self.sum[me] * 6 - self.sum[op] * 5) / 8;
+        let counts = &self.p4_count;
+        let fours = |side: usize| -> u16 {
+            counts[side][P4_BLOCK4 as usize..=P4_BLOCK4_FLEX3 as usize]
+                .iter()
+                .sum()
+        };
+        // A 4-3 or 3-3 point for the mover wins unless the opponent can interrupt with fours.
+        if fours(op) == 0 {
+            if counts[me][P4_BLOCK4_FLEX3 as usize] > 0 {
+                score += THREAT_FOUR_THREE;
+            } else if counts[me][P4_FLEX3_2X as usize] > 0 {
+                score += THREAT_THREE_THREE;
+            }
+        }
+        // The opponent's double threats must be answered now, which costs the mover its tempo.
+        if counts[op][P4_BLOCK4_FLEX3 as usize] + counts[op][P4_FLEX3_2X as usize] > 0 {
+            score -= THREAT_PENDING;
+        }
+        score
     }
 
     /// Debug check: the incremental state equals a rebuild from scratch.
