@@ -4,8 +4,10 @@
 
 pub mod arena;
 pub mod eval;
+pub mod play;
 pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod session;
+pub mod study;
