@@ -7,6 +7,8 @@
 //!
 //! A human move is a row and a column, `23` = row 2, column 3 (spaces allowed: `2 3`); `00`
 //! abandons the game (not scored) and returns to the menu.
+//!
+//! CLI: `sente play ttt` calls `run(&mut stdin.lock(), &mut stdout, seed)`.
 
 use std::io::{self, BufRead, Write};
 

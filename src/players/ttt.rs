@@ -17,6 +17,14 @@
 //! Levels, strongest first: `perfect` (never loses, wins fastest, loses slowest), `minimax`
 //! (002: +1/0/-1, never loses but may dawdle), `rules+heuristic`, `heuristic2`, `heuristic1`,
 //! `dumb`, `dumber` (004).
+//!
+//! Entry points for the CLI and the protocols (a tic-tac-toe game is
+//! `Board::with_k(3, 3, 3, Rule::Freestyle)`):
+//! * `sente bench ttt`: `println!("{}", sente::players::ttt::bench())`.
+//! * a level: `ttt_player(name, seed) -> Option<Box<dyn TttPlayer>>`, names and descriptions in
+//!   [`TTT_LEVELS`] (the first is the default); then `player.choose(&board) -> Option<Pos>`,
+//!   `None` when the game is over or the board is not 3 x 3 with k = 3. Choosing is instant
+//!   (well under a millisecond), so no clock is needed.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -107,7 +115,12 @@ impl Grid {
     #[inline]
     pub fn has_line(&self, c: Color) -> bool {
         let s = self.stones(c);
-        LINES.iter().any(|&l| s & l == l)
+        for l in LINES {
+            if s & l == l {
+                return true;
+            }
+        }
+        false
     }
 
     /// The side with a line (X checked first; both only in set-up positions).
@@ -686,9 +699,9 @@ pub fn heuristic_scores(g: &Grid, table: fn(u32, u32) -> i32) -> [Option<i32>; 9
     let them = g.stones(g.turn.opponent());
     let empty = g.empty();
     let mut out = [None; 9];
-    for s in 0..9 {
+    for (s, slot) in out.iter_mut().enumerate() {
         if empty & (1 << s) != 0 {
-            out[s] = Some(0);
+            *slot = Some(0);
         }
     }
     for &l in &LINES {
