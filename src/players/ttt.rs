@@ -3,7 +3,7 @@
 //! Owns [`Grid`] (a 3 x 3 position as two 9-bit masks, cheap to copy: what the solvers and the
 //! study enumerate), the [`TttPlayer`] trait with its level registry ([`TTT_LEVELS`],
 //! [`ttt_player`]), the alpha-beta solver with a transposition table ([`Solver`]), the plain
-//! minimax of SEEDS 002 ([`minimax_value`]) and `sente bench ttt` ([`bench`]).
+//! minimax of SEEDS 002 ([`minimax_value`]) and `sente bench ttt` ([`bench`](fn@bench)).
 //!
 //! Squares are numbered 0..8 row-major here (`row * 3 + col`); the lecture (SEEDS 004) numbers
 //! them 1..9, so its "take 5" is square 4 below.
