@@ -627,17 +627,26 @@ mod tests {
 
     #[test]
     fn exact_five_turns_sixes_into_overlines() {
-        let rows = ["XXXX.X.....", "...........", "...........", "...........", "..........."];
-        assert_eq!(
-            pat_at(&rows, Rule::Freestyle, 4, 0, Color::Black, 0),
-            FIVE
-        );
+        let rows = [
+            "XXXX.X.....",
+            "...........",
+            "...........",
+            "...........",
+            "...........",
+        ];
+        assert_eq!(pat_at(&rows, Rule::Freestyle, 4, 0, Color::Black, 0), FIVE);
         assert_eq!(
             pat_at(&rows, Rule::Standard, 4, 0, Color::Black, 0),
             OVERLINE
         );
         // Renju: white still wins with six.
-        let rows_w = ["OOOO.O.....", "...........", "...........", "...........", "..........."];
+        let rows_w = [
+            "OOOO.O.....",
+            "...........",
+            "...........",
+            "...........",
+            "...........",
+        ];
         assert_eq!(pat_at(&rows_w, Rule::Renju, 4, 0, Color::White, 0), FIVE);
         assert_eq!(
             pat_at(&rows_w, Rule::Standard, 4, 0, Color::White, 0),
@@ -647,7 +656,13 @@ mod tests {
 
     #[test]
     fn caro_five_blocked_at_both_ends_is_dead() {
-        let rows = ["OXXXX.O....", "...........", "...........", "...........", "..........."];
+        let rows = [
+            "OXXXX.O....",
+            "...........",
+            "...........",
+            "...........",
+            "...........",
+        ];
         assert_eq!(pat_at(&rows, Rule::Caro, 5, 0, Color::Black, 0), DEAD);
         assert_eq!(pat_at(&rows, Rule::Freestyle, 5, 0, Color::Black, 0), FIVE);
     }

@@ -4,6 +4,7 @@
 
 pub mod classic;
 pub mod strong;
+pub mod ttt;
 
 use std::time::Duration;
 

@@ -1,0 +1,3 @@
+//! Terminal UIs for humans. They read and write the streams they are given, never stdout directly.
+
+pub mod ttt;

@@ -1,0 +1,3 @@
+//! Reproducible experiments from the source papers: the tic-tac-toe census and GA (SEEDS 000).
+
+pub mod ttt;
