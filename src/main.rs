@@ -28,8 +28,8 @@ enum Cmd {
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
     Bench {
-        /// Game to bench.
-        #[arg(value_parser = ["gomoku"], default_value = "gomoku")]
+        /// Game to bench: gomoku (fixed positions at --depth) or ttt (solve every position).
+        #[arg(value_parser = ["gomoku", "ttt"], default_value = "gomoku")]
         game: String,
         /// Depth of every search.
         #[arg(long, default_value_t = 8)]
@@ -37,6 +37,24 @@ enum Cmd {
     },
     /// Play the engine's own levels against each other in-process and report W/L/D and Elo.
     Match(MatchArgs),
+    /// Play in the terminal against the engine (or another human).
+    Play {
+        /// Game to play.
+        #[arg(value_parser = ["ttt"], default_value = "ttt")]
+        game: String,
+        /// Seed for the computer's random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Reproduce a paper's experiment and print its tables.
+    Study {
+        /// Which study: ttt (the GA tic-tac-toe paper, SEEDS 000).
+        #[arg(value_parser = ["ttt"], default_value = "ttt")]
+        which: String,
+        /// Seed of the genetic algorithm.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// `sente match`: level against level, each generated opening played with both colours.
@@ -132,8 +150,23 @@ fn main() -> anyhow::Result<()> {
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
-        Some(Cmd::Bench { game: _, depth }) => {
-            println!("{}", sente::bench::run_gomoku(depth));
+        Some(Cmd::Bench { game, depth }) => {
+            if game == "ttt" {
+                println!("{}", sente::players::ttt::bench());
+            } else {
+                println!("{}", sente::bench::run_gomoku(depth));
+            }
+            return Ok(());
+        }
+        Some(Cmd::Play { game: _, seed }) => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut output = std::io::stdout();
+            sente::play::ttt::run(&mut input, &mut output, seed)?;
+            return Ok(());
+        }
+        Some(Cmd::Study { which: _, seed }) => {
+            sente::study::ttt::run(seed, &mut std::io::stdout())?;
             return Ok(());
         }
         Some(Cmd::Match(args)) => return run_match(args),

@@ -31,9 +31,10 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 96;
-/// Deepest chain of fours followed in quiescence.
-const QUIESCENCE_PLIES: u32 = 8;
-fn qlimit() -> u32 { static Q: std::sync::OnceLock<u32> = std::sync::OnceLock::new(); *Q.get_or_init(|| std::env::var("SENTE_Q").ok().and_then(|v| v.parse().ok()).unwrap_or(QUIESCENCE_PLIES)) }
+/// Deepest chain of fours followed in quiescence. Short on purpose: longer chains are the root
+/// VCF search's job, and at 100 ms per move a 2-ply quiescence beat 4 and 8 plies in matches
+/// against `classic` (20 games each: 90%, 80%, 75%).
+const QUIESCENCE_PLIES: u32 = 2;
 
 /// Move-ordering weight of the threat a move makes for the mover, by P4 level.
 const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
@@ -338,7 +339,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return score;
         }
         let stand = self.pb.evaluate();
-        if stand >= beta || qply >= qlimit() || ply >= MAX_PLY {
+        if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
             return stand;
         }
         alpha = alpha.max(stand);
