@@ -9,7 +9,13 @@ fn main() {
             println!("{}", sente::bench::run_gomoku(d));
         }
         "losses" => {
-            let cfg = MatchConfig { levels: ["strong".into(), "classic".into()], games: args[2].parse().unwrap(), limit: SearchLimit::move_time(100), seed: 1, ..MatchConfig::default() };
+            let cfg = MatchConfig {
+                levels: ["strong".into(), "classic".into()],
+                games: args[2].parse().unwrap(),
+                limit: SearchLimit::move_time(100),
+                seed: 1,
+                ..MatchConfig::default()
+            };
             let rep = run_match(&cfg, &mut |_| {}).unwrap();
             for g in rep.games.iter() {
                 if g.first_points() < 1.0 {
@@ -18,7 +24,7 @@ fn main() {
                     let all: Vec<_> = g.opening.iter().chain(g.moves.iter()).collect();
                     for (i, &&(x, y)) in all.iter().enumerate() {
                         b.play(b.pos(x as i64, y as i64).unwrap()).unwrap();
-                        if i + 1 >= g.opening.len() { }
+                        if i + 1 >= g.opening.len() {}
                     }
                     println!("opening {:?}\nmoves {:?}", g.opening, g.moves);
                     println!("{}", b.to_text());
@@ -31,16 +37,28 @@ fn main() {
             let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
             for m in &args[3..] {
                 let (x, y) = m.split_once(',').unwrap();
-                b.play(b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap()).unwrap();
+                b.play(b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap())
+                    .unwrap();
             }
             println!("{}", b.to_text());
             let stop = std::sync::atomic::AtomicBool::new(false);
-            let tm = sente::search::clock::TimeManager::new(&SearchLimit::move_time(ms), std::time::Instant::now(), &stop);
+            let tm = sente::search::clock::TimeManager::new(
+                &SearchLimit::move_time(ms),
+                std::time::Instant::now(),
+                &stop,
+            );
             let mut p = sente::players::gomoku_player("strong", 0).unwrap();
-            let mut req = sente::players::MoveRequest { tm: &tm, nbest: 1, report: &mut |i: &sente::players::SearchInfo| {
-                let pv: Vec<_> = i.pv.iter().map(|&q| b.xy(q)).collect();
-                println!("d{} sd{} score {} mate {:?} nodes {} {:?} pv {:?}", i.depth, i.seldepth, i.score, i.mate, i.nodes, i.elapsed, pv);
-            }};
+            let mut req = sente::players::MoveRequest {
+                tm: &tm,
+                nbest: 1,
+                report: &mut |i: &sente::players::SearchInfo| {
+                    let pv: Vec<_> = i.pv.iter().map(|&q| b.xy(q)).collect();
+                    println!(
+                        "d{} sd{} score {} mate {:?} nodes {} {:?} pv {:?}",
+                        i.depth, i.seldepth, i.score, i.mate, i.nodes, i.elapsed, pv
+                    );
+                },
+            };
             let m = p.choose(&b, &mut req).unwrap();
             println!("best {:?}", b.xy(m));
         }

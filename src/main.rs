@@ -104,9 +104,13 @@ fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             (n, n)
         }
     };
-    let rule_name = if args.game == "renju" { "renju" } else { &args.rule };
-    let rule = Rule::from_name(rule_name)
-        .ok_or_else(|| anyhow::anyhow!("unknown rule {rule_name:?}"))?;
+    let rule_name = if args.game == "renju" {
+        "renju"
+    } else {
+        &args.rule
+    };
+    let rule =
+        Rule::from_name(rule_name).ok_or_else(|| anyhow::anyhow!("unknown rule {rule_name:?}"))?;
     let mut limit = match (args.nodes, args.movetime) {
         (Some(n), _) => SearchLimit::nodes(n),
         (None, Some(ms)) => SearchLimit::move_time(ms),

@@ -471,6 +471,21 @@ impl Board {
         won
     }
 
+    /// Plays for the side to move when the caller already knows whether the move wins (the
+    /// search's pattern board does), skipping the line scan. Passing a wrong `wins` corrupts
+    /// the game result, so only code that derives it from exact patterns may call this.
+    #[inline]
+    pub fn play_trusted(&mut self, p: Pos, wins: bool) {
+        let c = self.to_move;
+        self.put(p, c);
+        self.to_move = c.opponent();
+        self.hash ^= SIDE_KEY;
+        if wins {
+            self.winner = Some(c);
+        }
+        debug_assert_eq!(wins, self.makes_win(p, c), "pattern and line scan disagree");
+    }
+
     /// Puts a stone of `color` on `p` without changing the side to move (position set-up); the
     /// caller has checked that `p` is empty. Returns whether it made a winning line.
     pub fn place(&mut self, p: Pos, color: Color) -> bool {

@@ -511,7 +511,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
         let mut depth = 1u32;
         let mut last_iteration = Duration::ZERO;
-        while self.tm.may_start_iteration(depth, self.nodes, last_iteration) {
+        while self
+            .tm
+            .may_start_iteration(depth, self.nodes, last_iteration)
+        {
             let iteration_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;
@@ -554,8 +557,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             if finished || root[0].score > best_info.score {
                 best = root[0].pos;
                 let score = root[0].score;
-                self.tt
-                    .store(self.pb.hash(), Some(best), to_tt(score, 0), depth as i32, Bound::Exact);
+                self.tt.store(
+                    self.pb.hash(),
+                    Some(best),
+                    to_tt(score, 0),
+                    depth as i32,
+                    Bound::Exact,
+                );
                 let pv = self.principal_variation(best, depth as usize + 8);
                 best_info = self.info(depth, score, pv, 1);
                 if finished {

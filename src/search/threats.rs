@@ -229,9 +229,10 @@ impl Vcf {
     }
 
     fn find_playable(&self, pb: &PatternBoard, c: Color, level: u8) -> Option<Pos> {
-        self.points.iter().copied().find(|&p| {
-            pb.board().is_empty(p) && pb.p4(c, p) == level && !forbidden_for(pb, c, p)
-        })
+        self.points
+            .iter()
+            .copied()
+            .find(|&p| pb.board().is_empty(p) && pb.p4(c, p) == level && !forbidden_for(pb, c, p))
     }
 }
 
