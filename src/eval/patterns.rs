@@ -79,13 +79,54 @@ const fn slot(off: isize) -> u32 {
     }
 }
 
-/// Builds the key -> pattern table for stones of cell value `own` under one rule flavour.
+/// The five-slot halves of a key that can occur on a board: off the board every cell is a wall,
+/// so walls only ever fill the far end of a half (3^0 + ... + 3^5 = 364 halves per side).
+fn possible_halves(near_first: [u32; 5]) -> Vec<u32> {
+    let mut halves = Vec::with_capacity(364);
+    for on_board in 0..=5usize {
+        for mut code in 0..3u32.pow(on_board as u32) {
+            let mut key = 0u32;
+            for (i, &slot) in near_first.iter().enumerate() {
+                let value = if i < on_board {
+                    let v = code % 3;
+                    code /= 3;
+                    v
+                } else {
+                    Cell::Wall as u32
+                };
+                key |= value << (2 * slot);
+            }
+            halves.push(key);
+        }
+    }
+    halves
+}
+
+/// Builds the key -> pattern table for stones of cell value `own` under one rule flavour. Only
+/// keys that can occur are computed (about an eighth of the table); the rest read as DEAD.
 fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
     let mut table = vec![UNKNOWN; TABLE_LEN];
-    for key in 0..TABLE_LEN as u32 {
-        pattern_of(key, own, exact, caro, &mut table);
+    let left = possible_halves([4, 3, 2, 1, 0]);
+    let right = possible_halves([5, 6, 7, 8, 9]);
+    for &l in &left {
+        for &r in &right {
+            pattern_of(l | r, own, exact, caro, &mut table);
+        }
+    }
+    for entry in table.iter_mut() {
+        if *entry == UNKNOWN {
+            *entry = DEAD;
+        }
     }
     table
+}
+
+/// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.
+pub fn prepare(rule: crate::rules::mnk::Rule) {
+    for color in [Color::Black, Color::White] {
+        table(color, rule.exact_five(color), rule.caro());
+    }
+    combine_table();
 }
 
 fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8 {

@@ -62,6 +62,9 @@ pub trait GomokuPlayer: Send {
     fn set_memory_limit(&mut self, _bytes: u64) {}
     /// Seed for every random choice, so a game can be replayed.
     fn set_seed(&mut self, _seed: u64) {}
+    /// Called when a game or rule is set up (outside any move's clock): build whatever the
+    /// player needs for `rule` ahead of the first search.
+    fn prepare(&mut self, _rule: crate::rules::Rule) {}
     /// The move to play for the side to move, or `None` when no legal point exists.
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos>;
 }

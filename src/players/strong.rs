@@ -60,6 +60,9 @@ impl GomokuPlayer for Strong {
             self.tt = TranspositionTable::new(want);
         }
     }
+    fn prepare(&mut self, rule: crate::rules::Rule) {
+        crate::eval::patterns::prepare(rule);
+    }
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
         if board.k() != 5 {
             return board.empty_points().find(|&p| board.check(p).is_ok());

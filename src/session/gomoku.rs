@@ -267,6 +267,8 @@ impl GomokuSession {
                 self.board = Some(b);
                 self.markers.clear();
                 self.player.new_game();
+                // START is outside every move clock: build the rule's tables now.
+                self.player.prepare(self.rule);
                 Reply::Ok
             }
             Err(e) => Reply::Error(e.to_string()),
@@ -325,6 +327,7 @@ impl GomokuSession {
                     if self.settings.max_memory > 0 {
                         p.set_memory_limit(self.settings.max_memory);
                     }
+                    p.prepare(self.rule);
                     info!("level switched to {}", p.name());
                     self.player = p;
                     self.config.level = name;
@@ -367,6 +370,7 @@ impl GomokuSession {
     /// Rebuilds the current board under `rule`, keeping its stones and side to move.
     fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
+        self.player.prepare(rule);
         if let Some(old) = &self.board {
             if old.rule() == rule {
                 return;
