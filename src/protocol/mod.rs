@@ -98,6 +98,17 @@ where
     }
 }
 
+/// The held-back first line if any, else the next line from the reader; `None` at end of input.
+fn next_input(held: &mut Option<Input>, rx: &Receiver<Event>) -> Option<Input> {
+    if let Some(input) = held.take() {
+        return Some(input);
+    }
+    match rx.recv() {
+        Ok(Event::Line(i)) => Some(i),
+        Ok(Event::Eof) | Err(_) => None,
+    }
+}
+
 fn gtp_refusal_loop<W: Write>(
     first: Option<Input>,
     rx: &Receiver<Event>,
@@ -106,12 +117,8 @@ fn gtp_refusal_loop<W: Write>(
     warn!("GTP detected, but this build has no GTP yet: every command will be refused");
     let mut next = first;
     loop {
-        let input = match next.take() {
-            Some(i) => i,
-            None => match rx.recv() {
-                Ok(Event::Line(i)) => i,
-                Ok(Event::Eof) | Err(_) => return Ok(()),
-            },
+        let Some(input) = next_input(&mut next, rx) else {
+            return Ok(());
         };
         if let Some((text, quit)) = gtp_stub::answer(&input.line) {
             out.line(&text)?;
@@ -133,12 +140,8 @@ fn gomocup_loop<W: Write>(
     let mut block: Option<BoardCollector> = None;
     let mut next = first;
     loop {
-        let input = match next.take() {
-            Some(i) => i,
-            None => match rx.recv() {
-                Ok(Event::Line(i)) => i,
-                Ok(Event::Eof) | Err(_) => return Ok(()),
-            },
+        let Some(input) = next_input(&mut next, rx) else {
+            return Ok(());
         };
         let seq = input.seq;
         // Progress lines go out as they come; a failed MESSAGE write only matters if the

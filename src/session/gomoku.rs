@@ -400,43 +400,43 @@ impl GomokuSession {
 
     /// `TURN x,y`: the opponent played there; we answer.
     pub fn turn(&mut self, x: i64, y: i64, req: &mut Request<'_>) -> Reply {
-        if self.board.is_none() {
-            return Reply::Error(NO_GAME.into());
+        match self.play_checked("TURN", x, y) {
+            Ok(()) => self.our_move(req),
+            Err(reply) => reply,
         }
-        if let Some(r) = self.pending_complaint() {
-            return r;
-        }
-        let board = self.board.as_mut().expect("checked above");
-        match board.pos(x, y) {
-            None => return Reply::Error(format!("TURN {x},{y}: point is off the board")),
-            Some(p) => {
-                if self.markers.contains(&p) {
-                    return Reply::Error(format!("TURN {x},{y}: point is occupied (marker)"));
-                }
-                if let Err(e) = board.play(p) {
-                    return Reply::Error(format!("TURN {x},{y}: {e}"));
-                }
-            }
-        }
-        self.our_move(req)
     }
 
     /// `PLAY x,y`: play our stone (the side to move) there and echo it.
     pub fn play(&mut self, x: i64, y: i64) -> Reply {
+        match self.play_checked("PLAY", x, y) {
+            Ok(()) => Reply::Move(x as usize, y as usize),
+            Err(reply) => reply,
+        }
+    }
+
+    /// Plays the side to move at (x, y) for command `cmd`, refusing (with the position
+    /// unchanged) when no game is started, an INFO complaint is pending, or the point is off the
+    /// board, a continuous-game marker, occupied or forbidden.
+    fn play_checked(&mut self, cmd: &str, x: i64, y: i64) -> Result<(), Reply> {
         if self.board.is_none() {
-            return Reply::Error(NO_GAME.into());
+            return Err(Reply::Error(NO_GAME.into()));
         }
         if let Some(r) = self.pending_complaint() {
-            return r;
+            return Err(r);
         }
         let board = self.board.as_mut().expect("checked above");
-        match board.pos(x, y) {
-            None => Reply::Error(format!("PLAY {x},{y}: point is off the board")),
-            Some(p) => match board.play(p) {
-                Ok(_) => Reply::Move(x as usize, y as usize),
-                Err(e) => Reply::Error(format!("PLAY {x},{y}: {e}")),
-            },
+        let p = board
+            .pos(x, y)
+            .ok_or_else(|| Reply::Error(format!("{cmd} {x},{y}: point is off the board")))?;
+        if self.markers.contains(&p) {
+            return Err(Reply::Error(format!(
+                "{cmd} {x},{y}: point is occupied (marker)"
+            )));
         }
+        board
+            .play(p)
+            .map(|_| ())
+            .map_err(|e| Reply::Error(format!("{cmd} {x},{y}: {e}")))
     }
 
     /// `TAKEBACK x,y`: remove that stone.
