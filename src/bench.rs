@@ -133,7 +133,8 @@ impl fmt::Display for BenchReport {
     }
 }
 
-/// Parses "h8"-style notation (letter = x from `a`, number = y + 1).
+/// Parses "h8"-style notation (letter = x from `a`, number = y + 1), the inverse of
+/// [`crate::protocol::gomocup::pos_name`] for boards up to 26 wide.
 pub fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
     let mut chars = s.chars();
     let letter = chars.next()?.to_ascii_lowercase();
@@ -171,7 +172,7 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
         let time = start.elapsed();
         let best = result.best.map_or("none".to_string(), |p| {
             let (x, y) = board.xy(p);
-            format!("{}{}", crate::rules::mnk::column_letter(x), y + 1)
+            crate::protocol::gomocup::pos_name(x, y)
         });
         for v in [
             result.best.map_or(0, |p| p.0 as u64),

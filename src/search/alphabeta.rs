@@ -22,7 +22,7 @@ use crate::eval::patterns::{
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::TimeManager;
-use crate::search::threats::{forbidden_for, Vcf};
+use crate::search::threats::{first_point_at, forbidden_for, Vcf};
 use crate::search::tt::{Bound, TranspositionTable};
 
 /// Score of a win at the root; a win in n plies scores `MATE - n`.
@@ -148,11 +148,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
     /// First empty near point where `c` reaches `level` (and may play, for the mover).
     fn find(&self, c: Color, level: u8, playable: bool) -> Option<Pos> {
-        self.points.iter().copied().find(|&p| {
-            self.pb.board().is_empty(p)
-                && self.pb.p4(c, p) == level
-                && (!playable || !forbidden_for(&self.pb, c, p))
-        })
+        first_point_at(&self.pb, &self.points, c, level, playable)
     }
 
     /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.

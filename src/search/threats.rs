@@ -47,6 +47,20 @@ pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
     suspicious && renju::forbidden(pb.board(), p).is_some()
 }
 
+/// The first of `points` that is empty and where `c` reaches threat `level`; with `playable`,
+/// also one that `c` may legally play (renju).
+pub fn first_point_at(
+    pb: &PatternBoard,
+    points: &[Pos],
+    c: Color,
+    level: u8,
+    playable: bool,
+) -> Option<Pos> {
+    points.iter().copied().find(|&p| {
+        pb.board().is_empty(p) && pb.p4(c, p) == level && (!playable || !forbidden_for(pb, c, p))
+    })
+}
+
 /// The empty point where `color` would make five, looking along the four lines through `p`.
 pub fn five_point_near(pb: &PatternBoard, color: Color, p: Pos) -> Option<Pos> {
     let dirs = pb.board().dirs();
@@ -124,7 +138,7 @@ impl Vcf {
         }
         let def = att.opponent();
         if pb.count(att, P4_FIVE) > 0 {
-            if let Some(p) = self.find_level(pb, att, P4_FIVE) {
+            if let Some(p) = first_point_at(pb, &self.points, att, P4_FIVE, false) {
                 line.push(p);
             }
             return true;
@@ -134,7 +148,7 @@ impl Vcf {
             if pb.count(def, P4_FIVE) > 1 {
                 return false;
             }
-            let Some(b) = self.find_level(pb, def, P4_FIVE) else {
+            let Some(b) = first_point_at(pb, &self.points, def, P4_FIVE, false) else {
                 return false;
             };
             let level = pb.p4(att, b);
@@ -144,7 +158,7 @@ impl Vcf {
             return self.try_four(pb, att, b, plies, tm, line);
         }
         if pb.count(att, P4_FLEX4) > 0 {
-            if let Some(p) = self.find_playable(pb, att, P4_FLEX4) {
+            if let Some(p) = first_point_at(pb, &self.points, att, P4_FLEX4, true) {
                 line.push(p);
                 return true;
             }
@@ -219,20 +233,6 @@ impl Vcf {
         }
         pb.undo();
         won
-    }
-
-    fn find_level(&self, pb: &PatternBoard, c: Color, level: u8) -> Option<Pos> {
-        self.points
-            .iter()
-            .copied()
-            .find(|&p| pb.board().is_empty(p) && pb.p4(c, p) == level)
-    }
-
-    fn find_playable(&self, pb: &PatternBoard, c: Color, level: u8) -> Option<Pos> {
-        self.points
-            .iter()
-            .copied()
-            .find(|&p| pb.board().is_empty(p) && pb.p4(c, p) == level && !forbidden_for(pb, c, p))
     }
 }
 
