@@ -30,6 +30,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
+use crate::rules::mnk::symmetry;
 use crate::rules::renju::forbidden;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{GameClock, SearchLimit, TimeManager, UNLIMITED_MS};
@@ -804,14 +805,6 @@ fn to_progress(b: &Board, i: &SearchInfo) -> Progress {
             .collect(),
         multipv: i.multipv.max(1),
     }
-}
-
-/// The eight symmetries of the square applied to an offset.
-fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
-    let (x, y) = if k & 4 != 0 { (y, x) } else { (x, y) };
-    let x = if k & 1 != 0 { -x } else { x };
-    let y = if k & 2 != 0 { -y } else { y };
-    (x, y)
 }
 
 #[cfg(test)]
