@@ -107,6 +107,11 @@ impl Learner {
         self.index.options()
     }
 
+    /// Kernels the index can use at the current size (symmetric variants included).
+    pub fn usable_kernels(&self) -> usize {
+        self.index.len()
+    }
+
     /// Matching work done so far.
     pub fn match_stats(&self) -> MatchStats {
         self.index.stats

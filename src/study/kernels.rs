@@ -84,6 +84,8 @@ pub struct SizeResult {
     pub moves: Vec<usize>,
     /// Distinct kernels stored at the end.
     pub kernels: usize,
+    /// Of those, the ones whose mark fits the KxK window (the only ones that can act).
+    pub usable: usize,
     /// Lessons learned (with repeats).
     pub lessons: usize,
     /// Matching work of the learner.
@@ -132,6 +134,7 @@ pub fn run_size(cfg: &StudyConfig, size: usize, tick: &(dyn Fn() + Sync)) -> Siz
         draws: vec![0; cfg.rounds],
         moves: vec![0; cfg.rounds],
         kernels: 0,
+        usable: 0,
         lessons: 0,
         stats: MatchStats::default(),
         elapsed: Duration::ZERO,
@@ -152,6 +155,7 @@ pub fn run_size(cfg: &StudyConfig, size: usize, tick: &(dyn Fn() + Sync)) -> Siz
         }
     }
     res.kernels = learner.store().len();
+    res.usable = learner.usable_kernels();
     res.stats = learner.match_stats();
     res.elapsed = t0.elapsed();
     res
@@ -290,6 +294,11 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
         let _ = write!(t, "{:>8}", r.kernels);
     }
     let _ = writeln!(t, "   (distinct kernels stored at the end)");
+    let _ = write!(t, "usable ");
+    for r in results {
+        let _ = write!(t, "{:>8}", r.usable);
+    }
+    let _ = writeln!(t, "   (KxK kernels whose mark fits the window: only these can act)");
     let _ = write!(t, "matches");
     for r in results {
         let _ = write!(t, "{:>8}", r.stats.matched);
@@ -505,7 +514,8 @@ mod tests {
         };
         let results = run_all(&cfg, &|| {});
         assert_eq!(results[0].size, 1);
-        assert_eq!(results[0].kernels, 0, "no mark fits a 1x1 window");
+        assert_eq!(results[0].usable, 0, "no mark fits a 1x1 window");
+        assert!(results[0].kernels > 0, "lessons are stored at full size all the same");
         assert_eq!(results[0].stats.matched, 0);
         // The same seeds with learning switched off give the same games.
         let mut rule_black = Learner::rule_only();
