@@ -28,8 +28,9 @@ enum Cmd {
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
     Bench {
-        /// Game to bench: gomoku (fixed positions at --depth) or ttt (solve every position).
-        #[arg(value_parser = ["gomoku", "ttt"], default_value = "gomoku")]
+        /// Game to bench: gomoku (fixed positions at --depth), ttt (solve every position) or
+        /// kernels (the learner's matching cost as its store grows).
+        #[arg(value_parser = ["gomoku", "ttt", "kernels"], default_value = "gomoku")]
         game: String,
         /// Depth of every search.
         #[arg(long, default_value_t = 8)]
@@ -119,6 +120,10 @@ struct KernelStudyArgs {
     /// Approximate matching: largest Hamming distance, 0 = exact as 001 (kernels only).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
     near: u8,
+    /// Rule-map weights of both players: linear (plain counts, 001 read literally) or steep (the
+    /// `learner` level's default: fives first).
+    #[arg(long, value_parser = ["steep", "linear"], default_value = "linear")]
+    rule_map: String,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -145,6 +150,7 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
             near: args.near as usize,
             ..MatchOptions::default()
         },
+        weights: sente::eval::rulemap::RuleWeights::from_name(&args.rule_map).unwrap_or_default(),
         threads: args.threads.unwrap_or(defaults.threads).max(1),
     };
     let total = cfg.rounds * cfg.games * cfg.sizes.len();
@@ -226,6 +232,8 @@ fn main() -> anyhow::Result<()> {
         Some(Cmd::Bench { game, depth }) => {
             if game == "ttt" {
                 println!("{}", sente::players::ttt::bench());
+            } else if game == "kernels" {
+                print!("{}", sente::bench::run_kernels());
             } else {
                 println!("{}", sente::bench::run_gomoku(depth));
             }

@@ -86,7 +86,11 @@ const LEARNER: &[&str] = &["--level", "learner", "--seed", "1"];
 fn learns_within_a_process_and_across_processes() {
     let dir = temp_dir("learn");
     // Game 1: tempted (10,6); the manager then starts game 2 without sending white's 5,9.
-    let input = format!("{}{}INFO time_left 1000\nEND\n", game(Some(&dir)), game(Some(&dir)));
+    let input = format!(
+        "{}{}INFO time_left 1000\nEND\n",
+        game(Some(&dir)),
+        game(Some(&dir))
+    );
     let (replies, _) = run(LEARNER, &input);
     assert_eq!(replies, ["OK", "10,6", "OK", "5,9"]);
     let file = dir.join("sente").join("learner.kernels");
@@ -119,7 +123,11 @@ fn a_corrupt_memory_file_is_reported_and_ignored() {
     let dir = temp_dir("corrupt");
     let sub = dir.join("sente");
     std::fs::create_dir_all(&sub).unwrap();
-    std::fs::write(sub.join("learner.kernels"), b"sente-kernels 1\nkernels 2\n13 13 6").unwrap();
+    std::fs::write(
+        sub.join("learner.kernels"),
+        b"sente-kernels 1\nkernels 2\n13 13 6",
+    )
+    .unwrap();
     let (replies, err) = run(LEARNER, &format!("{}END\n", game(Some(&dir))));
     assert_eq!(replies, ["OK", "10,6"]);
     assert!(err.contains("ignored"), "stderr: {err}");

@@ -374,6 +374,11 @@ struct Slot {
     weight: u32,
 }
 
+/// A kernel's place: (board width, height), (centre x, y).
+type Place = ((u8, u8), (u8, u8));
+/// What makes two KxK kernels one slot: cells, mark and (when anchored) place.
+type SlotId = (Box<[u8]>, (i8, i8), Option<Place>);
+
 /// Counters of the matching work, for benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchStats {
@@ -381,7 +386,8 @@ pub struct MatchStats {
     pub windows: u64,
     /// Candidate kernels compared cell by cell.
     pub compared: u64,
-    /// Kernels that matched (exactly or near) and added a reward.
+    /// Kernels that matched (exactly or near) and added a reward, each counted as often as it
+    /// was learned.
     pub matched: u64,
 }
 
@@ -393,12 +399,12 @@ pub struct KernelIndex {
     /// Frame cell of each window cell.
     frame_of: Vec<usize>,
     slots: Vec<Slot>,
-    slot_of: HashMap<(Box<[u8]>, (i8, i8), Option<((u8, u8), (u8, u8))>), u32>,
+    slot_of: HashMap<SlotId, u32>,
     /// One table per part (a single whole-window table when matching exactly).
     parts: Vec<HashMap<u64, Vec<u32>>>,
     /// Anchored: the places that hold at least one kernel.
-    places: Vec<((u8, u8), (u8, u8))>,
-    place_set: HashSet<((u8, u8), (u8, u8))>,
+    places: Vec<Place>,
+    place_set: HashSet<Place>,
     window: Vec<u8>,
     candidates: Vec<u32>,
     /// Work done by [`KernelIndex::add_learned`] so far.
@@ -509,7 +515,7 @@ impl KernelIndex {
 
     /// The key of each part of `window` (`None` for a part that is not used as a key: one with
     /// no stone, when matching near).
-    fn part_keys(&self, window: &[u8], place: Option<((u8, u8), (u8, u8))>) -> Vec<Option<u64>> {
+    fn part_keys(&self, window: &[u8], place: Option<Place>) -> Vec<Option<u64>> {
         let keys = keys();
         let n = self.parts.len();
         let base = place.map_or(0, |(b, c)| place_key(b, c));
@@ -529,7 +535,8 @@ impl KernelIndex {
     }
 
     /// Adds the learned map for `me` to move into `values` (indexed by [`Pos::idx`]): every
-    /// matching kernel adds its reward to the point it marks. Returns the number of matches.
+    /// matching kernel adds its reward to the point it marks. Returns the number of matches, a
+    /// kernel learned n times counting n.
     pub fn add_learned(&mut self, board: &Board, me: Color, values: &mut [i32]) -> usize {
         if self.slots.is_empty() {
             return 0;
@@ -564,7 +571,7 @@ impl KernelIndex {
         board: &Board,
         me: Color,
         centre: Pos,
-        place: Option<((u8, u8), (u8, u8))>,
+        place: Option<Place>,
         values: &mut [i32],
     ) -> usize {
         let (cx, cy) = board.xy(centre);
@@ -620,7 +627,7 @@ impl KernelIndex {
             let full = self.opts.reward as i64 * slot.weight as i64;
             let add = full * (near + 1 - dist) as i64 / (near + 1) as i64;
             values[p.idx()] = values[p.idx()].saturating_add(add.min(i32::MAX as i64) as i32);
-            matched += 1;
+            matched += slot.weight as usize;
         }
         self.stats.matched += matched as u64;
         matched
@@ -686,7 +693,11 @@ mod tests {
         let k = &l[0];
         assert_eq!(k.centre, (6, 0), "centred on white's last stone");
         assert_eq!(k.mark, (2, 6), "marks black's winning point (8, 6)");
-        assert_eq!(k.cell(2, 6), EMPTY, "the position is before the winning move");
+        assert_eq!(
+            k.cell(2, 6),
+            EMPTY,
+            "the position is before the winning move"
+        );
         assert_eq!(k.cell(1, 6), OWN);
         assert_eq!(k.cell(0, 0), OPP);
     }
@@ -710,8 +721,14 @@ mod tests {
         let mut b = black_wins();
         b.undo(); // the manager never sent (8, 6); white moved last
         let l = lessons(&b, Color::White);
-        assert_eq!(l.len(), 2, "black has an open four: both ends are five points");
-        assert!(l.iter().all(|k| k.centre == (6, 0) && k.cell(0, 0) == EMPTY));
+        assert_eq!(
+            l.len(),
+            2,
+            "black has an open four: both ends are five points"
+        );
+        assert!(l
+            .iter()
+            .all(|k| k.centre == (6, 0) && k.cell(0, 0) == EMPTY));
         let marks: HashSet<(i8, i8)> = l.iter().map(|k| k.mark).collect();
         assert_eq!(marks, HashSet::from([(2, 6), (-3, 6)]));
         // Nothing to learn when black is to move with no white five point, or for black.
@@ -827,7 +844,16 @@ mod tests {
     fn anchored_kernels_match_only_in_place_and_free_ones_anywhere() {
         // Black wins at (8, 6); white's last stone (9, 5) touches the winning point, so the
         // lesson fits a 5x5 window.
-        let local = game(&[(4, 6), (8, 5), (5, 6), (2, 0), (6, 6), (4, 0), (7, 6), (9, 5)]);
+        let local = game(&[
+            (4, 6),
+            (8, 5),
+            (5, 6),
+            (2, 0),
+            (6, 6),
+            (4, 0),
+            (7, 6),
+            (9, 5),
+        ]);
         let mut won = local.clone();
         won.play(at(&won, 8, 6)).unwrap();
         let mut store = KernelStore::new();
@@ -835,7 +861,16 @@ mod tests {
             store.add(k, 1);
         }
         // The same game one row lower.
-        let shifted = game(&[(4, 7), (8, 6), (5, 7), (2, 1), (6, 7), (4, 1), (7, 7), (9, 6)]);
+        let shifted = game(&[
+            (4, 7),
+            (8, 6),
+            (5, 7),
+            (2, 1),
+            (6, 7),
+            (4, 1),
+            (7, 7),
+            (9, 6),
+        ]);
         let in_place = MatchOptions {
             size: 5,
             ..MatchOptions::default()
@@ -860,7 +895,16 @@ mod tests {
 
     #[test]
     fn symmetric_matching_finds_the_mirrored_position() {
-        let local = game(&[(4, 6), (8, 5), (5, 6), (2, 0), (6, 6), (4, 0), (7, 6), (9, 5)]);
+        let local = game(&[
+            (4, 6),
+            (8, 5),
+            (5, 6),
+            (2, 0),
+            (6, 6),
+            (4, 0),
+            (7, 6),
+            (9, 5),
+        ]);
         let mut b = local.clone();
         b.play(at(&b, 8, 6)).unwrap();
         let mut store = KernelStore::new();
@@ -868,7 +912,16 @@ mod tests {
             store.add(k, 1);
         }
         // Mirror x -> 12 - x.
-        let mirrored = game(&[(8, 6), (4, 5), (7, 6), (10, 0), (6, 6), (8, 0), (5, 6), (3, 5)]);
+        let mirrored = game(&[
+            (8, 6),
+            (4, 5),
+            (7, 6),
+            (10, 0),
+            (6, 6),
+            (8, 0),
+            (5, 6),
+            (3, 5),
+        ]);
         let plain = MatchOptions::default();
         assert!(learned(&mut KernelIndex::build(plain, &store), &mirrored).is_empty());
         let sym = MatchOptions {
@@ -887,7 +940,10 @@ mod tests {
         assert!(store.add(k.clone(), 3));
         assert!(store.contains(&k));
         let other = k.transformed(1).unwrap();
-        assert!(!store.add(other.clone(), 1), "full: a new kernel is dropped");
+        assert!(
+            !store.add(other.clone(), 1),
+            "full: a new kernel is dropped"
+        );
         assert!(!store.contains(&other));
         assert!(store.add(k, 2), "a known one still counts");
         assert_eq!(store.entries()[0].count, 5);

@@ -28,6 +28,11 @@
 //! choice: 001 gives none. The learned reward of 001 (10) sits between "join two own stones"
 //! (8) and "block three" (16): a learned point wins close calls but not over a five or a block
 //! of one.
+//!
+//! [`RuleWeights::LINEAR`] is the most literal reading instead: the value is the plain count
+//! of adjacent stones, own and opponent alike (`n` per line). It knows nothing of fives, so it
+//! misses wins and blocks, and a learned reward of 10 outweighs almost any rule value; it is
+//! offered to show what 001's learning does when the rule map has such holes.
 
 use crate::rules::{Board, Cell, Color, Pos};
 
@@ -35,6 +40,51 @@ use crate::rules::{Board, Cell, Color, Pos};
 pub const OWN: [i32; 5] = [0, 2, 8, 32, 128];
 /// Defence values by opponent stones joined in one line (index capped at 4).
 pub const OPP: [i32; 5] = [0, 1, 4, 16, 64];
+
+/// Line values by stones joined (index capped at 4), for own and opponent stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleWeights {
+    /// Attack: own stones joined.
+    pub own: [i32; 5],
+    /// Defence: opponent stones joined.
+    pub opp: [i32; 5],
+}
+
+impl RuleWeights {
+    /// Our default reading: 4x per stone, attack twice defence ([`OWN`], [`OPP`]).
+    pub const STEEP: RuleWeights = RuleWeights { own: OWN, opp: OPP };
+    /// The literal reading: the count itself, own and opponent alike.
+    pub const LINEAR: RuleWeights = RuleWeights {
+        own: [0, 1, 2, 3, 4],
+        opp: [0, 1, 2, 3, 4],
+    };
+
+    /// Parses `steep` or `linear`.
+    pub fn from_name(s: &str) -> Option<RuleWeights> {
+        match s.to_ascii_lowercase().as_str() {
+            "steep" => Some(RuleWeights::STEEP),
+            "linear" => Some(RuleWeights::LINEAR),
+            _ => None,
+        }
+    }
+
+    /// The name [`RuleWeights::from_name`] reads (`custom` for other tables).
+    pub fn name(&self) -> &'static str {
+        if *self == RuleWeights::STEEP {
+            "steep"
+        } else if *self == RuleWeights::LINEAR {
+            "linear"
+        } else {
+            "custom"
+        }
+    }
+}
+
+impl Default for RuleWeights {
+    fn default() -> Self {
+        RuleWeights::STEEP
+    }
+}
 
 /// Consecutive stones of `cell` starting next to `p` along `dir` (at most 4 counted).
 #[inline]
@@ -48,25 +98,30 @@ fn run(board: &Board, p: Pos, dir: isize, cell: Cell) -> usize {
     n
 }
 
-/// The rule-map value of the empty point `p` for `me` to move.
+/// The rule-map value of the empty point `p` for `me` to move, with the default weights.
 pub fn point_value(board: &Board, p: Pos, me: Color) -> i32 {
+    weighted_value(board, p, me, &RuleWeights::STEEP)
+}
+
+/// The rule-map value of the empty point `p` for `me` to move under `w`.
+pub fn weighted_value(board: &Board, p: Pos, me: Color, w: &RuleWeights) -> i32 {
     let own = me.cell();
     let opp = me.opponent().cell();
     let mut v = 0;
     for dir in board.dirs() {
         let n_own = (run(board, p, dir, own) + run(board, p, -dir, own)).min(4);
         let n_opp = (run(board, p, dir, opp) + run(board, p, -dir, opp)).min(4);
-        v += OWN[n_own] + OPP[n_opp];
+        v += w.own[n_own] + w.opp[n_opp];
     }
     v
 }
 
 /// Fills `values` (indexed by [`Pos::idx`], at least [`Board::array_len`] long) with the rule map
-/// for `me`: the value of every empty point, 0 everywhere else.
-pub fn rule_map(board: &Board, me: Color, values: &mut [i32]) {
+/// for `me` under `w`: the value of every empty point, 0 everywhere else.
+pub fn rule_map(board: &Board, me: Color, w: &RuleWeights, values: &mut [i32]) {
     values[..board.array_len()].fill(0);
     for p in board.empty_points() {
-        values[p.idx()] = point_value(board, p, me);
+        values[p.idx()] = weighted_value(board, p, me, w);
     }
 }
 
@@ -153,8 +208,14 @@ mod tests {
         let b = board(&stones, Color::Black);
         assert_eq!(value(&b, 6, 6), 4 * (OWN[1] + OPP[1]));
         let mut map = vec![0; b.array_len()];
-        rule_map(&b, Color::Black, &mut map);
+        rule_map(&b, Color::Black, &RuleWeights::STEEP, &mut map);
         assert_eq!(map[b.pos(6, 6).unwrap().idx()], 4 * (OWN[1] + OPP[1]));
+        rule_map(&b, Color::Black, &RuleWeights::LINEAR, &mut map);
+        assert_eq!(
+            map[b.pos(6, 6).unwrap().idx()],
+            8,
+            "one stone in each of 8 directions"
+        );
         assert_eq!(map[b.pos(7, 6).unwrap().idx()], 0, "occupied points stay 0");
     }
 

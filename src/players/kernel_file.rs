@@ -167,7 +167,10 @@ pub fn from_bytes(bytes: &[u8]) -> Result<KernelStore, FileError> {
             return Err(FileError::Corrupt(i + 1, "kernel listed twice".into()));
         }
         if !store.add(kernel, n) {
-            return Err(FileError::Corrupt(i + 1, "more kernels than a store holds".into()));
+            return Err(FileError::Corrupt(
+                i + 1,
+                "more kernels than a store holds".into(),
+            ));
         }
         seen += 1;
     }
@@ -207,7 +210,10 @@ fn parse_kernel(line: &str) -> Result<(Kernel, u32), String> {
     let mut cells = [EMPTY; FRAME_CELLS];
     for (i, &c) in text.iter().enumerate() {
         let cell = char_cell(c).ok_or_else(|| format!("bad cell character {:?}", c as char))?;
-        let (ox, oy) = ((i % FRAME) as i64 - MAX_RADIUS, (i / FRAME) as i64 - MAX_RADIUS);
+        let (ox, oy) = (
+            (i % FRAME) as i64 - MAX_RADIUS,
+            (i / FRAME) as i64 - MAX_RADIUS,
+        );
         let (x, y) = (cx + ox, cy + oy);
         let on_board = (0..w).contains(&x) && (0..h).contains(&y);
         if on_board == (cell == OFF) {
@@ -276,7 +282,17 @@ mod tests {
 
     fn sample_store() -> KernelStore {
         let mut b = Board::new(13, 13, Rule::Freestyle).unwrap();
-        for (x, y) in [(4, 6), (0, 0), (5, 6), (2, 0), (6, 6), (4, 0), (7, 6), (6, 0), (8, 6)] {
+        for (x, y) in [
+            (4, 6),
+            (0, 0),
+            (5, 6),
+            (2, 0),
+            (6, 6),
+            (4, 0),
+            (7, 6),
+            (6, 0),
+            (8, 6),
+        ] {
             b.play(b.pos(x, y).unwrap()).unwrap();
         }
         let mut store = KernelStore::new();
@@ -287,7 +303,16 @@ mod tests {
             store.add(k, 1);
         }
         let mut r = Board::new(20, 15, Rule::Freestyle).unwrap();
-        for (x, y) in [(0, 0), (10, 0), (1, 1), (12, 0), (2, 2), (14, 0), (3, 3), (6, 1)] {
+        for (x, y) in [
+            (0, 0),
+            (10, 0),
+            (1, 1),
+            (12, 0),
+            (2, 2),
+            (14, 0),
+            (3, 3),
+            (6, 1),
+        ] {
             r.play(r.pos(x, y).unwrap()).unwrap();
         }
         r.play(r.pos(4, 4).unwrap()).unwrap();

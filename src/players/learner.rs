@@ -24,6 +24,7 @@
 //! | `kernel_symmetry` | 0, 1 | 0 | also match the 8 rotations/reflections |
 //! | `kernel_near` | 0..=4 | 0 | approximate matching: Hamming radius (0 = exact, 001) |
 //! | `kernel_learn` | 0, 1 | 1 | learn from finished games |
+//! | `rule_map` | `steep`, `linear` | `steep` | rule-map weights (see `eval::rulemap`) |
 
 use std::path::{Path, PathBuf};
 
@@ -36,7 +37,7 @@ use super::{GomokuPlayer, MoveRequest, SearchInfo};
 use crate::eval::kernels::{
     lessons, valid_size, Anchor, KernelIndex, KernelStore, MatchOptions, MatchStats,
 };
-use crate::eval::rulemap::rule_map;
+use crate::eval::rulemap::{rule_map, RuleWeights};
 use crate::players::kernel_file;
 use crate::rules::{Board, Color, Pos};
 
@@ -49,6 +50,7 @@ pub const MAX_NEAR: usize = 4;
 
 /// The learning player.
 pub struct Learner {
+    weights: RuleWeights,
     store: KernelStore,
     index: KernelIndex,
     learning: bool,
@@ -76,6 +78,7 @@ impl Learner {
     /// A learner matching kernels as `opts` says.
     pub fn with_options(opts: MatchOptions) -> Learner {
         Learner {
+            weights: RuleWeights::STEEP,
             store: KernelStore::new(),
             index: KernelIndex::new(opts),
             learning: true,
@@ -95,6 +98,11 @@ impl Learner {
         });
         l.learning = false;
         l
+    }
+
+    /// Uses `w` for the rule map.
+    pub fn set_weights(&mut self, w: RuleWeights) {
+        self.weights = w;
     }
 
     /// Everything learned so far.
@@ -162,7 +170,7 @@ impl Learner {
         }
         let me = board.to_move();
         self.values.resize(board.array_len(), 0);
-        rule_map(board, me, &mut self.values);
+        rule_map(board, me, &self.weights, &mut self.values);
         self.index.add_learned(board, me, &mut self.values);
         // Highest value first; a tie set with no legal point (renju) is skipped.
         let mut floor = i32::MAX;
@@ -218,7 +226,11 @@ impl Learner {
                     })
                     .collect();
                 if !more.is_empty() {
-                    info!("learner: {} kernels merged from {}", more.len(), path.display());
+                    info!(
+                        "learner: {} kernels merged from {}",
+                        more.len(),
+                        path.display()
+                    );
                 }
                 self.absorb(more);
             }
@@ -313,6 +325,13 @@ impl GomokuPlayer for Learner {
                 _ => Err(format!("kernel_near {value}: expected 0..{MAX_NEAR}")),
             },
             "kernel_learn" => flag(value).map(|b| self.learning = b),
+            "rule_map" => match RuleWeights::from_name(value) {
+                Some(w) => {
+                    self.weights = w;
+                    Ok(())
+                }
+                None => Err(format!("rule_map {value}: expected steep or linear")),
+            },
             _ => return None,
         };
         if result.is_ok() {
@@ -369,7 +388,19 @@ mod tests {
         let mut l = Learner::new();
         let b = Board::new(13, 13, Rule::Freestyle).unwrap();
         assert_eq!(choose(&mut l, &b), b.centre());
-        let b = game(13, &[(2, 2), (0, 12), (3, 2), (2, 12), (4, 2), (4, 12), (5, 2), (6, 12)]);
+        let b = game(
+            13,
+            &[
+                (2, 2),
+                (0, 12),
+                (3, 2),
+                (2, 12),
+                (4, 2),
+                (4, 12),
+                (5, 2),
+                (6, 12),
+            ],
+        );
         let p = choose(&mut l, &b);
         assert!(p == at(&b, 1, 2) || p == at(&b, 6, 2));
     }
@@ -403,7 +434,7 @@ mod tests {
         let tempting = at(&before, 10, 6);
         let blocking = at(&before, 5, 9);
         let mut values = vec![0; before.array_len()];
-        rule_map(&before, Color::Black, &mut values);
+        rule_map(&before, Color::Black, &RuleWeights::STEEP, &mut values);
         assert_eq!(values[tempting.idx()], 2 * OWN[3] + OWN[2]);
         assert_eq!(values[blocking.idx()], OPP[4]);
         let mut l = Learner::new();
@@ -448,6 +479,8 @@ mod tests {
         assert_eq!(l.set_option("kernel_near", "2"), Some(Ok(())));
         assert!(matches!(l.set_option("kernel_near", "9"), Some(Err(_))));
         assert_eq!(l.options().near, 2);
+        assert_eq!(l.set_option("rule_map", "linear"), Some(Ok(())));
+        assert!(matches!(l.set_option("rule_map", "cubic"), Some(Err(_))));
         assert_eq!(l.set_option("hash_size", "1000"), None);
     }
 

@@ -1451,7 +1451,11 @@ mod tests {
         s.start(15);
         let own = [(0, 0, 1), (1, 0, 1), (2, 0, 1), (3, 0, 1)];
         let opp = [(0, 9, 2), (2, 9, 2), (4, 9, 2), (6, 9, 2)];
-        let block: Vec<_> = own.iter().zip(opp.iter()).flat_map(|(a, b)| [*a, *b]).collect();
+        let block: Vec<_> = own
+            .iter()
+            .zip(opp.iter())
+            .flat_map(|(a, b)| [*a, *b])
+            .collect();
         let (r, _) = ask(|r| s.set_board(&stones(&block), true, r));
         assert_eq!(r, Reply::Move(4, 0));
         assert_eq!(

@@ -7,6 +7,13 @@
 //! prints (7..14), the average game length per round (Fig. 5's quantity; the paper gives no
 //! figures), and writes an SVG plot of both.
 //!
+//! Rule map: both players use the literal reading of 001 by default, the plain count of adjacent
+//! stones ([`RuleWeights::LINEAR`]); `--rule-map steep` gives them the `learner` level's default
+//! weights instead. Under steep weights a single four is always blocked and a five always taken,
+//! so every game black loses is lost to two five points at once; 001's lesson (the point the
+//! opponent won on, at the move before) cannot prevent that, and every kernel size plays the
+//! rule-only games: the curves are flat.
+//!
 //! Reproducibility: game g of round r uses the same seeds for both players at every kernel size
 //! (common random numbers), so the sizes differ only by what their kernels make black do, and a
 //! 1x1 learner (whose mark can never lie in its window) plays exactly the rule-only games. Sizes
@@ -19,6 +26,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use crate::eval::kernels::{Anchor, MatchOptions, MatchStats, KERNEL_SIZES, REWARD};
+use crate::eval::rulemap::RuleWeights;
 use crate::players::learner::Learner;
 use crate::players::GomokuPlayer;
 use crate::rules::mnk::splitmix64;
@@ -54,6 +62,8 @@ pub struct StudyConfig {
     pub sizes: Vec<usize>,
     /// Matching options besides the size (anchor, symmetry, near; the size is overwritten).
     pub matching: MatchOptions,
+    /// Rule-map weights of both players (default: the literal reading, plain counts).
+    pub weights: RuleWeights,
     /// Worker threads (at least 1).
     pub threads: usize,
 }
@@ -66,6 +76,7 @@ impl Default for StudyConfig {
             games: 50,
             sizes: KERNEL_SIZES.to_vec(),
             matching: MatchOptions::default(),
+            weights: RuleWeights::LINEAR,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -128,6 +139,8 @@ pub fn run_size(cfg: &StudyConfig, size: usize, tick: &(dyn Fn() + Sync)) -> Siz
         ..cfg.matching
     });
     let mut rule_only = Learner::rule_only();
+    learner.set_weights(cfg.weights);
+    rule_only.set_weights(cfg.weights);
     let mut res = SizeResult {
         size,
         wins: vec![0; cfg.rounds],
@@ -212,9 +225,10 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
     );
     let _ = writeln!(
         t,
-        "{} rounds of {} games per kernel size, learning after every game; kernels {}, {}, {}; seed {}.",
+        "{} rounds of {} games per kernel size, learning after every game; rule map {}; kernels {}, {}, {}; seed {}.",
         cfg.rounds,
         cfg.games,
+        cfg.weights.name(),
         if m.anchor == Anchor::Board {
             "anchored where cut (001)"
         } else {
@@ -298,7 +312,10 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
     for r in results {
         let _ = write!(t, "{:>8}", r.usable);
     }
-    let _ = writeln!(t, "   (KxK kernels whose mark fits the window: only these can act)");
+    let _ = writeln!(
+        t,
+        "   (KxK kernels whose mark fits the window: only these can act)"
+    );
     let _ = write!(t, "matches");
     for r in results {
         let _ = write!(t, "{:>8}", r.stats.matched);
@@ -321,6 +338,9 @@ fn colour(size: usize) -> &'static str {
     COLOURS[(size / 2).min(COLOURS.len() - 1)]
 }
 
+/// A curve: label, colour, points (round, value), dashed.
+type Series<'a> = (String, &'a str, Vec<(usize, f64)>, bool);
+
 /// One line chart as an SVG group at vertical offset `top`: x = rounds, y in `[lo, hi]`.
 /// Each series is (label, colour, points (round, value), dashed).
 fn chart(
@@ -329,7 +349,7 @@ fn chart(
     title: &str,
     rounds: usize,
     (lo, hi, step): (f64, f64, f64),
-    series: &[(String, &str, Vec<(usize, f64)>, bool)],
+    series: &[Series<'_>],
 ) {
     let (left, width, height) = (60.0, 620.0, 260.0);
     let x = |r: usize| left + width * (r as f64 - 1.0) / (rounds.max(2) - 1) as f64;
@@ -426,12 +446,7 @@ pub fn svg(cfg: &StudyConfig, results: &[SizeResult]) -> String {
             .filter_map(|round| paper(round, r.size).map(|p| (round, p as f64)))
             .collect();
         if !pts.is_empty() {
-            wins.push((
-                format!("{0}x{0} paper", r.size),
-                colour(r.size),
-                pts,
-                true,
-            ));
+            wins.push((format!("{0}x{0} paper", r.size), colour(r.size), pts, true));
         }
     }
     chart(
@@ -515,11 +530,16 @@ mod tests {
         let results = run_all(&cfg, &|| {});
         assert_eq!(results[0].size, 1);
         assert_eq!(results[0].usable, 0, "no mark fits a 1x1 window");
-        assert!(results[0].kernels > 0, "lessons are stored at full size all the same");
+        assert!(
+            results[0].kernels > 0,
+            "lessons are stored at full size all the same"
+        );
         assert_eq!(results[0].stats.matched, 0);
         // The same seeds with learning switched off give the same games.
         let mut rule_black = Learner::rule_only();
         let mut white = Learner::rule_only();
+        rule_black.set_weights(cfg.weights);
+        white.set_weights(cfg.weights);
         let mut wins = vec![0; 2];
         for (round, w) in wins.iter_mut().enumerate() {
             for game in 0..4 {
