@@ -634,26 +634,22 @@ impl KernelIndex {
     }
 }
 
+/// Small games shared by the tests of the learner's modules.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Rule;
+pub(crate) mod test_games {
+    use crate::rules::{Board, Rule};
 
-    fn at(b: &Board, x: i64, y: i64) -> Pos {
-        b.pos(x, y).unwrap()
-    }
-
-    /// Plays alternate moves from black.
-    fn game(moves: &[(i64, i64)]) -> Board {
+    /// Moves played alternately from black on an empty 13x13 freestyle board.
+    pub fn game(moves: &[(i64, i64)]) -> Board {
         let mut b = Board::new(13, 13, Rule::Freestyle).unwrap();
         for &(x, y) in moves {
-            b.play(at(&b, x, y)).unwrap();
+            b.play(b.pos(x, y).unwrap()).unwrap();
         }
         b
     }
 
     /// Black builds a row on y = 6 from x = 4, white answers on y = 0; black wins at (8, 6).
-    fn black_wins() -> Board {
+    pub fn black_wins() -> Board {
         game(&[
             (4, 6),
             (0, 0),
@@ -665,6 +661,41 @@ mod tests {
             (6, 0),
             (8, 6),
         ])
+    }
+
+    /// Black to move with a four on row 6 (x = 4..7); white's last stone (9, 5) touches the
+    /// winning point (8, 6), so the lesson fits a 5x5 window. `dy` shifts the game down.
+    pub fn local(dy: i64) -> Board {
+        let moves = [
+            (4, 6),
+            (8, 5),
+            (5, 6),
+            (2, 0),
+            (6, 6),
+            (4, 0),
+            (7, 6),
+            (9, 5),
+        ];
+        let shifted: Vec<_> = moves.iter().map(|&(x, y)| (x, y + dy)).collect();
+        game(&shifted)
+    }
+
+    /// [`local`] with black's winning move (8, 6) played.
+    pub fn local_won() -> Board {
+        let mut b = local(0);
+        b.play(b.pos(8, 6).unwrap()).unwrap();
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_games::{black_wins, game, local, local_won};
+    use super::*;
+    use crate::rules::Rule;
+
+    fn at(b: &Board, x: i64, y: i64) -> Pos {
+        b.pos(x, y).unwrap()
     }
 
     #[test]
@@ -762,6 +793,15 @@ mod tests {
         assert_eq!(rect.transformed(3).unwrap().centre, (14 - 6, 12));
     }
 
+    /// A store holding black's lessons of the finished game `b`, once each.
+    fn store_of(b: &Board) -> KernelStore {
+        let mut store = KernelStore::new();
+        for k in lessons(b, Color::Black) {
+            store.add(k, 1);
+        }
+        store
+    }
+
     fn learned(index: &mut KernelIndex, b: &Board) -> Vec<(usize, usize, i32)> {
         let mut values = vec![0; b.array_len()];
         index.add_learned(b, b.to_move(), &mut values);
@@ -809,10 +849,7 @@ mod tests {
     #[test]
     fn a_changed_cell_in_the_window_stops_an_exact_match_but_not_a_near_one() {
         let won = black_wins();
-        let mut store = KernelStore::new();
-        for k in lessons(&won, Color::Black) {
-            store.add(k, 1);
-        }
+        let store = store_of(&won);
         // The same position but white's first stone elsewhere (inside every 15x15 window).
         let other = game(&[
             (4, 6),
@@ -842,35 +879,10 @@ mod tests {
 
     #[test]
     fn anchored_kernels_match_only_in_place_and_free_ones_anywhere() {
-        // Black wins at (8, 6); white's last stone (9, 5) touches the winning point, so the
-        // lesson fits a 5x5 window.
-        let local = game(&[
-            (4, 6),
-            (8, 5),
-            (5, 6),
-            (2, 0),
-            (6, 6),
-            (4, 0),
-            (7, 6),
-            (9, 5),
-        ]);
-        let mut won = local.clone();
-        won.play(at(&won, 8, 6)).unwrap();
-        let mut store = KernelStore::new();
-        for k in lessons(&won, Color::Black) {
-            store.add(k, 1);
-        }
+        let local0 = local(0);
+        let store = store_of(&local_won());
         // The same game one row lower.
-        let shifted = game(&[
-            (4, 7),
-            (8, 6),
-            (5, 7),
-            (2, 1),
-            (6, 7),
-            (4, 1),
-            (7, 7),
-            (9, 6),
-        ]);
+        let shifted = local(1);
         let in_place = MatchOptions {
             size: 5,
             ..MatchOptions::default()
@@ -880,11 +892,11 @@ mod tests {
             ..in_place
         };
         let mut index = KernelIndex::build(in_place, &store);
-        assert_eq!(learned(&mut index, &local), vec![(8, 6, REWARD)]);
+        assert_eq!(learned(&mut index, &local0), vec![(8, 6, REWARD)]);
         assert!(learned(&mut index, &shifted).is_empty());
         let mut index = KernelIndex::build(free, &store);
         assert_eq!(learned(&mut index, &shifted), vec![(8, 7, REWARD)]);
-        assert_eq!(learned(&mut index, &local), vec![(8, 6, REWARD)]);
+        assert_eq!(learned(&mut index, &local0), vec![(8, 6, REWARD)]);
         // At 15x15 the window also sees the edge and white's far stones: shifted, it differs.
         let full_free = MatchOptions {
             anchor: Anchor::Anywhere,
@@ -895,22 +907,8 @@ mod tests {
 
     #[test]
     fn symmetric_matching_finds_the_mirrored_position() {
-        let local = game(&[
-            (4, 6),
-            (8, 5),
-            (5, 6),
-            (2, 0),
-            (6, 6),
-            (4, 0),
-            (7, 6),
-            (9, 5),
-        ]);
-        let mut b = local.clone();
-        b.play(at(&b, 8, 6)).unwrap();
-        let mut store = KernelStore::new();
-        for k in lessons(&b, Color::Black) {
-            store.add(k, 1);
-        }
+        let local0 = local(0);
+        let store = store_of(&local_won());
         // Mirror x -> 12 - x.
         let mirrored = game(&[
             (8, 6),
@@ -930,7 +928,7 @@ mod tests {
         };
         let mut index = KernelIndex::build(sym, &store);
         assert_eq!(learned(&mut index, &mirrored), vec![(4, 6, REWARD)]);
-        assert_eq!(learned(&mut index, &local), vec![(8, 6, REWARD)]);
+        assert_eq!(learned(&mut index, &local0), vec![(8, 6, REWARD)]);
     }
 
     #[test]

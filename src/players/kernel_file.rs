@@ -278,23 +278,11 @@ pub fn save(path: &Path, store: &KernelStore) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::eval::kernels::lessons;
+    use crate::eval::kernels::test_games::black_wins;
     use crate::rules::{Board, Color, Rule};
 
     fn sample_store() -> KernelStore {
-        let mut b = Board::new(13, 13, Rule::Freestyle).unwrap();
-        for (x, y) in [
-            (4, 6),
-            (0, 0),
-            (5, 6),
-            (2, 0),
-            (6, 6),
-            (4, 0),
-            (7, 6),
-            (6, 0),
-            (8, 6),
-        ] {
-            b.play(b.pos(x, y).unwrap()).unwrap();
-        }
+        let b = black_wins();
         let mut store = KernelStore::new();
         for k in lessons(&b, Color::Black) {
             store.add(k, 3);

@@ -491,20 +491,7 @@ mod tests {
     }
 
     fn won_game() -> Board {
-        game(
-            13,
-            &[
-                (4, 6),
-                (8, 5),
-                (5, 6),
-                (2, 0),
-                (6, 6),
-                (4, 0),
-                (7, 6),
-                (9, 5),
-                (8, 6),
-            ],
-        )
+        crate::eval::kernels::test_games::local_won()
     }
 
     #[test]
