@@ -24,6 +24,21 @@ pub struct EngineArgs {
     /// Maximum search depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// File where the `learner` level keeps its kernels between games and runs (default:
+    /// `<INFO folder>/sente/learner.kernels` when the manager sends a folder, else none).
+    #[arg(long, value_name = "PATH")]
+    pub memory: Option<std::path::PathBuf>,
+    /// Kernel side of the `learner` level: 1, 3, ..., 15 (also `INFO kernel K`).
+    #[arg(long, value_parser = kernel_size)]
+    pub kernel: Option<usize>,
+}
+
+/// `--kernel`: an odd side 1..=15.
+fn kernel_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if k >= 1 && crate::eval::kernels::valid_size(k) => Ok(k),
+        _ => Err(format!("{s:?} is not an odd kernel size 1..15")),
+    }
 }
 
 /// The levels of every game ([`GOMOKU_LEVELS`], then [`TTT_LEVELS`] for `START 3`), with their
@@ -63,6 +78,12 @@ impl EngineArgs {
                 seed: self.seed,
                 nodes: self.nodes,
                 depth: self.depth,
+                memory: self.memory.clone(),
+                player_options: self
+                    .kernel
+                    .iter()
+                    .map(|k| ("kernel".to_string(), k.to_string()))
+                    .collect(),
             },
         }
     }
