@@ -4,16 +4,22 @@
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 
+use crate::players::ttt::TTT_LEVELS;
 use crate::players::GOMOKU_LEVELS;
-use crate::protocol::{ProtocolChoice, RunOptions};
+use crate::protocol::gtp::GtpGameKind;
+use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Player level (also switchable with `INFO level <name>`).
-    #[arg(long, default_value = GOMOKU_LEVELS[0].0, value_parser = level_parser())]
-    pub level: String,
+    /// Player level; the default is the game's first (gomoku `strong`, Go `mcts`, tic-tac-toe
+    /// `perfect`). Switchable with `INFO level <name>` (Gomocup) or `sente-level <name>` (GTP).
+    #[arg(long, value_parser = level_parser())]
+    pub level: Option<String>,
+    /// The game GTP plays (Gomocup picks gomoku or tic-tac-toe from `START`).
+    #[arg(long, value_enum, default_value_t = GameArg::Go)]
+    pub game: GameArg,
     /// Seed for every random choice, so a game can be replayed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -25,13 +31,24 @@ pub struct EngineArgs {
     pub depth: Option<u32>,
 }
 
-/// The levels of [`GOMOKU_LEVELS`], with their descriptions for `--help`.
+/// Every game's levels, with the game and description for `--help`.
 fn level_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        GOMOKU_LEVELS
+    let games: [(&str, &[(&str, &str)]); 2] = [("gomoku", GOMOKU_LEVELS), ("ttt", TTT_LEVELS)];
+    PossibleValuesParser::new(games.into_iter().flat_map(|(game, levels)| {
+        levels
             .iter()
-            .map(|&(name, help)| PossibleValue::new(name).help(help)),
-    )
+            .map(move |&(name, help)| PossibleValue::new(name).help(format!("{game}: {help}")))
+    }))
+}
+
+/// `--game`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameArg {
+    /// Go / baduk.
+    #[default]
+    Go,
+    /// Tic-tac-toe (`boardsize 3`).
+    Ttt,
 }
 
 /// `--protocol`.
@@ -42,13 +59,40 @@ pub enum ProtocolArg {
     Auto,
     /// Gomocup / Piskvork.
     Gomocup,
-    /// GTP (Go); not available in this build yet: commands are refused.
+    /// GTP (Go; tic-tac-toe with `--game ttt`).
     Gtp,
 }
 
 impl EngineArgs {
+    /// Refuses a `--level` that the game it would drive does not have (`--game ttt` with a
+    /// gomoku level, or a tic-tac-toe level for Gomocup).
+    pub fn check(&self, protocol: ProtocolArg) -> Result<(), String> {
+        let Some(level) = &self.level else {
+            return Ok(());
+        };
+        let has = |levels: &[(&str, &str)]| levels.iter().any(|l| l.0 == level);
+        let (ok, game) = match (protocol, self.game) {
+            (ProtocolArg::Gomocup, _) => (has(GOMOKU_LEVELS), "gomoku"),
+            (_, GameArg::Ttt) if protocol == ProtocolArg::Gtp => (has(TTT_LEVELS), "ttt"),
+            (ProtocolArg::Gtp, GameArg::Go) => (!has(TTT_LEVELS) && !has(GOMOKU_LEVELS), "go"),
+            // Auto: the level must fit one of the games the first line may choose.
+            (_, GameArg::Ttt) => (has(GOMOKU_LEVELS) || has(TTT_LEVELS), "gomoku or ttt"),
+            (_, GameArg::Go) => (!has(TTT_LEVELS), "gomoku or go"),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("level '{level}' is not a {game} level"))
+        }
+    }
+
     /// The loop's options with `protocol`.
     pub fn run_options(&self, protocol: ProtocolArg) -> RunOptions {
+        let gomoku_level = self
+            .level
+            .clone()
+            .filter(|l| GOMOKU_LEVELS.iter().any(|g| g.0 == l))
+            .unwrap_or_else(|| GOMOKU_LEVELS[0].0.to_string());
         RunOptions {
             protocol: match protocol {
                 ProtocolArg::Auto => ProtocolChoice::Auto,
@@ -56,10 +100,22 @@ impl EngineArgs {
                 ProtocolArg::Gtp => ProtocolChoice::Gtp,
             },
             session: SessionConfig {
-                level: self.level.clone(),
+                level: gomoku_level,
                 seed: self.seed,
                 nodes: self.nodes,
                 depth: self.depth,
+            },
+            gtp: GtpOptions {
+                game: match self.game {
+                    GameArg::Go => GtpGameKind::Go,
+                    GameArg::Ttt => GtpGameKind::Ttt,
+                },
+                level: self
+                    .level
+                    .clone()
+                    .filter(|l| !GOMOKU_LEVELS.iter().any(|g| g.0 == l)),
+                seed: self.seed,
+                nodes: self.nodes,
             },
         }
     }

@@ -175,6 +175,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some(Cmd::Match(args)) => return run_match(args),
     };
+    engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");
     sente::protocol::run(engine.run_options(protocol))?;
     Ok(())

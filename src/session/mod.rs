@@ -2,7 +2,12 @@
 //! Also owns [`StopSignal`], the handshake between the input thread (which sees `YXSTOP`, `STOP`
 //! and `END` the moment they arrive) and the search running on the session's thread.
 
+pub mod go_clock;
+pub mod go;
 pub mod gomoku;
+pub mod gtp_game;
+pub mod sgf;
+pub mod ttt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
