@@ -146,8 +146,7 @@ pub fn command_names(game: GtpGameKind) -> Vec<&'static str> {
 
 /// Whether `game` answers the command `name` (exact, case-sensitive).
 pub fn is_supported(name: &str, game: GtpGameKind) -> bool {
-    COMMON_COMMANDS.contains(&name)
-        || (game == GtpGameKind::Go && GO_ONLY_COMMANDS.contains(&name))
+    COMMON_COMMANDS.contains(&name) || (game == GtpGameKind::Go && GO_ONLY_COMMANDS.contains(&name))
 }
 
 /// GTP preprocessing on a line the reader already cleaned: cut the `#` comment, trim, and
@@ -172,10 +171,7 @@ pub fn id_and_name(line: &str) -> Option<(Option<&str>, &str)> {
 
 /// Whether `line` asks for a streaming analysis that the next input line must end.
 pub fn starts_interruptible_analysis(line: &str) -> bool {
-    matches!(
-        id_and_name(line),
-        Some((_, "lz-analyze" | "kata-analyze"))
-    )
+    matches!(id_and_name(line), Some((_, "lz-analyze" | "kata-analyze")))
 }
 
 /// Parses one reader line; `None` when preprocessing leaves nothing (no response is due).
@@ -234,12 +230,13 @@ fn column_p(i: &str) -> IResult<&str, usize> {
 }
 
 fn row_p(i: &str) -> IResult<&str, usize> {
-    map_res(take_while_m_n(1, 2, |c: char| c.is_ascii_digit()), |s: &str| {
-        match s.parse::<usize>() {
+    map_res(
+        take_while_m_n(1, 2, |c: char| c.is_ascii_digit()),
+        |s: &str| match s.parse::<usize>() {
             Ok(n) if (1..=MAX_SIDE).contains(&n) && !s.starts_with('0') => Ok(n - 1),
             _ => Err(()),
-        }
-    })(i)
+        },
+    )(i)
 }
 
 fn vertex_p(i: &str) -> IResult<&str, Vertex> {
@@ -438,9 +435,8 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         }
         "lz-genmove_analyze" | "kata-genmove_analyze" => {
             let kind = analyze_kind(name);
-            parse_analyze(name, args, true).map(|(c, o)| {
-                Command::GenmoveAnalyze(kind, c.expect("colour required"), o)
-            })
+            parse_analyze(name, args, true)
+                .map(|(c, o)| Command::GenmoveAnalyze(kind, c.expect("colour required"), o))
         }
         "sente-level" => match args {
             [] => Ok(Command::Level(None)),
@@ -722,7 +718,10 @@ mod tests {
             ("showboard", Command::Showboard),
         ] {
             assert_eq!(cmd(line), Ok(c));
-            assert!(matches!(cmd(&format!("{line} x")), Err(LineError::Syntax(_))));
+            assert!(matches!(
+                cmd(&format!("{line} x")),
+                Err(LineError::Syntax(_))
+            ));
         }
     }
 
@@ -749,7 +748,9 @@ mod tests {
         assert_eq!(parse_vertex("Z25"), Some(at(24, 24)));
         assert_eq!(parse_vertex("pass"), Some(Vertex::Pass));
         assert_eq!(parse_vertex("PASS"), Some(Vertex::Pass));
-        for t in ["i5", "I5", "a0", "a26", "a01", "4d", "aa1", "a", "1", "passx", "d4x", ""] {
+        for t in [
+            "i5", "I5", "a0", "a26", "a01", "4d", "aa1", "a", "1", "passx", "d4x", "",
+        ] {
             assert_eq!(parse_vertex(t), None, "{t}");
         }
         for x in 0..25 {
@@ -788,7 +789,10 @@ mod tests {
             cmd("play white pass"),
             Ok(Command::Play(Color::White, Vertex::Pass))
         );
-        assert_eq!(cmd("play B T19"), Ok(Command::Play(Color::Black, at(18, 18))));
+        assert_eq!(
+            cmd("play B T19"),
+            Ok(Command::Play(Color::Black, at(18, 18)))
+        );
         assert!(matches!(cmd("play x d4"), Err(LineError::Syntax(m)) if m.contains("color")));
         assert!(matches!(cmd("play b i4"), Err(LineError::Syntax(m)) if m.contains("coordinate")));
         assert!(matches!(cmd("play b"), Err(LineError::Syntax(_))));
@@ -830,14 +834,30 @@ mod tests {
     #[test]
     fn handicap_commands() {
         assert_eq!(cmd("fixed_handicap 4"), Ok(Command::FixedHandicap(4)));
-        assert_eq!(cmd("place_free_handicap 9"), Ok(Command::PlaceFreeHandicap(9)));
-        assert!(matches!(cmd("fixed_handicap -1"), Err(LineError::Syntax(_))));
+        assert_eq!(
+            cmd("place_free_handicap 9"),
+            Ok(Command::PlaceFreeHandicap(9))
+        );
+        assert!(matches!(
+            cmd("fixed_handicap -1"),
+            Err(LineError::Syntax(_))
+        ));
         assert_eq!(
             cmd("set_free_handicap d4 Q16 k10"),
-            Ok(Command::SetFreeHandicap(vec![at(3, 3), at(15, 15), at(9, 9)]))
+            Ok(Command::SetFreeHandicap(vec![
+                at(3, 3),
+                at(15, 15),
+                at(9, 9)
+            ]))
         );
-        assert!(matches!(cmd("set_free_handicap"), Err(LineError::Syntax(_))));
-        assert!(matches!(cmd("set_free_handicap d4 i9"), Err(LineError::Syntax(_))));
+        assert!(matches!(
+            cmd("set_free_handicap"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("set_free_handicap d4 i9"),
+            Err(LineError::Syntax(_))
+        ));
         // `pass` parses as a vertex; the session refuses it as a bad vertex list.
         assert_eq!(
             cmd("set_free_handicap d4 pass"),
@@ -859,8 +879,14 @@ mod tests {
             cmd("time_settings 60 0 0"),
             Ok(Command::TimeSettings(TimeSystem::Absolute { main: 60 }))
         );
-        assert!(matches!(cmd("time_settings 1 2"), Err(LineError::Syntax(_))));
-        assert!(matches!(cmd("time_settings a 2 3"), Err(LineError::Syntax(_))));
+        assert!(matches!(
+            cmd("time_settings 1 2"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("time_settings a 2 3"),
+            Err(LineError::Syntax(_))
+        ));
         assert_eq!(
             cmd("kgs-time_settings none"),
             Ok(Command::TimeSettings(TimeSystem::None))
@@ -976,8 +1002,14 @@ mod tests {
                 }
             ))
         );
-        assert!(matches!(cmd("lz-analyze b 50 ownership true"), Err(LineError::Syntax(_))));
-        assert!(matches!(cmd("lz-analyze b 50 interval"), Err(LineError::Syntax(_))));
+        assert!(matches!(
+            cmd("lz-analyze b 50 ownership true"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("lz-analyze b 50 interval"),
+            Err(LineError::Syntax(_))
+        ));
         assert_eq!(
             cmd("lz-genmove_analyze W 30"),
             Ok(Command::GenmoveAnalyze(
@@ -990,7 +1022,10 @@ mod tests {
                 }
             ))
         );
-        assert!(matches!(cmd("kata-genmove_analyze 30"), Err(LineError::Syntax(_))));
+        assert!(matches!(
+            cmd("kata-genmove_analyze 30"),
+            Err(LineError::Syntax(_))
+        ));
         assert!(starts_interruptible_analysis("5 lz-analyze b 50"));
         assert!(starts_interruptible_analysis("kata-analyze"));
         assert!(!starts_interruptible_analysis("lz-genmove_analyze b"));
@@ -1000,14 +1035,21 @@ mod tests {
     #[test]
     fn level_command() {
         assert_eq!(cmd("sente-level"), Ok(Command::Level(None)));
-        assert_eq!(cmd("sente-level mcts"), Ok(Command::Level(Some("mcts".into()))));
+        assert_eq!(
+            cmd("sente-level mcts"),
+            Ok(Command::Level(Some("mcts".into())))
+        );
         assert!(matches!(cmd("sente-level a b"), Err(LineError::Syntax(_))));
     }
 
     #[test]
     fn every_listed_command_parses_and_nothing_else_does() {
         for name in command_names(GtpGameKind::Go) {
-            assert_ne!(parse_command(name, &[]).err(), Some(LineError::Unknown), "{name}");
+            assert_ne!(
+                parse_command(name, &[]).err(),
+                Some(LineError::Unknown),
+                "{name}"
+            );
             assert!(is_supported(name, GtpGameKind::Go));
         }
         for name in GO_ONLY_COMMANDS {
@@ -1027,7 +1069,10 @@ mod tests {
             "?3 illegal move\n\n"
         );
         assert_eq!(format_response(None, Ok("a\n\nb\n")), "= a\nb\n\n");
-        assert_eq!(format_response(None, Ok("\n  A B\n1 . .")), "=\n  A B\n1 . .\n\n");
+        assert_eq!(
+            format_response(None, Ok("\n  A B\n1 . .")),
+            "=\n  A B\n1 . .\n\n"
+        );
         assert_eq!(
             format_score(Score {
                 winner: Some(Color::White),

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use log::{error, warn};
 
 use super::gtp::{
-    command_names, format_genmove, format_info, format_play_line, format_response,
-    format_score, format_stream_start, format_vertices, is_supported, parse_line, Command,
-    GtpGameKind, LineError,
+    command_names, format_genmove, format_info, format_play_line, format_response, format_score,
+    format_stream_start, format_vertices, is_supported, parse_line, Command, GtpGameKind,
+    LineError,
 };
 use super::io::{Event, Input, Output};
 use super::next_input;
@@ -50,33 +50,34 @@ enum Engine {
 
 impl Engine {
     /// The session for `options`; an unknown level falls back to the game's default (the CLI
-    /// refuses unknown levels before getting here).
-    fn new(options: &GtpOptions, signal: Arc<StopSignal>) -> Engine {
+    /// refuses unknown levels before getting here). An error when the game has no player.
+    fn new(options: &GtpOptions, signal: Arc<StopSignal>) -> Result<Engine, String> {
         let level = options.level.as_deref();
-        match options.game {
-            GtpGameKind::Ttt => {
-                Engine::Ttt(TttSession::new(level, options.seed).unwrap_or_else(|e| {
-                    warn!("{e}; using the default level");
-                    TttSession::new(None, options.seed).expect("the default level exists")
-                }))
-            }
+        let fallback = |e: String| {
+            warn!("{e}; using the default level");
+        };
+        Ok(match options.game {
+            GtpGameKind::Ttt => Engine::Ttt(TttSession::new(level, options.seed).or_else(|e| {
+                fallback(e);
+                TttSession::new(None, options.seed)
+            })?),
             GtpGameKind::Go => {
                 let config = GoConfig {
                     level: options.level.clone(),
                     seed: options.seed,
                     nodes: options.nodes,
                 };
-                let session = GoSession::new(config.clone(), signal.clone()).unwrap_or_else(|e| {
-                    warn!("{e}; using the default level");
+                let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
+                    fallback(e);
                     let config = GoConfig {
                         level: None,
                         ..config
                     };
-                    GoSession::new(config, signal).expect("the default level exists")
-                });
+                    GoSession::new(config, signal)
+                })?;
                 Engine::Go(Box::new(session))
             }
-        }
+        })
     }
 
     fn common(&mut self) -> &mut dyn GtpGame {
@@ -97,6 +98,9 @@ pub fn gtp_loop<W: Write>(
 ) -> io::Result<()> {
     let game = options.game;
     let mut engine = Engine::new(options, signal);
+    if let Err(e) = &engine {
+        error!("no GTP session: {e}");
+    }
     let mut next = first;
     loop {
         let Some(input) = next_input(&mut next, rx) else {
@@ -119,16 +123,18 @@ pub fn gtp_loop<W: Write>(
                 continue;
             }
         };
-        let result = match command {
-            Command::Quit => {
+        let result = match (command, engine.as_mut()) {
+            (Command::Quit, _) => {
                 send(out, &format_response(id, Ok("")))?;
                 return Ok(());
             }
-            Command::Analyze(..) | Command::GenmoveAnalyze(..) => {
-                stream(&mut engine, command, id, &input, out)?;
+            // Without a session (no player for the game) only `quit` works.
+            (_, Err(e)) => Err(e.clone()),
+            (c @ (Command::Analyze(..) | Command::GenmoveAnalyze(..)), Ok(engine)) => {
+                stream(engine, c, id, &input, out)?;
                 continue;
             }
-            other => execute(&mut engine, game, other, &input),
+            (other, Ok(engine)) => execute(engine, game, other, &input),
         };
         let text = match &result {
             Ok(body) => format_response(id, Ok(body)),
@@ -177,9 +183,7 @@ fn execute(
                 let lines: Vec<String> = groups.iter().map(|g| format_vertices(g)).collect();
                 return Ok(lines.join("\n"));
             }
-            Command::LoadSgf { file, move_number } => {
-                return empty(go.loadsgf(&file, move_number))
-            }
+            Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
             _ => {}
         }
     }
@@ -299,7 +303,9 @@ mod tests {
 
     #[test]
     fn unknown_and_game_specific_commands() {
-        let out = ttt("foo\n5 playout b a1\nfixed_handicap 2\nknown_command loadsgf\nknown_command play\n");
+        let out = ttt(
+            "foo\n5 playout b a1\nfixed_handicap 2\nknown_command loadsgf\nknown_command play\n",
+        );
         assert_eq!(
             out,
             "? unknown command\n\n?5 unknown command\n\n? unknown command\n\n= false\n\n= true\n\n"
@@ -309,11 +315,7 @@ mod tests {
     #[test]
     fn list_commands_is_exactly_what_works() {
         let out = ttt("list_commands\n");
-        let listed: Vec<&str> = out
-            .trim_start_matches("= ")
-            .trim_end()
-            .lines()
-            .collect();
+        let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
         assert_eq!(listed, command_names(GtpGameKind::Ttt));
         for name in listed {
             let reply = ttt(&format!("{name}\n"));

@@ -52,7 +52,11 @@ pub fn normalise(raw: &[u8]) -> Option<String> {
 /// Starts the reader thread on `input`. `interrupt` runs on the reader thread for each line
 /// (`Some(line)`) and once at end of input (`None`): whether that interrupts a running search.
 /// It may keep state (GTP: only the line after an analysis command interrupts).
-pub fn spawn_reader<R, I>(mut input: R, signal: Arc<StopSignal>, mut interrupt: I) -> Receiver<Event>
+pub fn spawn_reader<R, I>(
+    mut input: R,
+    signal: Arc<StopSignal>,
+    mut interrupt: I,
+) -> Receiver<Event>
 where
     R: BufRead + Send + 'static,
     I: FnMut(Option<&str>) -> Option<Interrupt> + Send + 'static,

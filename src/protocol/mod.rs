@@ -18,10 +18,10 @@ use crate::players::GomokuPlayer;
 use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
 use crate::session::{Interrupt, StopSignal};
 use detect::{detect, Detected};
-pub use gtp_loop::GtpOptions;
 use gomocup::{
     format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
 };
+pub use gtp_loop::GtpOptions;
 use io::{Event, Input, Output};
 
 /// Which protocol to speak.
@@ -444,7 +444,11 @@ mod tests {
         let mut w = InterruptWatch::new(ProtocolChoice::Auto);
         assert_eq!(w.check(Some("# comment")), None);
         assert_eq!(w.check(Some("genmove b")), None);
-        assert_eq!(w.check(Some("play b d4")), None, "a queued line never stops genmove");
+        assert_eq!(
+            w.check(Some("play b d4")),
+            None,
+            "a queued line never stops genmove"
+        );
         assert_eq!(w.check(Some("12 lz-analyze b 50")), None);
         assert_eq!(w.check(Some("protocol_version")), Some(Interrupt::Stop));
         assert_eq!(w.check(Some("kata-analyze 10")), None);

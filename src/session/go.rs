@@ -36,8 +36,8 @@ use crate::rules::Color;
 use crate::search::clock::{GameClock, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
-    AnalyzeOptions, Candidate, Genmove, GtpGame, GtpRequest, GtpResult, Score, Status,
-    TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
+    AnalyzeOptions, Candidate, Genmove, GtpGame, GtpRequest, GtpResult, Score, Status, TimeSystem,
+    Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
 };
 use crate::session::sgf::read_record;
 use crate::session::StopSignal;
@@ -136,13 +136,10 @@ impl GoSession {
             return SearchLimit::nodes(n);
         }
         let empty = self.game.board().empty_points().len();
-        let clock = self
-            .clock
-            .game_clock(color, empty)
-            .unwrap_or(GameClock {
-                turn_ms: Some(DEFAULT_MOVE_MS),
-                ..GameClock::default()
-            });
+        let clock = self.clock.game_clock(color, empty).unwrap_or(GameClock {
+            turn_ms: Some(DEFAULT_MOVE_MS),
+            ..GameClock::default()
+        });
         SearchLimit {
             clock,
             ..SearchLimit::default()
@@ -179,7 +176,9 @@ impl GoSession {
         if !self.board_is_empty() {
             return Err("board not empty".into());
         }
-        let fixed = (2..=n).rev().find_map(|k| self.game.fixed_handicap_points(k));
+        let fixed = (2..=n)
+            .rev()
+            .find_map(|k| self.game.fixed_handicap_points(k));
         let points = match fixed {
             Some(p) => p,
             None => corner_points(b.width(), b.height())
@@ -221,7 +220,10 @@ impl GoSession {
         self.game
             .place_setup(&stones)
             .map_err(|e| format!("cannot place the handicap: {e}"))?;
-        Ok(points.iter().map(|&p| self.vertex(GoMove::Play(p))).collect())
+        Ok(points
+            .iter()
+            .map(|&p| self.vertex(GoMove::Play(p)))
+            .collect())
     }
 
     /// `time_settings` / `kgs-time_settings`.
@@ -266,7 +268,12 @@ impl GoSession {
                 Status::Alive
             };
             if class == status {
-                groups.push(stones.iter().map(|&q| self.vertex(GoMove::Play(q))).collect());
+                groups.push(
+                    stones
+                        .iter()
+                        .map(|&q| self.vertex(GoMove::Play(q)))
+                        .collect(),
+                );
             }
         }
         groups
@@ -606,4 +613,401 @@ fn seki_stones(game: &GoGame, dead: &HashSet<Point>) -> HashSet<Point> {
         }
     }
     seki
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Interrupt;
+    use std::sync::Mutex;
+
+    /// What the scripted player saw.
+    #[derive(Default)]
+    struct Seen {
+        hard_limit: Option<Duration>,
+        max_nodes: Option<u64>,
+        reports: usize,
+    }
+
+    /// Plays the first legal point (or a fixed answer), reports one candidate per interval
+    /// while analysing, and calls the given points dead.
+    struct Scripted {
+        answer: Option<GoDecision>,
+        dead: Vec<(usize, usize)>,
+        seen: Arc<Mutex<Seen>>,
+    }
+
+    impl GoPlayer for Scripted {
+        fn name(&self) -> &'static str {
+            "scripted"
+        }
+        fn genmove(
+            &mut self,
+            game: &GoGame,
+            color: Color,
+            req: &mut GoRequest<'_, '_>,
+        ) -> GoDecision {
+            let mut seen = self.seen.lock().unwrap();
+            seen.hard_limit = req.tm.hard_limit();
+            seen.max_nodes = req.tm.max_nodes();
+            if let Some(a) = self.answer {
+                return a;
+            }
+            let b = game.board();
+            let mv = b
+                .points()
+                .find(|&p| game.is_legal(p, color))
+                .map_or(GoMove::Pass, GoMove::Play);
+            if req.report_every.is_some() {
+                (req.report)(&[candidate(mv)]);
+            }
+            GoDecision::Play(mv)
+        }
+        fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+            let every = req.report_every.expect("an interval");
+            let mv = game
+                .board()
+                .points()
+                .find(|&p| game.is_legal(p, color))
+                .map_or(GoMove::Pass, GoMove::Play);
+            // Finish early: the session must still wait for the stop.
+            for _ in 0..3 {
+                if req.tm.stop_requested() {
+                    return;
+                }
+                (req.report)(&[candidate(mv)]);
+                self.seen.lock().unwrap().reports += 1;
+                std::thread::sleep(every);
+            }
+        }
+        fn dead_stones(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<Point> {
+            self.dead
+                .iter()
+                .filter_map(|&(x, y)| game.board().point(x, y))
+                .collect()
+        }
+    }
+
+    fn candidate(mv: GoMove) -> GoCandidate {
+        GoCandidate {
+            mv,
+            visits: 10,
+            winrate: 0.5,
+            prior: 0.1,
+            score_lead: 0.0,
+            order: 0,
+            pv: vec![mv],
+        }
+    }
+
+    fn session_with(
+        answer: Option<GoDecision>,
+        dead: Vec<(usize, usize)>,
+        nodes: Option<u64>,
+    ) -> (GoSession, Arc<Mutex<Seen>>) {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            answer,
+            dead,
+            seen: seen.clone(),
+        };
+        let config = GoConfig {
+            nodes,
+            ..GoConfig::default()
+        };
+        let s = GoSession::with_player(config, Arc::new(StopSignal::new()), Box::new(player));
+        (s, seen)
+    }
+
+    fn session() -> GoSession {
+        session_with(None, Vec::new(), Some(100)).0
+    }
+
+    fn at(x: usize, y: usize) -> Vertex {
+        Vertex::At { x, y }
+    }
+
+    fn gen(s: &mut GoSession, c: Color, commit: bool) -> Genmove {
+        s.genmove(c, commit, &mut GtpRequest::plain(0, Instant::now()))
+    }
+
+    #[test]
+    fn sizes() {
+        let mut s = session();
+        s.play(Color::Black, at(3, 3)).unwrap();
+        for (w, h) in [(1, 1), (26, 26), (0, 0), (9, 1)] {
+            assert_eq!(s.boardsize(w, h), Err(UNACCEPTABLE_SIZE.into()), "{w}x{h}");
+        }
+        assert_eq!(s.game().moves().len(), 1, "a refused size changes nothing");
+        s.boardsize(2, 2).unwrap();
+        s.boardsize(25, 25).unwrap();
+        s.boardsize(9, 13).unwrap();
+        assert_eq!(
+            (s.game().board().width(), s.game().board().height()),
+            (9, 13)
+        );
+        assert_eq!(s.game().moves().len(), 0);
+    }
+
+    #[test]
+    fn play_undo_and_errors() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()));
+        s.play(Color::Black, at(3, 3)).unwrap();
+        s.play(Color::Black, at(4, 4)).unwrap(); // same colour twice
+        s.play(Color::White, Vertex::Pass).unwrap();
+        assert_eq!(s.play(Color::White, at(3, 3)), Err(ILLEGAL_MOVE.into()));
+        assert_eq!(s.play(Color::White, at(9, 0)), Err(OFF_BOARD.into()));
+        assert_eq!(s.game().moves().len(), 3);
+        s.undo().unwrap();
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()));
+        assert_eq!(s.game().board().stone_count(), 0);
+    }
+
+    #[test]
+    fn genmove_plays_and_reg_genmove_does_not() {
+        let mut s = session();
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(gen(&mut s, Color::Black, false), Genmove::Move(at(0, 0)));
+        assert_eq!(s.game().moves().len(), 0);
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Move(at(0, 0)));
+        assert_eq!(
+            gen(&mut s, Color::Black, true),
+            Genmove::Move(at(1, 0)),
+            "either colour"
+        );
+        assert_eq!(s.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn an_illegal_player_answer_becomes_a_pass_and_resign_plays_nothing() {
+        let (mut s, _) = session_with(
+            Some(GoDecision::Play(GoMove::Play(Point(0)))),
+            Vec::new(),
+            Some(1),
+        );
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Move(Vertex::Pass));
+        let (mut s, _) = session_with(Some(GoDecision::Resign), Vec::new(), Some(1));
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Resign);
+        assert!(s.game().moves().is_empty());
+    }
+
+    #[test]
+    fn clocks_reach_the_player() {
+        let (mut s, seen) = session_with(None, Vec::new(), None);
+        s.boardsize(9, 9).unwrap();
+        gen(&mut s, Color::Black, true);
+        let default = seen.lock().unwrap().hard_limit.unwrap();
+        assert!(default < Duration::from_millis(DEFAULT_MOVE_MS));
+        s.time_settings(TimeSystem::from_time_settings(0, 1, 1));
+        gen(&mut s, Color::White, true);
+        let byo = seen.lock().unwrap().hard_limit.unwrap();
+        assert!(
+            byo < Duration::from_secs(1) && byo > Duration::from_millis(500),
+            "{byo:?}"
+        );
+        s.time_left(Color::Black, 0.2, 1);
+        gen(&mut s, Color::Black, true);
+        assert!(seen.lock().unwrap().hard_limit.unwrap() < Duration::from_millis(200));
+        let (mut s, seen) = session_with(None, Vec::new(), Some(77));
+        s.time_settings(TimeSystem::Absolute { main: 1 });
+        gen(&mut s, Color::Black, true);
+        let seen = seen.lock().unwrap();
+        assert_eq!(
+            (seen.max_nodes, seen.hard_limit),
+            (Some(77), None),
+            "--nodes wins"
+        );
+    }
+
+    #[test]
+    fn fixed_handicap() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        let names = |v: Vec<Vertex>| -> Vec<(usize, usize)> {
+            v.into_iter()
+                .map(|v| match v {
+                    Vertex::At { x, y } => (x, y),
+                    Vertex::Pass => panic!("pass"),
+                })
+                .collect()
+        };
+        assert_eq!(s.fixed_handicap(10), Err("invalid number of stones".into()));
+        assert_eq!(s.fixed_handicap(1), Err("invalid number of stones".into()));
+        let two = names(s.fixed_handicap(2).unwrap());
+        assert_eq!(two, vec![(6, 6), (2, 2)], "G7 C3");
+        assert_eq!(s.fixed_handicap(2), Err("board not empty".into()));
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()), "handicap is not a move");
+        s.clear_board();
+        assert_eq!(names(s.fixed_handicap(9).unwrap()).len(), 9);
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(s.fixed_handicap(2), Err("invalid number of stones".into()));
+    }
+
+    #[test]
+    fn free_handicap() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        assert_eq!(
+            s.place_free_handicap(1),
+            Err("invalid number of stones".into())
+        );
+        assert_eq!(
+            s.place_free_handicap(81),
+            Err("invalid number of stones".into())
+        );
+        assert_eq!(
+            s.place_free_handicap(12).unwrap().len(),
+            9,
+            "fewer is allowed"
+        );
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(
+            s.place_free_handicap(3).unwrap(),
+            vec![at(3, 3), at(1, 1), at(1, 3)]
+        );
+        s.boardsize(2, 2).unwrap();
+        assert_eq!(s.place_free_handicap(2).unwrap(), vec![at(1, 1), at(0, 0)]);
+        s.boardsize(9, 9).unwrap();
+        let bad = Err("bad vertex list".to_string());
+        assert_eq!(s.set_free_handicap(&[at(2, 2)]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), Vertex::Pass]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), at(2, 2)]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), at(9, 9)]), bad);
+        assert_eq!(s.game().board().stone_count(), 0, "refusals place nothing");
+        s.set_free_handicap(&[at(2, 2), at(6, 6), at(4, 4)])
+            .unwrap();
+        assert_eq!(s.game().board().stone_count(), 3);
+        assert_eq!(s.game().to_move(), Color::White);
+        assert_eq!(
+            s.set_free_handicap(&[at(1, 1), at(7, 7)]),
+            Err("board not empty".into())
+        );
+        s.clear_board();
+        s.play(Color::Black, Vertex::Pass).unwrap();
+        assert_eq!(
+            s.fixed_handicap(2),
+            Err("board not empty".into()),
+            "a move was played"
+        );
+    }
+
+    #[test]
+    fn scoring_with_dead_stones() {
+        // White's lone stone at E5 is called dead.
+        let (mut s, _) = session_with(None, vec![(4, 4)], Some(10));
+        s.boardsize(5, 5).unwrap();
+        s.komi(0.5);
+        for x in 0..5 {
+            s.play(Color::Black, at(x, 1)).unwrap();
+        }
+        s.play(Color::White, at(4, 4)).unwrap();
+        // Black owns everything: 25 points, minus komi.
+        assert_eq!(s.final_score(), Ok(Score::from_black_lead(24.5)));
+        let dead = s.final_status_list(Status::Dead);
+        assert_eq!(dead, vec![vec![at(4, 4)]]);
+        let alive = s.final_status_list(Status::Alive);
+        assert_eq!(alive.len(), 1);
+        assert_eq!(alive[0].len(), 5);
+        assert!(s.final_status_list(Status::Seki).is_empty());
+    }
+
+    #[test]
+    fn seki_is_live_groups_sharing_a_neutral_region_without_two_eyes() {
+        let mut s = session();
+        s.boardsize(7, 7).unwrap();
+        let mut stones = Vec::new();
+        for y in 0..7 {
+            for x in 0..7 {
+                let c = match x {
+                    0..=2 if (x, y) != (0, 0) && (x, y) != (0, 6) => Color::Black,
+                    4.. if (x, y) != (6, 6) => Color::White,
+                    _ => continue,
+                };
+                stones.push((s.game.board().point(x, y).unwrap(), c));
+            }
+        }
+        s.game.place_setup(&stones).unwrap();
+        // Black has two eyes (A1, A7): alive. White has one eye (G7) and the shared column D.
+        let seki = s.final_status_list(Status::Seki);
+        assert_eq!(seki.len(), 1);
+        assert_eq!(seki[0].len(), 20);
+        assert!(seki[0].contains(&at(4, 0)));
+        assert_eq!(s.final_status_list(Status::Alive)[0].len(), 19);
+    }
+
+    #[test]
+    fn loadsgf_replays_and_refusals_change_nothing() {
+        let dir = std::env::temp_dir().join(format!("sente-sgf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.sgf");
+        std::fs::write(&good, "(;GM[1]SZ[9]KM[5.5]AB[cc]AW[gg];B[ee];W[dd];B[ff])").unwrap();
+        let bad = dir.join("bad.sgf");
+        // The second move is on an occupied point.
+        std::fs::write(&bad, "(;GM[1]SZ[9];B[ee];W[ee])").unwrap();
+        let mut s = session();
+        s.play(Color::Black, at(0, 0)).unwrap();
+        let cannot = Err("cannot load file".to_string());
+        for f in [bad.to_str().unwrap(), "/nonexistent/file.sgf"] {
+            assert_eq!(s.loadsgf(f, None), cannot);
+            assert_eq!(s.game().board().width(), 19, "unchanged");
+            assert_eq!(s.game().moves().len(), 1);
+        }
+        s.loadsgf(good.to_str().unwrap(), None).unwrap();
+        let g = s.game();
+        assert_eq!((g.board().width(), g.rules().komi), (9, 5.5));
+        assert_eq!(g.moves().len(), 3);
+        assert_eq!(g.board().stone_count(), 5);
+        s.loadsgf(good.to_str().unwrap(), Some(2)).unwrap();
+        assert_eq!(s.game().moves().len(), 1, "the position before move 2");
+        assert_eq!(s.game().to_move(), Color::White);
+        s.loadsgf(good.to_str().unwrap(), Some(99)).unwrap();
+        assert_eq!(s.game().moves().len(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn analysis_waits_for_the_next_line() {
+        let (mut s, seen) = session_with(None, Vec::new(), Some(5));
+        let signal = s.signal.clone();
+        s.boardsize(9, 9).unwrap();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
+            signal.interrupt(8, Interrupt::Stop);
+        });
+        let mut lines = 0;
+        let t = Instant::now();
+        let options = AnalyzeOptions {
+            interval_cs: 1,
+            ..AnalyzeOptions::default()
+        };
+        s.analyze(options, 7, &mut |c: &[Candidate]| {
+            assert_eq!(c[0].vertex, at(0, 0));
+            lines += 1;
+        });
+        stopper.join().unwrap();
+        assert!(
+            t.elapsed() >= Duration::from_millis(140),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(lines, 3);
+        assert_eq!(seen.lock().unwrap().reports, 3);
+        // Stopped before it starts: returns at once.
+        s.signal.interrupt(10, Interrupt::Stop);
+        let t = Instant::now();
+        s.analyze(options, 9, &mut |_: &[Candidate]| {});
+        assert!(t.elapsed() < Duration::from_secs(1));
+    }
+
+    #[test]
+    fn corner_points_on_odd_boards() {
+        assert_eq!(corner_points(3, 3), vec![(2, 2), (0, 0), (0, 2), (2, 0)]);
+        assert_eq!(corner_points(7, 5), vec![(4, 3), (2, 1), (2, 3), (4, 1)]);
+        assert_eq!(corner_points(1, 2).len(), 2);
+    }
 }

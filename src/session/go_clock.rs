@@ -222,7 +222,10 @@ mod tests {
         assert!(h > 1000 && h < 20_000, "{h}");
         c.time_left(Color::Black, 0.5, 0);
         assert!(hard(&c, Color::Black, 20).unwrap() < 500);
-        assert!(hard(&c, Color::White, 20).unwrap() > 1000, "white's clock untouched");
+        assert!(
+            hard(&c, Color::White, 20).unwrap() > 1000,
+            "white's clock untouched"
+        );
     }
 
     #[test]
@@ -236,7 +239,10 @@ mod tests {
         assert!(five < 30_000 / 3 + 1, "{five}");
         c.time_left(Color::Black, 4.0, 1);
         let one = hard(&c, Color::Black, 81).unwrap();
-        assert!(one >= 3000 && one < 4000, "one stone gets nearly the whole period: {one}");
+        assert!(
+            one >= 3000 && one < 4000,
+            "one stone gets nearly the whole period: {one}"
+        );
     }
 
     #[test]

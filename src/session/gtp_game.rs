@@ -73,7 +73,11 @@ pub enum TimeSystem {
     /// Main time, then `stones` moves in every period of `period` seconds.
     Canadian { main: u64, period: u64, stones: u64 },
     /// Main time, then `periods` periods of `period` seconds, one move in each.
-    Byoyomi { main: u64, period: u64, periods: u64 },
+    Byoyomi {
+        main: u64,
+        period: u64,
+        periods: u64,
+    },
 }
 
 impl TimeSystem {

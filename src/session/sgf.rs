@@ -51,7 +51,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
 /// Reads the first game of an SGF collection.
 pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
     let games = parse(text).map_err(|e| SgfError(format!("not a Go SGF file: {e}")))?;
-    let root = games.first().ok_or_else(|| SgfError("no game in the file".into()))?;
+    let root = games
+        .first()
+        .ok_or_else(|| SgfError("no game in the file".into()))?;
     let (width, height) = match root.get_property("SZ") {
         Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
         _ => (19, 19),
@@ -110,7 +112,9 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>, is_root: bool) -> Res
                 };
                 record.moves.push((color, at));
             }
-            Prop::Invalid(id, values) if ["B", "W", "AB", "AW", "SZ", "KM"].contains(&id.as_str()) => {
+            Prop::Invalid(id, values)
+                if ["B", "W", "AB", "AW", "SZ", "KM"].contains(&id.as_str()) =>
+            {
                 return err(format!("malformed {id}{values:?}"));
             }
             _ => {}
@@ -139,11 +143,19 @@ mod tests {
         // cc: third column, third row from the top = C7 = (2, 6).
         assert_eq!(
             r.setup,
-            vec![((4, 4), Color::White), ((2, 6), Color::Black), ((6, 6), Color::Black)]
+            vec![
+                ((4, 4), Color::White),
+                ((2, 6), Color::Black),
+                ((6, 6), Color::Black)
+            ]
         );
         assert_eq!(
             r.moves,
-            vec![(Color::Black, Some((0, 7))), (Color::White, None), (Color::Black, None)]
+            vec![
+                (Color::Black, Some((0, 7))),
+                (Color::White, None),
+                (Color::Black, None)
+            ]
         );
     }
 

@@ -72,10 +72,7 @@ impl TttSession {
 
     fn vertex(&self, p: Pos) -> Vertex {
         let (x, y) = self.board.xy(p);
-        Vertex::At {
-            x,
-            y: SIDE - 1 - y,
-        }
+        Vertex::At { x, y: SIDE - 1 - y }
     }
 
     fn apply(&mut self, p: Option<Pos>, color: Color) {
@@ -89,7 +86,10 @@ impl TttSession {
 
 fn unknown_level(name: &str) -> String {
     let known: Vec<&str> = TTT_LEVELS.iter().map(|l| l.0).collect();
-    format!("unknown level '{name}' (tic-tac-toe levels: {})", known.join(", "))
+    format!(
+        "unknown level '{name}' (tic-tac-toe levels: {})",
+        known.join(", ")
+    )
 }
 
 impl GtpGame for TttSession {
