@@ -5,7 +5,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 
 use crate::players::ttt::TTT_LEVELS;
-use crate::players::GOMOKU_LEVELS;
+use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
 use crate::session::gomoku::SessionConfig;
@@ -33,7 +33,11 @@ pub struct EngineArgs {
 
 /// Every game's levels, with the game and description for `--help`.
 fn level_parser() -> PossibleValuesParser {
-    let games: [(&str, &[(&str, &str)]); 2] = [("gomoku", GOMOKU_LEVELS), ("ttt", TTT_LEVELS)];
+    let games: [(&str, &[(&str, &str)]); 3] = [
+        ("gomoku", GOMOKU_LEVELS),
+        ("go", GO_LEVELS),
+        ("ttt", TTT_LEVELS),
+    ];
     PossibleValuesParser::new(games.into_iter().flat_map(|(game, levels)| {
         levels
             .iter()
@@ -73,11 +77,11 @@ impl EngineArgs {
         let has = |levels: &[(&str, &str)]| levels.iter().any(|l| l.0 == level);
         let (ok, game) = match (protocol, self.game) {
             (ProtocolArg::Gomocup, _) => (has(GOMOKU_LEVELS), "gomoku"),
-            (_, GameArg::Ttt) if protocol == ProtocolArg::Gtp => (has(TTT_LEVELS), "ttt"),
-            (ProtocolArg::Gtp, GameArg::Go) => (!has(TTT_LEVELS) && !has(GOMOKU_LEVELS), "go"),
+            (ProtocolArg::Gtp, GameArg::Ttt) => (has(TTT_LEVELS), "ttt"),
+            (ProtocolArg::Gtp, GameArg::Go) => (has(GO_LEVELS), "go"),
             // Auto: the level must fit one of the games the first line may choose.
             (_, GameArg::Ttt) => (has(GOMOKU_LEVELS) || has(TTT_LEVELS), "gomoku or ttt"),
-            (_, GameArg::Go) => (!has(TTT_LEVELS), "gomoku or go"),
+            (_, GameArg::Go) => (has(GOMOKU_LEVELS) || has(GO_LEVELS), "gomoku or go"),
         };
         if ok {
             Ok(())
@@ -137,5 +141,43 @@ pub fn hint_if_terminal(program: &str) {
             "{program} {}: speaking the Gomocup protocol on stdin (try `START 15`, `BEGIN`, `ABOUT`, `END`); `--help` for options",
             env!("CARGO_PKG_VERSION")
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(level: Option<&str>, game: GameArg) -> EngineArgs {
+        EngineArgs {
+            level: level.map(String::from),
+            game,
+            seed: 0,
+            nodes: None,
+            depth: None,
+        }
+    }
+
+    #[test]
+    fn levels_must_fit_the_game() {
+        let ttt = args(Some("perfect"), GameArg::Ttt);
+        assert!(ttt.check(ProtocolArg::Gtp).is_ok());
+        assert!(ttt.check(ProtocolArg::Gomocup).is_err());
+        assert!(args(Some("strong"), GameArg::Ttt)
+            .check(ProtocolArg::Gtp)
+            .is_err());
+        assert!(args(Some("perfect"), GameArg::Go)
+            .check(ProtocolArg::Gtp)
+            .is_err());
+        assert!(args(Some("strong"), GameArg::Go)
+            .check(ProtocolArg::Auto)
+            .is_ok());
+        assert!(args(None, GameArg::Go).check(ProtocolArg::Gtp).is_ok());
+        let o = args(Some("perfect"), GameArg::Ttt).run_options(ProtocolArg::Gtp);
+        assert_eq!(o.gtp.level.as_deref(), Some("perfect"));
+        assert_eq!(o.gtp.game, GtpGameKind::Ttt);
+        assert_eq!(o.session.level, GOMOKU_LEVELS[0].0);
+        let o = args(Some("classic"), GameArg::Go).run_options(ProtocolArg::Auto);
+        assert_eq!((o.session.level.as_str(), o.gtp.level), ("classic", None));
     }
 }
