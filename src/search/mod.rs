@@ -1,6 +1,8 @@
-//! Search: clocks, alpha-beta with iterative deepening, threat search. Never prints.
+//! Search: clocks, alpha-beta with iterative deepening, threat search (gomoku); Go playouts and
+//! MCTS. Never prints.
 
 pub mod alphabeta;
 pub mod clock;
+pub mod playout;
 pub mod threats;
 pub mod tt;
