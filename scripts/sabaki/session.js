@@ -5,8 +5,8 @@
 //      and every play pipelined (setup stones as plays of the same colour in a row);
 //   3. sync a longer game sharing that prefix (the tracker takes the undo path);
 //   4. genmove;
-//   5. lz-analyze B 10, interrupted by protocol_version (Sabaki's sendAbort) after a few info
-//      lines: the analysis must end at once and the next command be answered;
+//   5. lz-analyze B 10, interrupted by protocol_version (Sabaki's sendAbort) after the first
+//      info line: the analysis must end at once and the next command be answered;
 //   6. kata-analyze W 10 the same way, and lz-genmove_analyze ending with `play <vertex>`;
 //   7. quit within Sabaki's 3 s.
 // Usage: node session.js path/to/sente [engine args...]. Prints what it checked; exit 1 on the
@@ -126,9 +126,9 @@ async function main() {
   check(!occupied.includes(move.content.toUpperCase()), 'genmove picked an empty point')
 
   // 5. lz-analyze interrupted by the next command.
-  let lz = await analyse(controller, 'lz-analyze', 'B', 2)
+  let lz = await analyse(controller, 'lz-analyze', 'B', 1)
   check(!lz.res.error, 'lz-analyze answered =')
-  check(lz.infoLines.length >= 2, `lz-analyze streamed ${lz.infoLines.length} info lines`)
+  check(lz.infoLines.length >= 1, `lz-analyze streamed ${lz.infoLines.length} info line(s)`)
   let first = parseInfo(lz.infoLines[0])
   check(
     first.length > 0 && first.every(i => /^\d+$/.test(i.winrate) && /^\d+$/.test(i.visits)),

@@ -46,6 +46,8 @@ use crate::session::StopSignal;
 pub const DEFAULT_MOVE_MS: u64 = 5_000;
 /// Time the player may spend finding dead stones for `final_score` / `final_status_list`.
 pub const SCORING_MS: u64 = 2_000;
+/// The hang guard of a dead-stone estimate in deterministic (`--nodes`) mode.
+pub const SCORING_SAFETY_MS: u64 = 30_000;
 /// A live group with this much eye space or more is never counted as seki.
 pub const SEKI_MAX_EYE_SPACE: usize = 7;
 /// The board a session starts with.
@@ -146,10 +148,12 @@ impl GoSession {
         }
     }
 
-    /// The limit for a dead-stone estimate.
+    /// The limit for a dead-stone estimate: the player's own playout count decides; the clock
+    /// only guards against a hang (loosely under `--nodes`, so that load does not change the
+    /// answer of a deterministic run).
     fn scoring_limit(&self) -> SearchLimit {
         match self.config.nodes {
-            Some(n) => SearchLimit::nodes(n),
+            Some(_) => SearchLimit::move_time(SCORING_SAFETY_MS),
             None => SearchLimit::move_time(SCORING_MS),
         }
     }
