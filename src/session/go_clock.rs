@@ -240,7 +240,7 @@ mod tests {
         c.time_left(Color::Black, 4.0, 1);
         let one = hard(&c, Color::Black, 81).unwrap();
         assert!(
-            one >= 3000 && one < 4000,
+            (3000..4000).contains(&one),
             "one stone gets nearly the whole period: {one}"
         );
     }

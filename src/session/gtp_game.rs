@@ -155,6 +155,9 @@ pub struct Candidate {
     pub pv: Vec<Vertex>,
 }
 
+/// Where streamed candidates go.
+pub type CandidateSink<'a> = &'a mut dyn FnMut(&[Candidate]);
+
 /// What a move-generating command brings along.
 pub struct GtpRequest<'a> {
     /// Sequence number of the input line (see [`crate::session::StopSignal`]).
@@ -162,7 +165,7 @@ pub struct GtpRequest<'a> {
     /// When that line was read: the clock starts here.
     pub at: Instant,
     /// Streaming analysis: where candidates go and how often. `None` for a plain genmove.
-    pub analysis: Option<(&'a mut dyn FnMut(&[Candidate]), AnalyzeOptions)>,
+    pub analysis: Option<(CandidateSink<'a>, AnalyzeOptions)>,
 }
 
 impl<'a> GtpRequest<'a> {
