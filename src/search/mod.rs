@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod mcts;
 pub mod playout;
 pub mod threats;
 pub mod tt;

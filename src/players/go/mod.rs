@@ -4,6 +4,7 @@
 //! formats (`lz-analyze`, `kata-analyze`).
 
 pub mod heuristic;
+pub mod mcts;
 
 use std::time::Duration;
 
@@ -65,15 +66,22 @@ pub trait GoPlayer: Send {
 }
 
 /// The Go levels, strongest first; the first is the default.
-pub const GO_LEVELS: &[(&str, &str)] = &[(
-    "heuristic",
-    "the seed's one-ply move scorer: tactics, phase-weighted strategy, shape, territory (SEEDS 003)",
-)];
+pub const GO_LEVELS: &[(&str, &str)] = &[
+    (
+        "mcts",
+        "UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse (default)",
+    ),
+    (
+        "heuristic",
+        "the seed's one-ply move scorer: tactics, phase-weighted strategy, shape, territory (SEEDS 003)",
+    ),
+];
 
 /// Makes the Go player named `level` (case-insensitive), seeded with `seed`; `None` for an
 /// unknown level.
 pub fn go_player(level: &str, seed: u64) -> Option<Box<dyn GoPlayer>> {
     let mut player: Box<dyn GoPlayer> = match level.to_ascii_lowercase().as_str() {
+        "mcts" | "default" => Box::new(mcts::MctsPlayer::new()),
         "heuristic" => Box::new(heuristic::Heuristic::new()),
         _ => return None,
     };
