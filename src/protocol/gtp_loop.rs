@@ -341,4 +341,104 @@ mod tests {
         assert_eq!(replies[7], "=");
         assert_eq!(replies[8], "= dumber");
     }
+
+    /// Forwards everything written to a channel, so a test can watch output as it comes.
+    struct Tee(std::sync::mpsc::Sender<Vec<u8>>);
+
+    impl Write for Tee {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let _ = self.0.send(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs Go over a live pipe: sends `before`, waits until the output holds `marker`, sends
+    /// `after` (which must end with `9 protocol_version`), closes the input once that is
+    /// answered, and returns all the output and how long the answer took.
+    fn live_go(before: &str, marker: &str, after: &str) -> (String, Duration) {
+        use std::io::BufReader;
+        use std::time::{Duration, Instant};
+        let (reader, writer) = std::io::pipe().unwrap();
+        let mut writer = Some(writer);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gtp,
+            gtp: GtpOptions {
+                seed: 1,
+                nodes: Some(50),
+                ..GtpOptions::default()
+            },
+            ..RunOptions::default()
+        };
+        let engine = std::thread::spawn(move || {
+            run_with(BufReader::new(reader), Tee(tx), options).unwrap();
+        });
+        let send = |w: &mut Option<std::io::PipeWriter>, text: &str| {
+            w.as_mut().unwrap().write_all(text.as_bytes()).unwrap()
+        };
+        send(&mut writer, before);
+        let mut out = String::new();
+        let t = Instant::now();
+        while !out.contains(marker) {
+            let chunk = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the marker appears");
+            out.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let sent = Instant::now();
+        send(&mut writer, after);
+        let mut answered = None;
+        while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
+            out.push_str(&String::from_utf8_lossy(&chunk));
+            if answered.is_none() && out.ends_with("=9 2\n\n") {
+                answered = Some(sent.elapsed());
+                drop(writer.take()); // end of input: the engine quits
+            }
+        }
+        engine.join().unwrap();
+        assert!(t.elapsed() < Duration::from_secs(60));
+        (out, answered.expect("the next command was answered"))
+    }
+
+    use std::time::Duration;
+
+    #[test]
+    fn a_live_line_ends_the_analysis_at_once() {
+        let (out, latency) = live_go(
+            "boardsize 9\nclear_board\nplay b E5\n5 lz-analyze w 5\n",
+            "info move",
+            "9 protocol_version\n",
+        );
+        let analysis = &out[out.find("=5\n").expect("analysis started")..];
+        let (body, rest) = analysis.split_once("\n\n").expect("the analysis ended");
+        assert!(
+            body.lines().skip(1).all(|l| l.starts_with("info move ")),
+            "{body}"
+        );
+        assert_eq!(rest, "=9 2\n\n");
+        assert!(latency < Duration::from_secs(2), "{latency:?}");
+    }
+
+    #[test]
+    fn pipelined_commands_are_answered_in_order() {
+        let mut input = String::from("1 boardsize 9\n2 clear_board\n");
+        let moves = ["D4", "E5", "D5", "E4", "pass", "C3", "F6"];
+        for (i, m) in moves.iter().enumerate() {
+            let c = if i % 2 == 0 { "B" } else { "W" };
+            input.push_str(&format!("{} play {c} {m}\n", 10 + i));
+        }
+        input.push_str("20 genmove b\n21 protocol_version\n22 play W D4\n");
+        let out = talk(&input, GtpGameKind::Go, None);
+        let replies: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(
+            &replies[..9],
+            ["=1", "=2", "=10", "=11", "=12", "=13", "=14", "=15", "=16"]
+        );
+        assert!(replies[9].starts_with("=20 "), "{out}");
+        assert_eq!(replies[10], "=21 2");
+        assert_eq!(replies[11], "?22 illegal move");
+    }
 }
