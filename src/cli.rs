@@ -138,8 +138,13 @@ pub fn hint_if_terminal(program: &str) {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
         eprintln!(
-            "{program} {}: speaking the Gomocup protocol on stdin (try `START 15`, `BEGIN`, `ABOUT`, `END`); `--help` for options",
-            env!("CARGO_PKG_VERSION")
+            "{program} {}: reading protocol commands on stdin: Gomocup (try `START 15`, `BEGIN`, `ABOUT`, `END`){}; `--help` for options",
+            env!("CARGO_PKG_VERSION"),
+            if program == "sente" {
+                " or GTP (try `boardsize 9`, `genmove b`, `showboard`, `quit`)"
+            } else {
+                ""
+            }
         );
     }
 }

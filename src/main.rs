@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
 
-/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli).
+/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli), and a Go and
+/// tic-tac-toe engine over GTP (Sabaki, GoGui, gomill).
 #[derive(Parser, Debug)]
 #[command(name = "sente", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {

@@ -438,16 +438,8 @@ fn shape(game: &GoGame, cands: &[GoCandidate], options: &AnalyzeOptions) -> Vec<
 }
 
 impl GtpGame for GoSession {
-    fn game(&self) -> &'static str {
-        "go"
-    }
-
     fn level(&self) -> &'static str {
         self.player.name()
-    }
-
-    fn levels(&self) -> &'static [(&'static str, &'static str)] {
-        GO_LEVELS
     }
 
     fn set_level(&mut self, name: &str) -> GtpResult<()> {
@@ -456,11 +448,6 @@ impl GtpGame for GoSession {
         self.player = p;
         self.config.level = Some(name.to_string());
         Ok(())
-    }
-
-    fn set_seed(&mut self, seed: u64) {
-        self.config.seed = seed;
-        self.player.set_seed(seed);
     }
 
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()> {

@@ -193,16 +193,10 @@ pub const OFF_BOARD: &str = "invalid coordinate (not on the board)";
 
 /// The GTP commands every game shares. Game-specific ones are methods of each session.
 pub trait GtpGame {
-    /// The game's name (`go`, `ttt`).
-    fn game(&self) -> &'static str;
     /// The current player level.
     fn level(&self) -> &'static str;
-    /// The game's levels with descriptions, default first.
-    fn levels(&self) -> &'static [(&'static str, &'static str)];
     /// Switches the player level (case-insensitive name); unknown names leave it as it was.
     fn set_level(&mut self, name: &str) -> GtpResult<()>;
-    /// Reseeds every random choice.
-    fn set_seed(&mut self, seed: u64);
     /// `boardsize` / `rectangular_boardsize`: a new empty board (`unacceptable size` otherwise,
     /// and then nothing changes).
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()>;

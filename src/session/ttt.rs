@@ -93,16 +93,8 @@ fn unknown_level(name: &str) -> String {
 }
 
 impl GtpGame for TttSession {
-    fn game(&self) -> &'static str {
-        "ttt"
-    }
-
     fn level(&self) -> &'static str {
         self.player.name()
-    }
-
-    fn levels(&self) -> &'static [(&'static str, &'static str)] {
-        TTT_LEVELS
     }
 
     fn set_level(&mut self, name: &str) -> GtpResult<()> {
@@ -110,13 +102,6 @@ impl GtpGame for TttSession {
         info!("level switched to {}", p.name());
         self.player = p;
         Ok(())
-    }
-
-    fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
-        if let Some(p) = ttt_player(self.player.name(), seed) {
-            self.player = p;
-        }
     }
 
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()> {
