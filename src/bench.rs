@@ -239,8 +239,11 @@ pub struct GoBenchLine {
     pub size: usize,
     pub playouts: u64,
     pub playout_time: Duration,
+    /// CPU time of the playouts (differs from the wall time on a loaded machine).
+    pub playout_cpu: Option<Duration>,
     pub search_playouts: u64,
     pub search_time: Duration,
+    pub search_cpu: Option<Duration>,
     pub best: String,
 }
 
@@ -255,27 +258,55 @@ fn per_second(n: u64, t: Duration) -> u64 {
     n * 1_000_000 / t.as_micros().max(1) as u64
 }
 
+/// CPU time this thread has run (Linux `/proc/thread-self/schedstat`), so rates can be quoted
+/// per CPU second on a loaded machine; `None` elsewhere.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// Wall and CPU time of `f`.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration, Option<Duration>) {
+    let cpu0 = thread_cpu_time();
+    let start = Instant::now();
+    let out = f();
+    let wall = start.elapsed();
+    let cpu = match (cpu0, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    (out, wall, cpu)
+}
+
 impl GoBenchReport {
-    /// Raw playouts per second over the positions of one board size.
+    /// Raw playouts per wall-clock second over the positions of one board size.
     pub fn playouts_per_second(&self, size: usize) -> u64 {
-        let (n, t) = self
-            .lines
-            .iter()
-            .filter(|l| l.size == size)
-            .fold((0, Duration::ZERO), |(n, t), l| {
-                (n + l.playouts, t + l.playout_time)
-            });
-        per_second(n, t)
+        self.rate(size, |l| (l.playouts, l.playout_time))
     }
-    /// MCTS simulations per second (tree, priors and playouts) over one board size.
+    /// Raw playouts per CPU second (the figure to quote on a shared machine).
+    pub fn playouts_per_cpu_second(&self, size: usize) -> u64 {
+        self.rate(size, |l| {
+            (l.playouts, l.playout_cpu.unwrap_or(l.playout_time))
+        })
+    }
+    /// MCTS simulations per wall-clock second (tree, priors and playouts).
     pub fn search_per_second(&self, size: usize) -> u64 {
+        self.rate(size, |l| (l.search_playouts, l.search_time))
+    }
+    /// MCTS simulations per CPU second.
+    pub fn search_per_cpu_second(&self, size: usize) -> u64 {
+        self.rate(size, |l| {
+            (l.search_playouts, l.search_cpu.unwrap_or(l.search_time))
+        })
+    }
+    fn rate(&self, size: usize, f: impl Fn(&GoBenchLine) -> (u64, Duration)) -> u64 {
         let (n, t) = self
             .lines
             .iter()
             .filter(|l| l.size == size)
-            .fold((0, Duration::ZERO), |(n, t), l| {
-                (n + l.search_playouts, t + l.search_time)
-            });
+            .map(f)
+            .fold((0, Duration::ZERO), |(n, t), (a, b)| (n + a, t + b));
         per_second(n, t)
     }
 }
@@ -302,9 +333,12 @@ impl fmt::Display for GoBenchReport {
         for size in [9, 19] {
             writeln!(
                 f,
-                "{size}x{size}: {} playouts/s, {} mcts simulations/s (one thread)",
+                "{size}x{size}: {} playouts/s, {} mcts simulations/s (one thread, wall clock); \
+                 per CPU second: {} playouts, {} simulations",
                 self.playouts_per_second(size),
-                self.search_per_second(size)
+                self.search_per_second(size),
+                self.playouts_per_cpu_second(size),
+                self.search_per_cpu_second(size)
             )?;
         }
         write!(f, "signature: {:016x}", self.signature)
@@ -338,21 +372,21 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
         let start_board = game.board().clone();
         let mut scratch = start_board.clone();
         let mut rng = Rng::new(1);
-        let mut margin_sum = 0i64;
-        let start = Instant::now();
-        for _ in 0..n {
-            scratch.copy_from(&start_board);
-            margin_sum += playout(&mut scratch, color, komi, &mut rng, None) as i64;
-        }
-        let playout_time = start.elapsed();
-
+        let (margin_sum, playout_time, playout_cpu) = timed(|| {
+            let mut sum = 0i64;
+            for _ in 0..n {
+                scratch.copy_from(&start_board);
+                sum += playout(&mut scratch, color, komi, &mut rng, None) as i64;
+            }
+            sum
+        });
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::nodes(n);
-        let start = Instant::now();
-        let tm = TimeManager::new(&limit, start, &stop);
-        let mut mcts = Mcts::new(1);
-        let result = mcts.search(&game, color, &tm, Mode::Play, None, &mut |_| {});
-        let search_time = start.elapsed();
+        let (result, search_time, search_cpu) = timed(|| {
+            let tm = TimeManager::new(&limit, Instant::now(), &stop);
+            let mut mcts = Mcts::new(1);
+            mcts.search(&game, color, &tm, Mode::Play, None, &mut |_| {})
+        });
         let best = result
             .best
             .map_or("none".to_string(), |m| move_name(game.board(), m));
@@ -372,8 +406,10 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
             size: bp.size,
             playouts: n,
             playout_time,
+            playout_cpu,
             search_playouts: result.playouts,
             search_time,
+            search_cpu,
             best,
         });
     }

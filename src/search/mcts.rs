@@ -430,7 +430,7 @@ impl Mcts {
                 scratch.pass();
                 passes += 1;
             } else {
-                scratch.play_raw(mv as usize, to_move as u8);
+                scratch.play_unhashed(mv as usize, to_move as u8);
                 if self.first_mover[mv as usize] == 0 {
                     self.first_mover[mv as usize] = to_move as u8;
                 }

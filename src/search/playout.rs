@@ -72,7 +72,7 @@ pub fn playout(
     while passes < 2 && moves < max_moves {
         match choose(board, to_move, rng) {
             Some(p) => {
-                board.play_raw(p, to_move as u8);
+                board.play_unhashed(p, to_move as u8);
                 if let Some(t) = trace.as_deref_mut() {
                     if t.first_mover[p] == 0 {
                         t.first_mover[p] = to_move as u8;
@@ -178,10 +178,6 @@ fn legal(board: &GoBoard, p: usize, me: u8) -> bool {
 /// more stones.
 #[inline]
 pub fn acceptable(board: &GoBoard, p: usize, me: u8) -> bool {
-    if board.is_eye(p, me) || !legal(board, p, me) {
-        return false;
-    }
-    // Fast path: two empty neighbours mean at least two liberties.
     let mut empty = 0;
     let mut friend = false;
     for n in board.neighbors(p) {
@@ -191,10 +187,16 @@ pub fn acceptable(board: &GoBoard, p: usize, me: u8) -> bool {
             _ => {}
         }
     }
-    if empty >= 2 || !friend {
+    // Two empty neighbours: legal, no eye, at least two liberties. (The ko point never has an
+    // empty neighbour, nor does an eye.)
+    if empty >= 2 {
         return true;
     }
-    board.liberties_after(p, me, 2) >= 2 || board.captures_at(p, me)
+    if empty == 0 && (board.is_eye(p, me) || !legal(board, p, me)) {
+        return false;
+    }
+    // A lone stone may throw in; a group must keep two liberties unless it captures.
+    !friend || board.liberties_after(p, me, 2) >= 2 || board.captures_at(p, me)
 }
 
 /// Black's area minus white's on a played-out board: stones, plus empty points whose stone
@@ -315,6 +317,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fast_paths_of_acceptable_agree_with_the_plain_rule() {
+        let mut rng = Rng::new(11);
+        let mut checked = 0;
+        for size in [7usize, 9, 13] {
+            let start = GoBoard::new(size, size).unwrap();
+            let mut b = start.clone();
+            for _ in 0..60 {
+                b.copy_from(&start);
+                let mut c = Color::Black;
+                for _ in 0..rng.below(size * size * 3) {
+                    for &q in b.empty_points() {
+                        let q = q as usize;
+                        for me in [BLACK, WHITE] {
+                            let bad = b.is_eye(q, me)
+                                || !legal(&b, q, me)
+                                || (b.neighbors(q).iter().any(|&n| b.cell(n) == me)
+                                    && b.liberties_after(q, me, 2) < 2
+                                    && !b.captures_at(q, me));
+                            assert_eq!(acceptable(&b, q, me), !bad, "{q} {me}\n{}", b.to_text());
+                            checked += 1;
+                        }
+                    }
+                    match choose(&b, c, &mut rng) {
+                        Some(p) => {
+                            b.play_raw(p, c as u8);
+                        }
+                        None => b.pass(),
+                    }
+                    c = c.opponent();
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

@@ -95,9 +95,21 @@ fn zobrist() -> &'static [[u64; MAX_POINTS]; 2] {
     })
 }
 
-#[inline]
-fn key(color: u8, p: usize) -> u64 {
-    zobrist()[color as usize - 1][p]
+/// The key table, held by every board so the hot path skips the lazy-init check.
+#[derive(Clone, Copy)]
+struct Keys(&'static [[u64; MAX_POINTS]; 2]);
+
+impl Keys {
+    #[inline]
+    fn get(self, color: u8, p: usize) -> u64 {
+        self.0[color as usize - 1][p]
+    }
+}
+
+impl fmt::Debug for Keys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Keys")
+    }
 }
 
 /// The colour of a cell value, if it holds a stone.
@@ -108,6 +120,24 @@ pub(crate) fn cell_color(v: u8) -> Option<Color> {
         WHITE => Some(Color::White),
         _ => None,
     }
+}
+
+/// Reads `v[i]` without a bounds check. Every index the board passes here is an on-board point
+/// or one of its eight neighbours, which the padding keeps inside the array (`new` sizes it
+/// so); debug builds check.
+#[inline(always)]
+fn at<T: Copy>(v: &[T], i: usize) -> T {
+    debug_assert!(i < v.len());
+    // SAFETY: see above: i < v.len() for every call.
+    unsafe { *v.get_unchecked(i) }
+}
+
+/// Writes `v[i]` without a bounds check; same contract as [`at`].
+#[inline(always)]
+fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < v.len());
+    // SAFETY: see `at`.
+    unsafe { v.get_unchecked_mut(i) }
 }
 
 /// The physics of a Go position. Cloning allocates; [`GoBoard::copy_from`] reuses buffers and
@@ -141,6 +171,9 @@ pub struct GoBoard {
     last_color: u8,
     /// Whether suicide of more than zero stones is allowed (the Rules value decides).
     suicide: bool,
+    keys: Keys,
+    /// False once a playout move skipped the hash update.
+    hashed: bool,
 }
 
 impl GoBoard {
@@ -172,6 +205,8 @@ impl GoBoard {
             last: 0,
             last_color: 0,
             suicide: false,
+            keys: Keys(zobrist()),
+            hashed: true,
         };
         for y in 0..height {
             for x in 0..width {
@@ -206,6 +241,8 @@ impl GoBoard {
         self.last = other.last;
         self.last_color = other.last_color;
         self.suicide = other.suicide;
+        self.keys = other.keys;
+        self.hashed = other.hashed;
     }
 
     /// Board width (columns).
@@ -254,7 +291,7 @@ impl GoBoard {
     /// Whether `p` is a point of this board (not a wall, not out of the array).
     #[inline]
     pub fn on_board(&self, p: Point) -> bool {
-        p.idx() < self.cell.len() && self.cell[p.idx()] != WALL
+        p.idx() < self.cell.len() && at(&self.cell, p.idx()) != WALL
     }
     /// The stone on `p`, if any (None for empty or off-board points).
     #[inline]
@@ -264,7 +301,7 @@ impl GoBoard {
     /// Raw cell value: 0 empty, 1 black, 2 white, 3 wall.
     #[inline]
     pub(crate) fn cell(&self, p: usize) -> u8 {
-        self.cell[p]
+        at(&self.cell, p)
     }
     /// Whether `p` is an empty on-board point.
     #[inline]
@@ -334,23 +371,23 @@ impl GoBoard {
     /// Representative of the group on `p` (a stone).
     #[inline]
     pub(crate) fn head(&self, p: usize) -> usize {
-        self.head[p] as usize
+        at(&self.head, p) as usize
     }
     /// Stones in the group whose head is `h`.
     #[inline]
     pub(crate) fn group_size(&self, h: usize) -> usize {
-        self.size[h] as usize
+        at(&self.size, h) as usize
     }
     /// Whether the group with head `h` has exactly one liberty.
     #[inline]
     pub(crate) fn in_atari(&self, h: usize) -> bool {
-        let n = self.plibs[h] as u64;
-        n > 0 && n * self.libsum2[h] as u64 == (self.libsum[h] as u64).pow(2)
+        let n = at(&self.plibs, h) as u64;
+        n > 0 && n * at(&self.libsum2, h) as u64 == (at(&self.libsum, h) as u64).pow(2)
     }
     /// The only liberty of a group in atari (head `h`).
     #[inline]
     pub(crate) fn atari_liberty(&self, h: usize) -> usize {
-        (self.libsum[h] / self.plibs[h] as u32) as usize
+        (at(&self.libsum, h) / at(&self.plibs, h) as u32) as usize
     }
 
     /// The stones of the group on `p` (empty when `p` holds no stone). Not for the hot path.
@@ -360,10 +397,10 @@ impl GoBoard {
         }
         let start = p.idx();
         let mut out = vec![p];
-        let mut s = self.next[start] as usize;
+        let mut s = at(&self.next, start) as usize;
         while s != start {
             out.push(Point(s as u16));
-            s = self.next[s] as usize;
+            s = at(&self.next, s) as usize;
         }
         out
     }
@@ -373,18 +410,18 @@ impl GoBoard {
         if self.get(p).is_none() {
             return 0;
         }
-        let h = self.head[p.idx()] as usize;
+        let h = at(&self.head, p.idx()) as usize;
         let mut seen = vec![false; self.cell.len()];
         let mut count = 0;
         let mut s = h;
         loop {
             for n in self.neighbors(s) {
-                if self.cell[n] == EMPTY && !seen[n] {
+                if at(&self.cell, n) == EMPTY && !seen[n] {
                     seen[n] = true;
                     count += 1;
                 }
             }
-            s = self.next[s] as usize;
+            s = at(&self.next, s) as usize;
             if s == h {
                 return count;
             }
@@ -399,11 +436,11 @@ impl GoBoard {
         let mut s = h;
         loop {
             for n in self.neighbors(s) {
-                if self.cell[n] == EMPTY && found.insert(n) && found.len() >= limit {
+                if at(&self.cell, n) == EMPTY && found.insert(n) && found.len() >= limit {
                     return found.len();
                 }
             }
-            s = self.next[s] as usize;
+            s = at(&self.next, s) as usize;
             if s == h {
                 return found.len();
             }
@@ -418,8 +455,8 @@ impl GoBoard {
         let mut found = LibSet::new();
         let opp = 3 - c;
         for n in self.neighbors(p) {
-            let v = self.cell[n];
-            if v == EMPTY || (v == opp && self.in_atari(self.head[n] as usize)) {
+            let v = at(&self.cell, n);
+            if v == EMPTY || (v == opp && self.in_atari(at(&self.head, n) as usize)) {
                 found.insert(n);
                 if found.len() >= limit {
                     return found.len();
@@ -427,18 +464,22 @@ impl GoBoard {
             }
         }
         for n in self.neighbors(p) {
-            if self.cell[n] != c {
+            if at(&self.cell, n) != c {
                 continue;
             }
-            let h = self.head[n] as usize;
+            let h = at(&self.head, n) as usize;
             let mut s = h;
             loop {
                 for m in self.neighbors(s) {
-                    if m != p && self.cell[m] == EMPTY && found.insert(m) && found.len() >= limit {
+                    if m != p
+                        && at(&self.cell, m) == EMPTY
+                        && found.insert(m)
+                        && found.len() >= limit
+                    {
                         return found.len();
                     }
                 }
-                s = self.next[s] as usize;
+                s = at(&self.next, s) as usize;
                 if s == h {
                     break;
                 }
@@ -452,7 +493,7 @@ impl GoBoard {
     #[inline]
     pub fn is_legal(&self, p: Point, c: Color) -> bool {
         let p = p.idx();
-        if p >= self.cell.len() || self.cell[p] != EMPTY {
+        if p >= self.cell.len() || at(&self.cell, p) != EMPTY {
             return false;
         }
         let c = c as u8;
@@ -463,17 +504,17 @@ impl GoBoard {
     }
 
     /// Whether a `c` stone on empty `p` would have no liberty after its captures.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_suicide(&self, p: usize, c: u8) -> bool {
         for n in self.neighbors(p) {
-            let v = self.cell[n];
+            let v = at(&self.cell, n);
             if v == EMPTY {
                 return false;
             }
             if v == WALL {
                 continue;
             }
-            let in_atari = self.in_atari(self.head[n] as usize);
+            let in_atari = self.in_atari(at(&self.head, n) as usize);
             // A friend with another liberty keeps us alive; an enemy in atari is captured.
             if (v == c) != in_atari {
                 return false;
@@ -488,7 +529,7 @@ impl GoBoard {
         let opp = 3 - c;
         self.neighbors(p)
             .into_iter()
-            .any(|n| self.cell[n] == opp && self.in_atari(self.head[n] as usize))
+            .any(|n| at(&self.cell, n) == opp && self.in_atari(at(&self.head, n) as usize))
     }
 
     /// Passes: only the ko point is forgotten.
@@ -513,31 +554,47 @@ impl GoBoard {
     /// The hot path of [`GoBoard::play`].
     #[inline]
     pub(crate) fn play_raw(&mut self, p: usize, c: u8) -> usize {
+        self.play_inner::<true>(p, c)
+    }
+
+    /// [`GoBoard::play_raw`] without the hash update, for playouts: the hash of the board is
+    /// stale afterwards (the board is thrown away or overwritten by [`GoBoard::copy_from`]).
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, p: usize, c: u8) -> usize {
+        self.play_inner::<false>(p, c)
+    }
+
+    #[inline]
+    fn play_inner<const HASH: bool>(&mut self, p: usize, c: u8) -> usize {
         let opp = 3 - c;
         self.remove_empty(p);
-        self.cell[p] = c;
-        self.hash ^= key(c, p);
+        *at_mut(&mut self.cell, p) = c;
+        if HASH {
+            self.hash ^= self.keys.get(c, p);
+        } else {
+            self.hashed = false;
+        }
         self.stones[c as usize - 1] += 1;
-        self.head[p] = p as u16;
-        self.next[p] = p as u16;
-        self.size[p] = 1;
-        self.plibs[p] = 0;
-        self.libsum[p] = 0;
-        self.libsum2[p] = 0;
+        *at_mut(&mut self.head, p) = p as u16;
+        *at_mut(&mut self.next, p) = p as u16;
+        *at_mut(&mut self.size, p) = 1;
+        *at_mut(&mut self.plibs, p) = 0;
+        *at_mut(&mut self.libsum, p) = 0;
+        *at_mut(&mut self.libsum2, p) = 0;
         let nbrs = self.neighbors(p);
         for n in nbrs {
-            match self.cell[n] {
+            match at(&self.cell, n) {
                 EMPTY => self.add_lib(p, n),
                 WALL => {}
                 _ => {
-                    let h = self.head[n] as usize;
+                    let h = at(&self.head, n) as usize;
                     self.remove_lib(h, p);
                 }
             }
         }
         for n in nbrs {
-            if self.cell[n] == c {
-                let (a, b) = (self.head[p] as usize, self.head[n] as usize);
+            if at(&self.cell, n) == c {
+                let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
                 if a != b {
                     self.merge(a, b);
                 }
@@ -546,24 +603,24 @@ impl GoBoard {
         let mut captured = 0;
         let mut captured_at = 0;
         for n in nbrs {
-            if self.cell[n] == opp && self.plibs[self.head[n] as usize] == 0 {
-                captured += self.remove_group(self.head[n] as usize);
+            if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
+                captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
                 captured_at = n;
             }
         }
         self.captures[c as usize - 1] += captured as u32;
-        let h = self.head[p] as usize;
+        let h = at(&self.head, p) as usize;
         self.ko = 0;
         self.ko_color = 0;
-        if captured == 1 && self.size[h] == 1 && self.plibs[h] == 1 {
+        if captured == 1 && at(&self.size, h) == 1 && at(&self.plibs, h) == 1 {
             self.ko = captured_at as u16;
             self.ko_color = opp;
         }
         self.last = p as u16;
         self.last_color = c;
-        if self.plibs[h] == 0 {
+        if at(&self.plibs, h) == 0 {
             // Suicide (only reached when the rules allow it): the opponent takes the stones.
-            let lost = self.remove_group(h);
+            let lost = self.remove_group::<HASH>(h);
             self.captures[opp as usize - 1] += lost as u32;
         }
         captured
@@ -571,74 +628,76 @@ impl GoBoard {
 
     #[inline]
     fn add_lib(&mut self, h: usize, lib: usize) {
-        self.plibs[h] += 1;
-        self.libsum[h] += lib as u32;
-        self.libsum2[h] += (lib * lib) as u32;
+        *at_mut(&mut self.plibs, h) += 1;
+        *at_mut(&mut self.libsum, h) += lib as u32;
+        *at_mut(&mut self.libsum2, h) += (lib * lib) as u32;
     }
 
     #[inline]
     fn remove_lib(&mut self, h: usize, lib: usize) {
-        self.plibs[h] -= 1;
-        self.libsum[h] -= lib as u32;
-        self.libsum2[h] -= (lib * lib) as u32;
+        *at_mut(&mut self.plibs, h) -= 1;
+        *at_mut(&mut self.libsum, h) -= lib as u32;
+        *at_mut(&mut self.libsum2, h) -= (lib * lib) as u32;
     }
 
     #[inline]
     fn remove_empty(&mut self, p: usize) {
-        let i = self.empty_at[p] as usize;
+        let i = at(&self.empty_at, p) as usize;
         let last = self.empties.pop().expect("an empty point to fill");
         if last as usize != p {
-            self.empties[i] = last;
-            self.empty_at[last as usize] = i as u16;
+            *at_mut(&mut self.empties, i) = last;
+            *at_mut(&mut self.empty_at, last as usize) = i as u16;
         }
     }
 
     #[inline]
     fn add_empty(&mut self, p: usize) {
-        self.empty_at[p] = self.empties.len() as u16;
+        *at_mut(&mut self.empty_at, p) = self.empties.len() as u16;
         self.empties.push(p as u16);
     }
 
     /// Joins two groups (heads `a` and `b`), relabelling the smaller.
     fn merge(&mut self, a: usize, b: usize) {
-        let (big, small) = if self.size[a] >= self.size[b] {
+        let (big, small) = if at(&self.size, a) >= at(&self.size, b) {
             (a, b)
         } else {
             (b, a)
         };
         let mut s = small;
         loop {
-            self.head[s] = big as u16;
-            s = self.next[s] as usize;
+            *at_mut(&mut self.head, s) = big as u16;
+            s = at(&self.next, s) as usize;
             if s == small {
                 break;
             }
         }
         self.next.swap(big, small);
-        self.size[big] += self.size[small];
-        self.plibs[big] += self.plibs[small];
-        self.libsum[big] += self.libsum[small];
-        self.libsum2[big] += self.libsum2[small];
+        *at_mut(&mut self.size, big) += at(&self.size, small);
+        *at_mut(&mut self.plibs, big) += at(&self.plibs, small);
+        *at_mut(&mut self.libsum, big) += at(&self.libsum, small);
+        *at_mut(&mut self.libsum2, big) += at(&self.libsum2, small);
     }
 
     /// Takes the group with head `h` off the board; returns its size.
-    fn remove_group(&mut self, h: usize) -> usize {
-        let color = self.cell[h];
+    fn remove_group<const HASH: bool>(&mut self, h: usize) -> usize {
+        let color = at(&self.cell, h);
         let other = 3 - color;
         let mut s = h;
         let mut n = 0;
         loop {
-            self.cell[s] = EMPTY;
-            self.hash ^= key(color, s);
+            *at_mut(&mut self.cell, s) = EMPTY;
+            if HASH {
+                self.hash ^= self.keys.get(color, s);
+            }
             self.add_empty(s);
             n += 1;
             for m in self.neighbors(s) {
-                if self.cell[m] == other {
-                    let g = self.head[m] as usize;
+                if at(&self.cell, m) == other {
+                    let g = at(&self.head, m) as usize;
                     self.add_lib(g, s);
                 }
             }
-            s = self.next[s] as usize;
+            s = at(&self.next, s) as usize;
             if s == h {
                 break;
             }
@@ -650,11 +709,11 @@ impl GoBoard {
     /// Whether `p` is empty and every orthogonal neighbour is a `c` stone or the edge.
     #[inline]
     pub(crate) fn is_eyeish(&self, p: usize, c: u8) -> bool {
-        self.cell[p] == EMPTY
+        at(&self.cell, p) == EMPTY
             && self
                 .neighbors(p)
                 .into_iter()
-                .all(|n| self.cell[n] == c || self.cell[n] == WALL)
+                .all(|n| at(&self.cell, n) == c || at(&self.cell, n) == WALL)
     }
 
     /// Whether `p` is an eye of `c` that the usual diagonal test calls real: eyeish, and at most
@@ -668,7 +727,7 @@ impl GoBoard {
         let mut bad = 0;
         let mut edge = false;
         for d in self.diagonals(p) {
-            match self.cell[d] {
+            match at(&self.cell, d) {
                 WALL => edge = true,
                 v if v == opp => bad += 1,
                 _ => {}
@@ -694,14 +753,16 @@ impl GoBoard {
                     assert_eq!(self.empties.get(i), Some(&(p as u16)), "empty list at {p}");
                 }
                 c @ (BLACK | WHITE) => {
-                    hash ^= key(c, p);
+                    hash ^= self.keys.get(c, p);
                     stones[c as usize - 1] += 1;
                 }
                 v => panic!("bad cell {v} at {p}"),
             }
         }
         assert_eq!(empties, self.empties.len(), "empty count");
-        assert_eq!(hash, self.hash, "hash");
+        if self.hashed {
+            assert_eq!(hash, self.hash, "hash");
+        }
         assert_eq!(stones, self.stones, "stone counts");
         for p in self.points() {
             let p = p.idx();
