@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
 
-/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli).
+/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli), and a Go and
+/// tic-tac-toe engine over GTP (Sabaki, GoGui, gomill).
 #[derive(Parser, Debug)]
 #[command(name = "sente", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -28,13 +29,21 @@ enum Cmd {
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
     Bench {
-        /// Game to bench: gomoku (fixed positions at --depth), ttt (solve every position) or
-        /// kernels (the learner's matching cost as its store grows).
-        #[arg(value_parser = ["gomoku", "ttt", "kernels"], default_value = "gomoku")]
+        /// Game to bench: gomoku (fixed positions at --depth), ttt (solve every position), go
+        /// (playouts/s and MCTS simulations/s at --playouts) or kernels (the learner's matching
+        /// cost as its store grows).
+        #[arg(value_parser = ["gomoku", "ttt", "go", "kernels"], default_value = "gomoku")]
         game: String,
         /// Depth of every search.
         #[arg(long, default_value_t = 8)]
         depth: u32,
+        /// Go: playouts per 9x9 position (19x19 positions get a quarter).
+        #[arg(long, default_value_t = 100_000)]
+        playouts: u64,
+        /// Go: instead of the speed bench, play this many 9x9 games mcts vs heuristic at
+        /// --playouts per move (colours alternate) and print the result.
+        #[arg(long)]
+        vs: Option<usize>,
     },
     /// Play the engine's own levels against each other in-process and report W/L/D and Elo.
     Match(MatchArgs),
@@ -229,8 +238,18 @@ fn main() -> anyhow::Result<()> {
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
-        Some(Cmd::Bench { game, depth }) => {
-            if game == "ttt" {
+        Some(Cmd::Bench {
+            game,
+            depth,
+            playouts,
+            vs,
+        }) => {
+            if game == "go" {
+                match vs {
+                    Some(games) => println!("{}", sente::bench::go_vs(games, playouts, 9, 1)),
+                    None => println!("{}", sente::bench::run_go(playouts)),
+                }
+            } else if game == "ttt" {
                 println!("{}", sente::players::ttt::bench());
             } else if game == "kernels" {
                 print!("{}", sente::bench::run_kernels());
@@ -259,6 +278,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some(Cmd::Match(args)) => return run_match(args),
     };
+    engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");
     sente::protocol::run(engine.run_options(protocol))?;
     Ok(())

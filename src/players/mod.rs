@@ -3,6 +3,7 @@
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
 pub mod classic;
+pub mod go;
 pub mod kernel_file;
 pub mod learner;
 pub mod strong;
@@ -10,6 +11,8 @@ pub mod ttt;
 
 use std::path::Path;
 use std::time::Duration;
+
+pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
