@@ -488,7 +488,8 @@ pub fn play_go_game(
     seed: u64,
     first_black: bool,
 ) -> GoGameRecord {
-    use crate::players::{go_player, GoDecision, GoRequest};
+    use crate::players::go::genmove_with_limit;
+    use crate::players::{go_player, GoDecision};
     use crate::rules::go::{GoGame, GoRules};
     use crate::rules::Color;
 
@@ -501,15 +502,8 @@ pub fn play_go_game(
     for _ in 0..size * size * 3 {
         let color = game.to_move();
         let who = usize::from((color == Color::Black) != first_black);
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::nodes(playouts), Instant::now(), &stop);
-        let mut sink = |_: &[crate::players::GoCandidate]| {};
-        let mut req = GoRequest {
-            tm: &tm,
-            report: &mut sink,
-            report_every: None,
-        };
-        match players[who].genmove(&game, color, &mut req) {
+        let limit = SearchLimit::nodes(playouts);
+        match genmove_with_limit(players[who].as_mut(), &game, color, &limit) {
             GoDecision::Resign => {
                 decided = Some(color.opponent());
                 break;
