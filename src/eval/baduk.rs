@@ -691,13 +691,10 @@ impl<'b> BadukScorer<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, GoGame, GoMove, GoRules};
+    use crate::rules::go::{parse_point, GoGame, GoRules};
 
     fn pt(b: &GoBoard, s: &str) -> Point {
-        match parse_move(b, s).unwrap() {
-            GoMove::Play(p) => p,
-            GoMove::Pass => unreachable!(),
-        }
+        parse_point(b, s).unwrap()
     }
 
     /// A board with set-up stones: `black` and `white` are space-separated vertices.

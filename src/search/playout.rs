@@ -285,14 +285,11 @@ pub fn dead_stones(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, score, GoMove, GoRules};
+    use crate::rules::go::{parse_point, score, GoRules};
     use std::sync::atomic::AtomicBool;
 
     fn pt(b: &GoBoard, s: &str) -> Point {
-        match parse_move(b, s).unwrap() {
-            GoMove::Play(p) => p,
-            GoMove::Pass => unreachable!(),
-        }
+        parse_point(b, s).unwrap()
     }
 
     #[test]

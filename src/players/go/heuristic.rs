@@ -193,28 +193,16 @@ impl GoPlayer for Heuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, GoRules};
+    use crate::players::go::genmove_with_limit;
+    use crate::rules::go::{parse_point, GoRules};
     use crate::search::clock::SearchLimit;
-    use std::sync::atomic::AtomicBool;
-    use std::time::Instant;
 
     fn pt(g: &GoGame, s: &str) -> Point {
-        match parse_move(g.board(), s).unwrap() {
-            GoMove::Play(p) => p,
-            GoMove::Pass => unreachable!(),
-        }
+        parse_point(g.board(), s).unwrap()
     }
 
     fn gen(p: &mut Heuristic, g: &GoGame, c: Color) -> GoDecision {
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::default(), Instant::now(), &stop);
-        let mut report = |_: &[GoCandidate]| {};
-        let mut req = GoRequest {
-            tm: &tm,
-            report: &mut report,
-            report_every: None,
-        };
-        p.genmove(g, c, &mut req)
+        genmove_with_limit(p, g, c, &SearchLimit::default())
     }
 
     #[test]

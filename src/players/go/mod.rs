@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
-use crate::search::clock::TimeManager;
+use crate::search::clock::{SearchLimit, TimeManager};
 
 /// One candidate move of an analysis, from the point of view of the side asked about.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +63,25 @@ pub trait GoPlayer: Send {
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
     /// Dead stones at the end of the game, for final_score / final_status_list.
     fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point>;
+}
+
+/// Asks `player` for `color`'s move under `limit`, starting the clock now, without reports
+/// (in-process matches and tests).
+pub fn genmove_with_limit(
+    player: &mut dyn GoPlayer,
+    game: &GoGame,
+    color: Color,
+    limit: &SearchLimit,
+) -> GoDecision {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let tm = TimeManager::new(limit, std::time::Instant::now(), &stop);
+    let mut sink = |_: &[GoCandidate]| {};
+    let mut req = GoRequest {
+        tm: &tm,
+        report: &mut sink,
+        report_every: None,
+    };
+    player.genmove(game, color, &mut req)
 }
 
 /// The Go levels, strongest first; the first is the default.

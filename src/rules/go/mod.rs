@@ -105,6 +105,14 @@ pub fn move_name(board: &GoBoard, mv: GoMove) -> String {
     }
 }
 
+/// Parses a GTP vertex that must be a point (`D4`; not `pass`).
+pub fn parse_point(board: &GoBoard, s: &str) -> Option<Point> {
+    match parse_move(board, s)? {
+        GoMove::Play(p) => Some(p),
+        GoMove::Pass => None,
+    }
+}
+
 /// Parses a GTP vertex (`D4`, case-insensitive, no `I`); `pass` gives [`GoMove::Pass`].
 pub fn parse_move(board: &GoBoard, s: &str) -> Option<GoMove> {
     if s.eq_ignore_ascii_case("pass") {

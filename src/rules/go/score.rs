@@ -114,13 +114,10 @@ pub fn score_detail(board: &GoBoard, dead: &[Point], rules: &GoRules) -> ScoreDe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, GoGame, GoMove, KoRule};
+    use crate::rules::go::{parse_point, GoGame, KoRule};
 
     fn pt(board: &GoBoard, s: &str) -> Point {
-        match parse_move(board, s).unwrap() {
-            GoMove::Play(p) => p,
-            GoMove::Pass => unreachable!(),
-        }
+        parse_point(board, s).unwrap()
     }
 
     /// A 5x5 game: black walls off column B, white column D, with a white stone dead in black's
