@@ -1,0 +1,336 @@
+//! The referee: keeps the real position, checks every move against the rules itself (renju
+//! forbidden points included), runs the clocks, ends the game and says why.
+//!
+//! A game ends on a winning line, a full board (draw), the move limit (draw), a resignation, or
+//! a fault of one side: an illegal move, an answer past the hard deadline, a crash, a garbage
+//! answer or a refusal to play along. The engines are never trusted to say who won.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::coords::Mv;
+use super::engine::{Answer, Engine, Fault, GameSetup};
+use super::tc::SideClock;
+use crate::rules::{Board, Color};
+
+/// Time allowed for starting an engine and setting up a game, on top of the tolerance.
+pub const SETUP_MS: u64 = 10_000;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Black won.
+    BlackWins,
+    /// White won.
+    WhiteWins,
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The winning colour, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::BlackWins => Some(Color::Black),
+            Outcome::WhiteWins => Some(Color::White),
+            Outcome::Draw => None,
+        }
+    }
+    /// A win for `c`.
+    pub fn win_for(c: Color) -> Outcome {
+        match c {
+            Color::Black => Outcome::BlackWins,
+            Color::White => Outcome::WhiteWins,
+        }
+    }
+    /// `1-0`, `0-1`, `1/2-1/2` with black as the first player.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::BlackWins => "1-0",
+            Outcome::WhiteWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndReason {
+    /// A winning line (five, or three in tic-tac-toe).
+    Line,
+    /// No empty point left.
+    BoardFull,
+    /// The move limit was reached.
+    MoveLimit,
+    /// Go: two passes in a row, then area scoring; black's and white's points (komi included).
+    Score {
+        /// Black's area.
+        black: f32,
+        /// White's area plus komi.
+        white: f32,
+    },
+    /// The loser resigned.
+    Resign,
+    /// The loser did not answer in time.
+    Time,
+    /// The loser's process exited or could not start.
+    Crash(String),
+    /// The loser answered something that is not a move.
+    Garbage(String),
+    /// The loser refused a command (setup or a legal move).
+    Refused(String),
+    /// The loser played a move the rules forbid.
+    Illegal(String),
+}
+
+impl EndReason {
+    /// A short name for tallies.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EndReason::Line => "line",
+            EndReason::BoardFull => "board full",
+            EndReason::MoveLimit => "move limit",
+            EndReason::Score { .. } => "score",
+            EndReason::Resign => "resign",
+            EndReason::Time => "time",
+            EndReason::Crash(_) => "crash",
+            EndReason::Garbage(_) => "garbage",
+            EndReason::Refused(_) => "refused",
+            EndReason::Illegal(_) => "illegal move",
+        }
+    }
+    fn from_fault(f: Fault) -> EndReason {
+        match f {
+            Fault::Timeout => EndReason::Time,
+            Fault::Crashed(s) => EndReason::Crash(s),
+            Fault::Garbage(s) => EndReason::Garbage(s),
+            Fault::Refused(s) => EndReason::Refused(s),
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndReason::Line => write!(f, "a winning line"),
+            EndReason::BoardFull => write!(f, "the board is full"),
+            EndReason::MoveLimit => write!(f, "the move limit"),
+            EndReason::Score { black, white } => {
+                write!(f, "area score B {black} - W {white}")
+            }
+            EndReason::Resign => write!(f, "resignation"),
+            EndReason::Time => write!(f, "loss on time"),
+            EndReason::Crash(s) => write!(f, "crash ({s})"),
+            EndReason::Garbage(s) => write!(f, "garbage ({s})"),
+            EndReason::Refused(s) => write!(f, "refusal ({s})"),
+            EndReason::Illegal(s) => write!(f, "illegal move ({s})"),
+        }
+    }
+}
+
+/// One move of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Who played it.
+    pub color: Color,
+    /// The move.
+    pub mv: Mv,
+    /// Think time in ms; `None` for opening moves (put by the runner).
+    pub ms: Option<u64>,
+}
+
+/// The result of one refereed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Opening and played moves, in order.
+    pub moves: Vec<Played>,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The side whose engine must be restarted before its next game.
+    pub restart: Option<Color>,
+}
+
+/// The position the referee keeps.
+pub enum Position {
+    /// Gomoku, renju, tic-tac-toe.
+    Mnk(Board),
+}
+
+impl Position {
+    /// The empty position of `setup`.
+    pub fn new(setup: &GameSetup) -> Result<Position, String> {
+        match setup.mnk_board() {
+            Some(b) => Ok(Position::Mnk(b)),
+            None => Err(format!(
+                "cannot referee {} on {}x{}",
+                setup.game.name(),
+                setup.width,
+                setup.height
+            )),
+        }
+    }
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        match self {
+            Position::Mnk(b) => b.to_move(),
+        }
+    }
+    /// Plays `mv` for the side to move if the rules allow it.
+    pub fn play(&mut self, mv: Mv) -> Result<(), String> {
+        match self {
+            Position::Mnk(b) => {
+                let Mv::At(x, y) = mv else {
+                    return Err("pass is not a move in this game".into());
+                };
+                let p = b
+                    .pos(x as i64, y as i64)
+                    .ok_or_else(|| format!("{mv} is off the board"))?;
+                b.play(p).map(|_| ()).map_err(|e| format!("{mv}: {e}"))
+            }
+        }
+    }
+    /// The result, if the game is over by the rules.
+    pub fn verdict(&self) -> Option<(Outcome, EndReason)> {
+        match self {
+            Position::Mnk(b) => {
+                if let Some(c) = b.winner() {
+                    Some((Outcome::win_for(c), EndReason::Line))
+                } else if b.is_full() {
+                    Some((Outcome::Draw, EndReason::BoardFull))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+    /// The move limit used when none is given: none for boards that fill up.
+    pub fn default_move_limit(&self) -> Option<usize> {
+        match self {
+            Position::Mnk(_) => None,
+        }
+    }
+}
+
+/// Plays `opening` on `setup`'s board: `Err` names the first move the rules refuse.
+pub fn check_opening(setup: &GameSetup, opening: &[Mv]) -> Result<(), String> {
+    let mut pos = Position::new(setup)?;
+    for (i, &mv) in opening.iter().enumerate() {
+        pos.play(mv)
+            .map_err(|e| format!("opening move {}: {e}", i + 1))?;
+        if pos.verdict().is_some() {
+            return Err(format!("the opening is over after move {}", i + 1));
+        }
+    }
+    Ok(())
+}
+
+/// Referees one game from `opening` between `engines` (black, white). `max_moves` counts the
+/// moves played after the opening.
+pub fn play_game(
+    setup: &GameSetup,
+    opening: &[Mv],
+    engines: [&mut dyn Engine; 2],
+    tolerance_ms: u64,
+    max_moves: Option<usize>,
+) -> GameResult {
+    let mut result = GameResult {
+        moves: Vec::new(),
+        outcome: Outcome::Draw,
+        reason: EndReason::MoveLimit,
+        restart: None,
+    };
+    let lose = |result: &mut GameResult, side: Color, reason: EndReason, restart: bool| {
+        result.outcome = Outcome::win_for(side.opponent());
+        result.reason = reason;
+        if restart {
+            result.restart = Some(side);
+        }
+    };
+    let mut pos = match Position::new(setup) {
+        Ok(p) => p,
+        Err(e) => {
+            result.reason = EndReason::Refused(e);
+            return result;
+        }
+    };
+    for &mv in opening {
+        let color = pos.to_move();
+        if let Err(e) = pos.play(mv) {
+            // Openings are checked before the match; one that fails here voids the game.
+            result.reason = EndReason::Refused(format!("bad opening: {e}"));
+            return result;
+        }
+        result.moves.push(Played {
+            color,
+            mv,
+            ms: None,
+        });
+    }
+    for color in [Color::Black, Color::White] {
+        let deadline = Instant::now() + Duration::from_millis(SETUP_MS + tolerance_ms);
+        if let Err(f) = engines[color.index()].new_game(setup, deadline) {
+            let restart = f.needs_restart();
+            lose(&mut result, color, EndReason::from_fault(f), restart);
+            return result;
+        }
+    }
+    let limit = max_moves.or(pos.default_move_limit());
+    let mut clocks = [SideClock::new(&setup.tc); 2];
+    let mut history: Vec<(Color, Mv)> = result.moves.iter().map(|p| (p.color, p.mv)).collect();
+    let mut played = 0;
+    loop {
+        if let Some((outcome, reason)) = pos.verdict() {
+            result.outcome = outcome;
+            result.reason = reason;
+            return result;
+        }
+        if limit.is_some_and(|m| played >= m) {
+            result.outcome = Outcome::Draw;
+            result.reason = EndReason::MoveLimit;
+            return result;
+        }
+        let side = pos.to_move();
+        let budget = clocks[side.index()].budget(&setup.tc, tolerance_ms);
+        if budget.hard_ms == 0 {
+            lose(&mut result, side, EndReason::Time, false);
+            return result;
+        }
+        let start = Instant::now();
+        let answer = engines[side.index()].genmove(setup, &history, side, &budget, start);
+        let ms = start.elapsed().as_millis() as u64;
+        let answer = match answer {
+            Err(f) => {
+                let restart = f.needs_restart();
+                lose(&mut result, side, EndReason::from_fault(f), restart);
+                return result;
+            }
+            Ok(a) => a,
+        };
+        if ms > budget.hard_ms {
+            // Only an engine that cannot be killed (in-process) gets here.
+            lose(&mut result, side, EndReason::Time, false);
+            return result;
+        }
+        clocks[side.index()].charge(&setup.tc, ms);
+        let mv = match answer {
+            Answer::Resign => {
+                lose(&mut result, side, EndReason::Resign, false);
+                return result;
+            }
+            Answer::Move(mv) => mv,
+        };
+        if let Err(e) = pos.play(mv) {
+            lose(&mut result, side, EndReason::Illegal(e), false);
+            return result;
+        }
+        result.moves.push(Played {
+            color: side,
+            mv,
+            ms: Some(ms),
+        });
+        history.push((side, mv));
+        played += 1;
+    }
+}
