@@ -4,6 +4,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 
+use crate::players::ttt::TTT_LEVELS;
 use crate::players::GOMOKU_LEVELS;
 use crate::protocol::{ProtocolChoice, RunOptions};
 use crate::session::gomoku::SessionConfig;
@@ -25,11 +26,13 @@ pub struct EngineArgs {
     pub depth: Option<u32>,
 }
 
-/// The levels of [`GOMOKU_LEVELS`], with their descriptions for `--help`.
+/// The levels of every game ([`GOMOKU_LEVELS`], then [`TTT_LEVELS`] for `START 3`), with their
+/// descriptions for `--help`.
 fn level_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(
         GOMOKU_LEVELS
             .iter()
+            .chain(TTT_LEVELS)
             .map(|&(name, help)| PossibleValue::new(name).help(help)),
     )
 }

@@ -286,12 +286,15 @@ mod tests {
     #[test]
     fn errors_never_end_the_loop() {
         let out = gomocup(
-            "TURN 1,1\nSTART 4\nSTART 3\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
+            "TURN 1,1\nSTART 4\nSTART 2\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
              DONE\n1,1,1\nbegin\nTURN 7,8\nABOUT\n",
         );
         assert!(out[0].starts_with("ERROR no game started"), "{out:?}");
         assert!(out[1].starts_with("ERROR unsupported board size"));
-        assert_eq!(out[2], "ERROR tic-tac-toe (START 3) is not supported yet");
+        assert!(
+            out[2].starts_with("ERROR unsupported board size 2x2"),
+            "{out:?}"
+        );
         assert_eq!(out[3], "OK");
         assert!(out[4].starts_with("ERROR TURN 15,0: point is off the board"));
         assert!(out[5].starts_with("ERROR TURN -1,0"));

@@ -29,6 +29,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
 use crate::rules::renju::forbidden;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
@@ -179,6 +180,8 @@ pub struct GomokuSession {
     settings: Settings,
     config: SessionConfig,
     player: Box<dyn GomokuPlayer>,
+    /// Who plays when the board is tic-tac-toe (`START 3`).
+    ttt: Box<dyn TttPlayer>,
     complaints: Vec<String>,
     /// Points a BOARD marked with field 3 (continuous game): empty for the board, taken for
     /// the manager, so we never play there.
@@ -191,9 +194,16 @@ impl GomokuSession {
     /// A session with no board yet. An unknown level in `config` falls back to the default one
     /// (the CLI validates levels before getting here).
     pub fn new(config: SessionConfig, signal: Arc<StopSignal>) -> GomokuSession {
+        // A level names a gomoku player or a tic-tac-toe one; the other game gets its default.
+        let ttt = ttt_player(&config.level, config.seed);
         let player = gomoku_player(&config.level, config.seed).unwrap_or_else(|| {
-            warn!("unknown level '{}', using the default", config.level);
+            if ttt.is_none() {
+                warn!("unknown level '{}', using the default", config.level);
+            }
             gomoku_player(GOMOKU_LEVELS[0].0, config.seed).expect("default level exists")
+        });
+        let ttt = ttt.unwrap_or_else(|| {
+            ttt_player(TTT_LEVELS[0].0, config.seed).expect("default tic-tac-toe level exists")
         });
         GomokuSession {
             board: None,
@@ -202,6 +212,7 @@ impl GomokuSession {
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
             player,
+            ttt,
             complaints: Vec::new(),
             markers: Vec::new(),
             signal,
@@ -231,16 +242,16 @@ impl GomokuSession {
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
-    /// The current player's level name.
+    /// The current player's level name (the tic-tac-toe one while a 3 x 3 game is on).
     pub fn level(&self) -> &'static str {
-        self.player.name()
+        match &self.board {
+            Some(b) if is_tic_tac_toe(b) => self.ttt.name(),
+            _ => self.player.name(),
+        }
     }
 
-    /// `START n`.
+    /// `START n` (3 = tic-tac-toe, 5..32 = the gomoku family).
     pub fn start(&mut self, size: i64) -> Reply {
-        if size == 3 {
-            return Reply::Error("tic-tac-toe (START 3) is not supported yet".into());
-        }
         self.new_board(size, size)
     }
 
@@ -262,7 +273,7 @@ impl GomokuSession {
 
     fn new_board(&mut self, width: i64, height: i64) -> Reply {
         let size = |v: i64| usize::try_from(v).unwrap_or(0);
-        match Board::new(size(width), size(height), self.rule) {
+        match empty_board(size(width), size(height), self.rule) {
             Ok(b) => {
                 self.board = Some(b);
                 self.markers.clear();
@@ -322,8 +333,8 @@ impl GomokuSession {
                 Ok(v) => s.time_increment = v,
                 Err(_) => self.complain(format!("INFO time_increment {v}: must not be negative")),
             },
-            Setting::Level(name) => match gomoku_player(&name, self.config.seed) {
-                Some(mut p) => {
+            Setting::Level(name) => {
+                if let Some(mut p) = gomoku_player(&name, self.config.seed) {
                     if self.settings.max_memory > 0 {
                         p.set_memory_limit(self.settings.max_memory);
                     }
@@ -331,18 +342,28 @@ impl GomokuSession {
                     info!("level switched to {}", p.name());
                     self.player = p;
                     self.config.level = name;
-                }
-                None => {
-                    let known: Vec<&str> = GOMOKU_LEVELS.iter().map(|l| l.0).collect();
+                } else if let Some(p) = ttt_player(&name, self.config.seed) {
+                    info!("tic-tac-toe level switched to {}", p.name());
+                    self.ttt = p;
+                    self.config.level = name;
+                } else {
+                    let known: Vec<&str> = GOMOKU_LEVELS
+                        .iter()
+                        .chain(TTT_LEVELS)
+                        .map(|l| l.0)
+                        .collect();
                     self.complain(format!(
                         "INFO level {name}: unknown level (known: {})",
                         known.join(", ")
                     ))
                 }
-            },
+            }
             Setting::Seed(seed) => {
                 self.config.seed = seed;
                 self.player.set_seed(seed);
+                if let Some(p) = ttt_player(self.ttt.name(), seed) {
+                    self.ttt = p;
+                }
                 self.rng = ChaCha8Rng::seed_from_u64(seed);
             }
             Setting::Other { key, value } => info!("ignoring INFO {key} {value}"),
@@ -372,7 +393,8 @@ impl GomokuSession {
         self.rule = rule;
         self.player.prepare(rule);
         if let Some(old) = &self.board {
-            if old.rule() == rule {
+            // Tic-tac-toe has one rule whatever the manager says.
+            if old.rule() == rule || is_tic_tac_toe(old) {
                 return;
             }
             let mut b = Board::new(old.width(), old.height(), rule).expect("same size as before");
@@ -490,7 +512,7 @@ impl GomokuSession {
     /// nothing.
     fn position_from(&self, stones: &[StoneLine]) -> Result<(Board, Vec<Pos>), String> {
         let old = self.board.as_ref().ok_or(NO_GAME)?;
-        let mut b = Board::new(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
+        let mut b = empty_board(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
         let mut own = 0;
         let mut opp = 0;
         for s in stones {
@@ -539,7 +561,7 @@ impl GomokuSession {
             };
             b.place(p, color);
         }
-        if self.rule.renju() {
+        if b.rule().renju() {
             let alternates = b.history().iter().enumerate().all(|(i, &(_, c))| {
                 c == if i % 2 == 0 {
                     Color::Black
@@ -562,6 +584,9 @@ impl GomokuSession {
         };
         if let Some(r) = self.pending_complaint() {
             return r;
+        }
+        if self.board.as_ref().is_some_and(is_tic_tac_toe) {
+            return Reply::Error("SWAP2BOARD is a gomoku opening; this game is tic-tac-toe".into());
         }
         if ![0, 3, 5].contains(&stones.len()) {
             return Reply::Error(format!(
@@ -759,7 +784,11 @@ impl GomokuSession {
             nbest,
             report: &mut report,
         };
-        let choice = self.player.choose(board, &mut mr);
+        let choice = if is_tic_tac_toe(board) {
+            self.ttt.choose(board)
+        } else {
+            self.player.choose(board, &mut mr)
+        };
         self.signal.disarm();
         let markers = &self.markers;
         let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok() && !markers.contains(&p);
@@ -780,6 +809,20 @@ impl GomokuSession {
             }
         }
     }
+}
+
+/// The empty board a `START`/`RECTSTART` of this size asks for: 3 x 3 is tic-tac-toe (three in
+/// a row, no rule variants), 5..32 the gomoku family under `rule`.
+fn empty_board(width: usize, height: usize, rule: Rule) -> Result<Board, String> {
+    if (width, height) == (3, 3) {
+        return Ok(Board::with_k(3, 3, 3, Rule::Freestyle));
+    }
+    Board::new(width, height, rule).map_err(|e| format!("{e}; START 3 is tic-tac-toe"))
+}
+
+/// Whether `b` is a tic-tac-toe board rather than a gomoku one.
+fn is_tic_tac_toe(b: &Board) -> bool {
+    b.k() == 3
 }
 
 /// Whether `p` is a point of `b` (and not a wall or out of the array).
@@ -930,7 +973,7 @@ mod tests {
         assert!(is_err(&s.start(4), "unsupported board size"));
         assert!(is_err(&s.start(33), "unsupported board size"));
         assert!(is_err(&s.start(-1), "unsupported board size"));
-        assert!(is_err(&s.start(3), "tic-tac-toe"));
+        assert!(is_err(&s.start(2), "START 3 is tic-tac-toe"));
         assert!(s.board().is_none());
         assert_eq!(s.start(5), Reply::Ok);
         assert_eq!(s.start(32), Reply::Ok);
@@ -940,6 +983,53 @@ mod tests {
         assert!(is_err(&s.rect_start(20, 4), "unsupported"));
         // A refused size keeps the old board.
         assert_eq!(s.board().unwrap().width(), 20);
+    }
+
+    #[test]
+    fn start_3_is_tic_tac_toe_played_by_the_ttt_level() {
+        let mut s = session();
+        assert_eq!(s.start(3), Reply::Ok);
+        let b = s.board().unwrap();
+        assert_eq!((b.width(), b.height(), b.k()), (3, 3, 3));
+        assert_eq!(s.level(), "perfect");
+        // Black (us) has two on the top row: the perfect player must complete it.
+        let (r, _) = ask(|r| {
+            s.set_board(
+                &stones(&[(0, 0, 1), (1, 0, 1), (1, 1, 2), (0, 2, 2)]),
+                true,
+                r,
+            )
+        });
+        assert_eq!(r, Reply::Move(2, 0));
+        assert!(s.board().unwrap().winner().is_some());
+        // White must block the only threat.
+        assert_eq!(s.restart(), Reply::Ok);
+        assert_eq!(s.board().unwrap().k(), 3);
+        let (r, _) = ask(|r| s.set_board(&stones(&[(2, 2, 1), (0, 0, 2), (1, 0, 2)]), true, r));
+        assert_eq!(r, Reply::Move(2, 0));
+        assert!(is_err(&ask(|r| s.turn(3, 0, r)).0, "off the board"));
+        assert!(is_err(&ask(|r| s.swap2(&[], r)).0, "tic-tac-toe"));
+        // A rule change keeps the tic-tac-toe board as it is.
+        s.info(Setting::Rule(4));
+        assert_eq!(s.board().unwrap().stones(), 4);
+        assert_eq!(s.board().unwrap().rule(), Rule::Freestyle);
+    }
+
+    #[test]
+    fn ttt_levels_switch_only_the_ttt_player() {
+        let mut s = session();
+        s.info(Setting::Level("dumber".into()));
+        assert!(s.complaints.is_empty());
+        assert_eq!(s.start(3), Reply::Ok);
+        assert_eq!(s.level(), "dumber");
+        assert_eq!(ask(|r| s.begin(r)).0, Reply::Move(0, 0));
+        assert_eq!(ask(|r| s.turn(2, 2, r)).0, Reply::Move(1, 0));
+        // The gomoku player is untouched.
+        assert_eq!(s.start(15), Reply::Ok);
+        assert_eq!(s.level(), "scripted");
+        s.info(Setting::Level("nosuch".into()));
+        let r = ask(|r| s.begin(r)).0;
+        assert!(is_err(&r, "known: strong, classic, perfect"), "{r:?}");
     }
 
     #[test]
