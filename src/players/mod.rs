@@ -3,10 +3,13 @@
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
 pub mod classic;
+pub mod go;
 pub mod strong;
 pub mod ttt;
 
 use std::time::Duration;
+
+pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 
 use crate::rules::{Board, Pos};
 use crate::search::clock::TimeManager;
