@@ -309,6 +309,7 @@ fn broken_gtp_engines_lose_without_hanging_the_runner() {
         ("exits", "0/5", "crash 2"),
         ("wrongid", "0/5", "garbage 2"),
         ("noblank", "0/0.2", "time 2"),
+        ("stubborn", "0/5", "illegal move 2"),
     ] {
         let run = against_broken_gtp(mode, tc);
         assert!(run.ok, "{mode}: {}\n{}", run.stdout, run.stderr);
@@ -414,4 +415,126 @@ fn bad_requests_are_clear_errors() {
         assert!(!run.ok, "{args:?}");
         assert!(run.stderr.contains(want), "{args:?}: {}", run.stderr);
     }
+}
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+#[test]
+fn go_over_gtp_against_gnu_go_is_refereed_and_scored() {
+    if !Path::new(GNUGO).is_file() {
+        eprintln!("skipped: {GNUGO} not installed (apt-get install -y gnugo)");
+        return;
+    }
+    let dir = scratch("go");
+    manifest(
+        &dir,
+        "gnugo",
+        GNUGO,
+        &[
+            "--mode",
+            "gtp",
+            "--level",
+            "0",
+            "--chinese-rules",
+            "--capture-all-dead",
+            "--positional-superko",
+        ],
+        "gtp",
+        "\"go\"",
+    );
+    manifest(
+        &dir,
+        "stubborn",
+        "sh",
+        &[&script("broken-gtp.sh"), "stubborn"],
+        "gtp",
+        "\"go\"",
+    );
+    let out = dir.join("out");
+    let run = sente_match(
+        &[
+            "--game",
+            "go",
+            "--size",
+            "7",
+            "--komi",
+            "9",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "gnugo",
+            "stubborn",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+            "--verbose",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        row(&run.stdout, "gnugo vs stubborn"),
+        (2, 2, 0, 0),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("illegal move (A1: point is occupied)"),
+        "{}",
+        run.stdout
+    );
+    let sgf = std::fs::read_to_string(out.join("game-0001.sgf")).unwrap();
+    assert!(
+        sgf.starts_with("(;FF[4]GM[1]") && sgf.contains("SZ[7]") && sgf.contains("KM[9]"),
+        "{sgf}"
+    );
+
+    // GNU Go against itself plays to two passes and is counted by area.
+    let run = sente_match(
+        &[
+            "--game",
+            "go",
+            "--size",
+            "7",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "gnugo",
+            dir.join("gnugo.toml").to_str().unwrap(),
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+        ],
+        Duration::from_secs(300),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("endings: score 2"), "{}", run.stdout);
+}
+
+#[test]
+fn the_shipped_ttt_manifests_play_over_gomocup() {
+    let run = sente_match(
+        &[
+            "--game",
+            "ttt",
+            "--engines",
+            "sente-ttt-perfect",
+            "sente-ttt-dumber",
+            "sente-ttt-minimax",
+            "--games",
+            "4",
+            "--tc",
+            "0/5",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let (games, _, perfect_losses, _) = row(&run.stdout, "sente-ttt-perfect vs sente-ttt-dumber");
+    assert_eq!((games, perfect_losses), (4, 0), "{}", run.stdout);
+    assert_eq!(row(&run.stdout, "sente-ttt-perfect vs sente-ttt-minimax"), (4, 0, 0, 4));
+    assert!(run.stdout.contains("engine (all games)"));
 }

@@ -4,13 +4,23 @@
 //! A game ends on a winning line, a full board (draw), the move limit (draw), a resignation, or
 //! a fault of one side: an illegal move, an answer past the hard deadline, a crash, a garbage
 //! answer or a refusal to play along. The engines are never trusted to say who won.
+//!
+//! Go: Chinese rules as GNU Go's `--chinese-rules --positional-superko` play them (no suicide,
+//! positional superko, komi from the setup). Two passes in a row end the game, which is then
+//! counted by area with **every stone on the board alive** (Tromp-Taylor, as on CGOS): the
+//! engines must capture dead stones before passing (GNU Go's `--capture-all-dead`). We chose
+//! this over asking both engines for `final_status_list dead` because it needs no agreement
+//! and no trust, and it cannot be gamed by an engine that claims its opponent's groups dead.
+//! A game that reaches the move limit (3 x the board's points by default) is drawn.
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::coords::Mv;
 use super::engine::{Answer, Engine, Fault, GameSetup};
+use super::manifest::GameName;
 use super::tc::SideClock;
+use crate::rules::go::{score_detail, GoGame, GoMove, GoRules};
 use crate::rules::{Board, Color};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
@@ -156,11 +166,22 @@ pub struct GameResult {
 pub enum Position {
     /// Gomoku, renju, tic-tac-toe.
     Mnk(Board),
+    /// Go.
+    Go(Box<GoGame>),
 }
 
 impl Position {
     /// The empty position of `setup`.
     pub fn new(setup: &GameSetup) -> Result<Position, String> {
+        if setup.game == GameName::Go {
+            let rules = GoRules {
+                komi: setup.komi,
+                ..GoRules::default()
+            };
+            return GoGame::new(setup.width, setup.height, rules)
+                .map(|g| Position::Go(Box::new(g)))
+                .map_err(|_| format!("cannot play Go on {}x{}", setup.width, setup.height));
+        }
         match setup.mnk_board() {
             Some(b) => Ok(Position::Mnk(b)),
             None => Err(format!(
@@ -175,6 +196,7 @@ impl Position {
     pub fn to_move(&self) -> Color {
         match self {
             Position::Mnk(b) => b.to_move(),
+            Position::Go(g) => g.to_move(),
         }
     }
     /// Plays `mv` for the side to move if the rules allow it.
@@ -188,6 +210,21 @@ impl Position {
                     .pos(x as i64, y as i64)
                     .ok_or_else(|| format!("{mv} is off the board"))?;
                 b.play(p).map(|_| ()).map_err(|e| format!("{mv}: {e}"))
+            }
+            Position::Go(g) => {
+                let b = g.board();
+                let gm = match mv {
+                    Mv::Pass => GoMove::Pass,
+                    Mv::At(x, y) => GoMove::Play(
+                        (y < b.height())
+                            .then(|| b.point(x, b.height() - 1 - y))
+                            .flatten()
+                            .ok_or_else(|| format!("{mv} is off the board"))?,
+                    ),
+                };
+                let name = super::coords::gtp_vertex(mv, b.height());
+                let color = g.to_move();
+                g.play(gm, color).map_err(|e| format!("{name}: {e}"))
             }
         }
     }
@@ -203,12 +240,29 @@ impl Position {
                     None
                 }
             }
+            Position::Go(g) => {
+                if g.consecutive_passes() < 2 {
+                    return None;
+                }
+                let d = score_detail(g.board(), &[], g.rules());
+                let black = (d.stones[0] + d.territory[0]) as f32;
+                let white = (d.stones[1] + d.territory[1]) as f32 + g.rules().komi;
+                let outcome = if d.score > 0.0 {
+                    Outcome::BlackWins
+                } else if d.score < 0.0 {
+                    Outcome::WhiteWins
+                } else {
+                    Outcome::Draw
+                };
+                Some((outcome, EndReason::Score { black, white }))
+            }
         }
     }
     /// The move limit used when none is given: none for boards that fill up.
     pub fn default_move_limit(&self) -> Option<usize> {
         match self {
             Position::Mnk(_) => None,
+            Position::Go(g) => Some(3 * g.board().width() * g.board().height()),
         }
     }
 }
@@ -332,5 +386,116 @@ pub fn play_game(
         });
         history.push((side, mv));
         played += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::tc::TimeControl;
+    use crate::rules::Rule;
+
+    fn setup(game: GameName, size: usize) -> GameSetup {
+        GameSetup {
+            game,
+            rule: if game == GameName::Renju {
+                Rule::Renju
+            } else {
+                Rule::Freestyle
+            },
+            width: size,
+            height: size,
+            komi: 0.5,
+            tc: TimeControl {
+                game_ms: None,
+                increment_ms: 0,
+                move_ms: Some(1000),
+            },
+        }
+    }
+
+    fn play_all(pos: &mut Position, moves: &[Mv]) {
+        for &mv in moves {
+            pos.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+    }
+
+    #[test]
+    fn go_ends_after_two_passes_and_counts_area_with_every_stone_alive() {
+        let mut pos = Position::new(&setup(GameName::Go, 5)).unwrap();
+        // Black walls off column b, white column d; c is dame.
+        for y in 0..5 {
+            play_all(&mut pos, &[Mv::At(1, y), Mv::At(3, y)]);
+        }
+        assert!(pos.verdict().is_none());
+        pos.play(Mv::Pass).unwrap();
+        assert!(pos.verdict().is_none(), "one pass is not the end");
+        pos.play(Mv::Pass).unwrap();
+        // Black: 5 stones + column a = 10; white 10 + komi 0.5.
+        assert_eq!(
+            pos.verdict(),
+            Some((
+                Outcome::WhiteWins,
+                EndReason::Score {
+                    black: 10.0,
+                    white: 10.5
+                }
+            ))
+        );
+        assert_eq!(pos.default_move_limit(), Some(75));
+    }
+
+    #[test]
+    fn go_refuses_occupied_ko_and_off_board_points() {
+        let mut pos = Position::new(&setup(GameName::Go, 5)).unwrap();
+        // x = column from the left, y = row from the top.
+        play_all(
+            &mut pos,
+            &[
+                Mv::At(1, 0),
+                Mv::At(2, 0),
+                Mv::At(0, 1),
+                Mv::At(3, 1),
+                Mv::At(1, 2),
+                Mv::At(2, 2),
+            ],
+        );
+        // Black to move: a5 (0,0) is fine; b5 is taken.
+        assert_eq!(pos.play(Mv::At(1, 0)).unwrap_err(), "B5: point is occupied");
+        // A ko: black c4 is surrounded, white b4 captures it from inside black's stones.
+        play_all(&mut pos, &[Mv::At(2, 1), Mv::At(1, 1)]);
+        // White b4 captured black c4: black may not retake at once.
+        let err = pos.play(Mv::At(2, 1)).unwrap_err();
+        assert!(err.starts_with("C4: ") && err.contains("ko"), "{err}");
+        assert!(pos
+            .play(Mv::At(7, 7))
+            .unwrap_err()
+            .contains("off the board"));
+        let mut gomoku = Position::new(&setup(GameName::Gomoku, 9)).unwrap();
+        assert!(gomoku.play(Mv::Pass).is_err());
+    }
+
+    #[test]
+    fn renju_forbidden_points_are_illegal_for_black_only() {
+        let mut pos = Position::new(&setup(GameName::Renju, 15)).unwrap();
+        // Black (6,7) (7,7) across and (8,5) (8,6) down: (8,7) makes two open threes.
+        play_all(
+            &mut pos,
+            &[
+                Mv::At(6, 7),
+                Mv::At(0, 0),
+                Mv::At(7, 7),
+                Mv::At(0, 2),
+                Mv::At(8, 6),
+                Mv::At(0, 4),
+                Mv::At(8, 5),
+                Mv::At(0, 6),
+            ],
+        );
+        let err = pos.play(Mv::At(8, 7)).unwrap_err();
+        assert!(err.contains("forbidden"), "{err}");
+        // The same point is fine for white.
+        pos.play(Mv::At(14, 14)).unwrap();
+        pos.play(Mv::At(8, 7)).unwrap();
     }
 }

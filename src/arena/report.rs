@@ -52,8 +52,8 @@ impl fmt::Display for TournamentReport {
             .map(|p| label(p).len())
             .chain(self.names.iter().map(String::len))
             .max()
-            .unwrap_or(10)
-            .max(10);
+            .unwrap_or(0)
+            .max("pairing (first engine's view)".len());
         writeln!(
             f,
             "{:<w0$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {:<34}  {:>6}",
@@ -238,11 +238,13 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
         _ => format!("RU[{}]", s.rule.name()),
     };
     let mut out = format!(
-        "(;FF[4]GM[{gm}]CA[UTF-8]AP[sente:{}]SZ[{size}]{rules}PB[{}]PW[{}]RE[{re}]TM[{}]GN[game {}]GC[{}]",
+        "(;FF[4]GM[{gm}]CA[UTF-8]AP[sente:{}]SZ[{size}]{rules}PB[{}]PW[{}]RE[{re}]{}GN[game {}]GC[{}]",
         env!("CARGO_PKG_VERSION"),
         sgf_text(&names[g.black]),
         sgf_text(&names[g.white]),
-        s.tc.game_ms.map_or(0, |ms| ms / 1000),
+        s.tc
+            .game_ms
+            .map_or(String::new(), |ms| format!("TM[{}]", ms as f64 / 1000.0)),
         g.index + 1,
         sgf_text(&format!("tc {}; ended by {}", s.tc, g.result.reason)),
     );

@@ -119,7 +119,7 @@ pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{e:+.1}")
+        format!("{:+.1}", e + 0.0)
     }
 }
 

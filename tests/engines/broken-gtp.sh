@@ -6,6 +6,7 @@
 #   exits    exits at the first genmove that comes after a play (in the middle of a game)
 #   wrongid  answers genmove with another command id
 #   noblank  answers genmove without the empty line that ends a response
+#   stubborn always answers A1 (illegal once A1 is taken)
 mode=$1
 n=0
 while IFS= read -r line; do
