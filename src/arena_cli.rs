@@ -170,7 +170,7 @@ fn entrants(args: &MatchArgs, game: GameName) -> anyhow::Result<Vec<Entrant>> {
             );
         }
         match spec.check_available() {
-            Ok(()) => out.push(Entrant::Process(spec)),
+            Ok(()) => out.push(Entrant::Process(Box::new(spec))),
             Err(ManifestError::Missing(msg)) => eprintln!("{msg}"),
             Err(e) => bail!("{e}"),
         }

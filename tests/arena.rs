@@ -535,6 +535,9 @@ fn the_shipped_ttt_manifests_play_over_gomocup() {
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     let (games, _, perfect_losses, _) = row(&run.stdout, "sente-ttt-perfect vs sente-ttt-dumber");
     assert_eq!((games, perfect_losses), (4, 0), "{}", run.stdout);
-    assert_eq!(row(&run.stdout, "sente-ttt-perfect vs sente-ttt-minimax"), (4, 0, 0, 4));
+    assert_eq!(
+        row(&run.stdout, "sente-ttt-perfect vs sente-ttt-minimax"),
+        (4, 0, 0, 4)
+    );
     assert!(run.stdout.contains("engine (all games)"));
 }

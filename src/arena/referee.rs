@@ -498,4 +498,117 @@ mod tests {
         pos.play(Mv::At(14, 14)).unwrap();
         pos.play(Mv::At(8, 7)).unwrap();
     }
+
+    /// Plays a fixed list of answers, sleeping before each.
+    struct Scripted {
+        answers: Vec<(u64, Result<Answer, Fault>)>,
+        seen: Vec<usize>,
+    }
+
+    impl Engine for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+        fn new_game(&mut self, _: &GameSetup, _: Instant) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn genmove(
+            &mut self,
+            _: &GameSetup,
+            moves: &[(Color, Mv)],
+            _: Color,
+            _: &crate::arena::tc::MoveBudget,
+            _: Instant,
+        ) -> Result<Answer, Fault> {
+            self.seen.push(moves.len());
+            if self.answers.is_empty() {
+                return Err(Fault::Garbage("script ran out".into()));
+            }
+            let (sleep, a) = self.answers.remove(0);
+            std::thread::sleep(Duration::from_millis(sleep));
+            a
+        }
+    }
+
+    fn scripted(answers: Vec<(u64, Result<Answer, Fault>)>) -> Scripted {
+        Scripted {
+            answers,
+            seen: Vec::new(),
+        }
+    }
+
+    fn at(x: usize, y: usize) -> (u64, Result<Answer, Fault>) {
+        (0, Ok(Answer::Move(Mv::At(x, y))))
+    }
+
+    #[test]
+    fn the_game_clock_is_charged_and_enforced() {
+        let mut s = setup(GameName::Gomoku, 9);
+        s.tc = TimeControl {
+            game_ms: Some(150),
+            increment_ms: 0,
+            move_ms: None,
+        };
+        // Black spends 100 ms twice: 150 ms + 20 ms tolerance is gone at its third move.
+        let mut black = scripted(vec![
+            (100, Ok(Answer::Move(Mv::At(0, 0)))),
+            (100, Ok(Answer::Move(Mv::At(0, 1)))),
+            at(0, 2),
+        ]);
+        let mut white = scripted(vec![at(8, 8), at(8, 7), at(8, 6)]);
+        let r = play_game(&s, &[], [&mut black, &mut white], 20, None);
+        assert_eq!(r.outcome, Outcome::WhiteWins);
+        assert_eq!(r.reason, EndReason::Time);
+        assert!(r.moves.len() <= 4, "{:?}", r.moves);
+        assert!(r.moves.iter().all(|p| p.ms.is_some()));
+    }
+
+    #[test]
+    fn illegal_moves_resignations_and_faults_end_the_game_for_the_right_side() {
+        let s = setup(GameName::Gomoku, 9);
+        let opening = [Mv::At(4, 4), Mv::At(4, 5)];
+        // Black plays on white's opening stone.
+        let mut black = scripted(vec![at(4, 5)]);
+        let mut white = scripted(vec![]);
+        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, None);
+        assert_eq!(
+            (r.outcome, r.reason.kind()),
+            (Outcome::WhiteWins, "illegal move")
+        );
+        assert_eq!(black.seen, [2], "the opening was handed over");
+        assert_eq!(r.moves.iter().filter(|p| p.ms.is_none()).count(), 2);
+        // White resigns after one move each.
+        let mut black = scripted(vec![at(0, 0)]);
+        let mut white = scripted(vec![(0, Ok(Answer::Resign))]);
+        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, None);
+        assert_eq!(
+            (r.outcome, r.reason, r.restart),
+            (Outcome::BlackWins, EndReason::Resign, None)
+        );
+        // A crash asks for a restart of the crashed side; a refusal does not.
+        let mut black = scripted(vec![(0, Err(Fault::Crashed("gone".into())))]);
+        let r = play_game(
+            &s,
+            &opening,
+            [&mut black, &mut scripted(vec![])],
+            1000,
+            None,
+        );
+        assert_eq!(r.restart, Some(Color::Black));
+        let mut black = scripted(vec![(0, Err(Fault::Refused("no".into())))]);
+        let r = play_game(
+            &s,
+            &opening,
+            [&mut black, &mut scripted(vec![])],
+            1000,
+            None,
+        );
+        assert_eq!((r.outcome, r.restart), (Outcome::WhiteWins, None));
+        // The move limit draws.
+        let mut black = scripted(vec![at(0, 0), at(0, 1)]);
+        let mut white = scripted(vec![at(8, 8), at(8, 7)]);
+        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, Some(3));
+        assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
+        assert_eq!(r.moves.len(), 5);
+    }
 }

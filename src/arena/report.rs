@@ -85,8 +85,8 @@ impl fmt::Display for TournamentReport {
         if self.names.len() > 2 {
             writeln!(
                 f,
-                "{:<w0$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  {}",
-                "engine (all games)", "games", "W", "L", "D", "score", "Elo vs its opponents"
+                "{:<w0$}  {:>5}  {:>4}  {:>4}  {:>4}  {:>6}  Elo vs its opponents",
+                "engine (all games)", "games", "W", "L", "D", "score"
             )?;
             let mut order: Vec<usize> = (0..self.names.len()).collect();
             let score = |e: usize| self.entrant_wdl(e).score().unwrap_or(0.0);

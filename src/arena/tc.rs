@@ -33,7 +33,7 @@ fn seconds_to_ms(s: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("bad number of seconds {s:?}"))?;
-    if !v.is_finite() || v < 0.0 || v > 1e9 {
+    if !v.is_finite() || !(0.0..=1e9).contains(&v) {
         return Err(format!("bad number of seconds {s:?}"));
     }
     Ok((v * 1000.0).round() as u64)

@@ -26,7 +26,7 @@ use crate::rules::Color;
 #[derive(Clone, Debug)]
 pub enum Entrant {
     /// An engine process described by a manifest.
-    Process(EngineSpec),
+    Process(Box<EngineSpec>),
     /// One of our levels in-process (`internal:<level>`), at most `nodes` nodes per move.
     Internal {
         /// The level name.
@@ -53,8 +53,8 @@ impl Entrant {
                 let mut state = seed;
                 let seeds = Box::new(move || splitmix64(&mut state) >> 1);
                 Ok(match spec.manifest.protocol {
-                    Protocol::Gomocup => Box::new(GomocupEngine::new(spec.clone(), seeds)),
-                    Protocol::Gtp => Box::new(GtpEngine::new(spec.clone(), seeds)),
+                    Protocol::Gomocup => Box::new(GomocupEngine::new((**spec).clone(), seeds)),
+                    Protocol::Gtp => Box::new(GtpEngine::new((**spec).clone(), seeds)),
                 })
             }
             Entrant::Internal { level, nodes } => Internal::new(setup.game, level, seed, *nodes)
