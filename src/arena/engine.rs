@@ -90,15 +90,17 @@ impl fmt::Display for Fault {
     }
 }
 
-/// A player the referee can ask for moves.
+/// A player the referee can ask for moves. Implementors supply [`Engine::start_game`] and
+/// [`Engine::ask`]; the referee calls [`Engine::new_game`] and [`Engine::genmove`], which restart
+/// the engine after any fault that leaves its process in doubt.
 pub trait Engine: Send {
     /// Name for tables and records.
     fn name(&self) -> &str;
     /// Gets ready for a new game (starting the process if needed), within `setup_deadline`.
-    fn new_game(&mut self, setup: &GameSetup, setup_deadline: Instant) -> Result<(), Fault>;
+    fn start_game(&mut self, setup: &GameSetup, setup_deadline: Instant) -> Result<(), Fault>;
     /// The move for `color`, given every move so far (opening included, black first). The
     /// request started at `start`; the answer must come by `start + budget.hard_ms`.
-    fn genmove(
+    fn ask(
         &mut self,
         setup: &GameSetup,
         moves: &[(Color, Mv)],
@@ -110,6 +112,30 @@ pub trait Engine: Send {
     fn restart(&mut self) {}
     /// Ends the process politely (quit / END), killing it after a grace period.
     fn shutdown(&mut self) {}
+
+    /// [`Engine::start_game`], restarting the engine on a fault that needs it.
+    fn new_game(&mut self, setup: &GameSetup, setup_deadline: Instant) -> Result<(), Fault> {
+        let r = self.start_game(setup, setup_deadline);
+        if r.as_ref().is_err_and(Fault::needs_restart) {
+            self.restart();
+        }
+        r
+    }
+    /// [`Engine::ask`], restarting the engine on a fault that needs it.
+    fn genmove(
+        &mut self,
+        setup: &GameSetup,
+        moves: &[(Color, Mv)],
+        color: Color,
+        budget: &MoveBudget,
+        start: Instant,
+    ) -> Result<Answer, Fault> {
+        let r = self.ask(setup, moves, color, budget, start);
+        if r.as_ref().is_err_and(Fault::needs_restart) {
+            self.restart();
+        }
+        r
+    }
 }
 
 /// One of our levels, called in-process: `internal:<level>` for any gomoku or tic-tac-toe
@@ -149,7 +175,7 @@ impl Engine for Internal {
         &self.name
     }
 
-    fn new_game(&mut self, setup: &GameSetup, _: Instant) -> Result<(), Fault> {
+    fn start_game(&mut self, setup: &GameSetup, _: Instant) -> Result<(), Fault> {
         if setup.mnk_board().is_none() {
             return Err(Fault::Refused(format!(
                 "cannot play {} on {}x{}",
@@ -165,7 +191,7 @@ impl Engine for Internal {
         Ok(())
     }
 
-    fn genmove(
+    fn ask(
         &mut self,
         setup: &GameSetup,
         moves: &[(Color, Mv)],

@@ -95,15 +95,6 @@ impl GomocupEngine {
         }
         Ok(())
     }
-
-    fn drop_on_fault<T>(&mut self, r: Result<T, Fault>) -> Result<T, Fault> {
-        if let Err(f) = &r {
-            if f.needs_restart() {
-                self.restart();
-            }
-        }
-        r
-    }
 }
 
 impl Engine for GomocupEngine {
@@ -111,27 +102,9 @@ impl Engine for GomocupEngine {
         self.spec.name()
     }
 
-    fn new_game(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
-        let r = self.start_game(setup, deadline);
-        self.drop_on_fault(r)
-    }
-
-    fn genmove(
-        &mut self,
-        setup: &GameSetup,
-        moves: &[(Color, Mv)],
-        color: Color,
-        budget: &MoveBudget,
-        start: Instant,
-    ) -> Result<Answer, Fault> {
-        let r = self.ask(setup, moves, color, budget, start);
-        self.drop_on_fault(r)
-    }
-
     fn restart(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.kill();
-        }
+        // Dropping the process kills it.
+        self.process = None;
         self.told = 0;
     }
 
@@ -141,9 +114,7 @@ impl Engine for GomocupEngine {
             p.close(Duration::from_secs(1));
         }
     }
-}
 
-impl GomocupEngine {
     fn start_game(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
         if setup.game == GameName::Go {
             return Err(Fault::Refused("Go is not played over Gomocup".into()));

@@ -116,14 +116,27 @@ impl GtpEngine {
         }
         Ok(())
     }
+}
 
-    fn drop_on_fault<T>(&mut self, r: Result<T, Fault>) -> Result<T, Fault> {
-        if let Err(f) = &r {
-            if f.needs_restart() {
-                self.restart();
+impl Engine for GtpEngine {
+    fn name(&self) -> &str {
+        self.spec.name()
+    }
+
+    fn restart(&mut self) {
+        // Dropping the process kills it.
+        self.process = None;
+        self.told = 0;
+    }
+
+    fn shutdown(&mut self) {
+        if self.process.is_some() {
+            let deadline = Instant::now() + Duration::from_secs(1);
+            let _ = self.command("quit", deadline);
+            if let Some(p) = self.process.take() {
+                p.close(Duration::from_secs(1));
             }
         }
-        r
     }
 
     fn start_game(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
@@ -202,46 +215,6 @@ impl GtpEngine {
         };
         self.told = moves.len() + 1;
         Ok(answer)
-    }
-}
-
-impl Engine for GtpEngine {
-    fn name(&self) -> &str {
-        self.spec.name()
-    }
-
-    fn new_game(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
-        let r = self.start_game(setup, deadline);
-        self.drop_on_fault(r)
-    }
-
-    fn genmove(
-        &mut self,
-        setup: &GameSetup,
-        moves: &[(Color, Mv)],
-        color: Color,
-        budget: &MoveBudget,
-        start: Instant,
-    ) -> Result<Answer, Fault> {
-        let r = self.ask(setup, moves, color, budget, start);
-        self.drop_on_fault(r)
-    }
-
-    fn restart(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.kill();
-        }
-        self.told = 0;
-    }
-
-    fn shutdown(&mut self) {
-        if self.process.is_some() {
-            let deadline = Instant::now() + Duration::from_secs(1);
-            let _ = self.command("quit", deadline);
-            if let Some(p) = self.process.take() {
-                p.close(Duration::from_secs(1));
-            }
-        }
     }
 }
 

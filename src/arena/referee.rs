@@ -158,8 +158,6 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// Why it ended.
     pub reason: EndReason,
-    /// The side whose engine must be restarted before its next game.
-    pub restart: Option<Color>,
 }
 
 /// The position the referee keeps.
@@ -293,14 +291,10 @@ pub fn play_game(
         moves: Vec::new(),
         outcome: Outcome::Draw,
         reason: EndReason::MoveLimit,
-        restart: None,
     };
-    let lose = |result: &mut GameResult, side: Color, reason: EndReason, restart: bool| {
+    let lose = |result: &mut GameResult, side: Color, reason: EndReason| {
         result.outcome = Outcome::win_for(side.opponent());
         result.reason = reason;
-        if restart {
-            result.restart = Some(side);
-        }
     };
     let mut pos = match Position::new(setup) {
         Ok(p) => p,
@@ -325,8 +319,7 @@ pub fn play_game(
     for color in [Color::Black, Color::White] {
         let deadline = Instant::now() + Duration::from_millis(SETUP_MS + tolerance_ms);
         if let Err(f) = engines[color.index()].new_game(setup, deadline) {
-            let restart = f.needs_restart();
-            lose(&mut result, color, EndReason::from_fault(f), restart);
+            lose(&mut result, color, EndReason::from_fault(f));
             return result;
         }
     }
@@ -348,7 +341,7 @@ pub fn play_game(
         let side = pos.to_move();
         let budget = clocks[side.index()].budget(&setup.tc, tolerance_ms);
         if budget.hard_ms == 0 {
-            lose(&mut result, side, EndReason::Time, false);
+            lose(&mut result, side, EndReason::Time);
             return result;
         }
         let start = Instant::now();
@@ -356,27 +349,26 @@ pub fn play_game(
         let ms = start.elapsed().as_millis() as u64;
         let answer = match answer {
             Err(f) => {
-                let restart = f.needs_restart();
-                lose(&mut result, side, EndReason::from_fault(f), restart);
+                lose(&mut result, side, EndReason::from_fault(f));
                 return result;
             }
             Ok(a) => a,
         };
         if ms > budget.hard_ms {
             // Only an engine that cannot be killed (in-process) gets here.
-            lose(&mut result, side, EndReason::Time, false);
+            lose(&mut result, side, EndReason::Time);
             return result;
         }
         clocks[side.index()].charge(&setup.tc, ms);
         let mv = match answer {
             Answer::Resign => {
-                lose(&mut result, side, EndReason::Resign, false);
+                lose(&mut result, side, EndReason::Resign);
                 return result;
             }
             Answer::Move(mv) => mv,
         };
         if let Err(e) = pos.play(mv) {
-            lose(&mut result, side, EndReason::Illegal(e), false);
+            lose(&mut result, side, EndReason::Illegal(e));
             return result;
         }
         result.moves.push(Played {
@@ -503,16 +495,20 @@ mod tests {
     struct Scripted {
         answers: Vec<(u64, Result<Answer, Fault>)>,
         seen: Vec<usize>,
+        restarts: usize,
     }
 
     impl Engine for Scripted {
         fn name(&self) -> &str {
             "scripted"
         }
-        fn new_game(&mut self, _: &GameSetup, _: Instant) -> Result<(), Fault> {
+        fn start_game(&mut self, _: &GameSetup, _: Instant) -> Result<(), Fault> {
             Ok(())
         }
-        fn genmove(
+        fn restart(&mut self) {
+            self.restarts += 1;
+        }
+        fn ask(
             &mut self,
             _: &GameSetup,
             moves: &[(Color, Mv)],
@@ -534,6 +530,7 @@ mod tests {
         Scripted {
             answers,
             seen: Vec::new(),
+            restarts: 0,
         }
     }
 
@@ -582,10 +579,10 @@ mod tests {
         let mut white = scripted(vec![(0, Ok(Answer::Resign))]);
         let r = play_game(&s, &opening, [&mut black, &mut white], 1000, None);
         assert_eq!(
-            (r.outcome, r.reason, r.restart),
-            (Outcome::BlackWins, EndReason::Resign, None)
+            (r.outcome, r.reason, black.restarts + white.restarts),
+            (Outcome::BlackWins, EndReason::Resign, 0)
         );
-        // A crash asks for a restart of the crashed side; a refusal does not.
+        // A crash restarts the crashed side; a refusal does not.
         let mut black = scripted(vec![(0, Err(Fault::Crashed("gone".into())))]);
         let r = play_game(
             &s,
@@ -594,7 +591,7 @@ mod tests {
             1000,
             None,
         );
-        assert_eq!(r.restart, Some(Color::Black));
+        assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 1));
         let mut black = scripted(vec![(0, Err(Fault::Refused("no".into())))]);
         let r = play_game(
             &s,
@@ -603,7 +600,7 @@ mod tests {
             1000,
             None,
         );
-        assert_eq!((r.outcome, r.restart), (Outcome::WhiteWins, None));
+        assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 0));
         // The move limit draws.
         let mut black = scripted(vec![at(0, 0), at(0, 1)]);
         let mut white = scripted(vec![at(8, 8), at(8, 7)]);

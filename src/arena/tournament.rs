@@ -275,16 +275,6 @@ pub fn run(
                 };
                 engines[job.black] = eb;
                 engines[job.white] = ew;
-                if let Some(side) = result.restart {
-                    let e = if side == Color::Black {
-                        job.black
-                    } else {
-                        job.white
-                    };
-                    if let Some(engine) = engines[e].as_mut() {
-                        engine.restart();
-                    }
-                }
                 let rec = GameRecord {
                     index: job.index,
                     opening: job.opening,
@@ -351,7 +341,6 @@ fn missing_engine(side: Color) -> GameResult {
         moves: Vec::new(),
         outcome: Outcome::win_for(side.opponent()),
         reason: EndReason::Refused("the engine could not be created".into()),
-        restart: None,
     }
 }
 
