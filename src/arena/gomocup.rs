@@ -46,10 +46,19 @@ fn next_reply(p: &mut Process, deadline: Instant) -> Result<String, Silence> {
     }
 }
 
-fn silence_fault(s: Silence, what: &str) -> Fault {
+/// The fault for a silence of `p` while it was `what`; a crash quotes its last stderr lines.
+fn silence_fault(p: &Process, s: Silence, what: &str) -> Fault {
     match s {
         Silence::Timeout => Fault::Timeout,
-        Silence::Closed => Fault::Crashed(format!("exited while {what}")),
+        Silence::Closed => Fault::Crashed(with_stderr(p, format!("exited while {what}"))),
+    }
+}
+
+/// `msg`, followed by the engine's last stderr lines if it wrote any.
+pub fn with_stderr(p: &Process, msg: String) -> String {
+    match p.stderr_tail() {
+        t if t.is_empty() => msg,
+        t => format!("{msg}; stderr: {t}"),
     }
 }
 
@@ -78,8 +87,8 @@ impl GomocupEngine {
             })?;
             p.send("ABOUT")
                 .map_err(|e| Fault::Crashed(format!("exited at start: {e}")))?;
-            let about =
-                next_reply(&mut p, deadline).map_err(|s| silence_fault(s, "answering ABOUT"))?;
+            let about = next_reply(&mut p, deadline)
+                .map_err(|s| silence_fault(&p, s, "answering ABOUT"))?;
             self.about = Some(about);
             self.process = Some(p);
         }
@@ -127,7 +136,7 @@ impl Engine for GomocupEngine {
         };
         p.send(&start)
             .map_err(|_| Fault::Crashed("exited (stdin closed)".into()))?;
-        let reply = next_reply(p, deadline).map_err(|s| silence_fault(s, "answering START"))?;
+        let reply = next_reply(p, deadline).map_err(|s| silence_fault(p, s, "answering START"))?;
         let word = reply
             .split_whitespace()
             .next()
@@ -190,7 +199,7 @@ impl Engine for GomocupEngine {
         }
         self.send_all(&lines)?;
         let p = self.process.as_mut().expect("started");
-        let reply = next_reply(p, deadline).map_err(|s| silence_fault(s, "thinking"))?;
+        let reply = next_reply(p, deadline).map_err(|s| silence_fault(p, s, "thinking"))?;
         let word = reply
             .split_whitespace()
             .next()

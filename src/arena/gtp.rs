@@ -14,6 +14,7 @@ use log::warn;
 
 use super::coords::{gtp_vertex, parse_gtp_vertex, Mv};
 use super::engine::{Answer, Engine, Fault, GameSetup};
+use super::gomocup::with_stderr;
 use super::manifest::{EngineSpec, GameName};
 use super::process::{Process, Silence};
 use super::tc::MoveBudget;
@@ -65,12 +66,14 @@ impl GtpEngine {
             .ok_or_else(|| Fault::Crashed("not running".into()))?;
         p.send(&format!("{id} {cmd}"))
             .map_err(|_| Fault::Crashed("exited (stdin closed)".into()))?;
-        let silence = |s: Silence| match s {
+        let silence = |p: &Process, s: Silence| match s {
             Silence::Timeout => Fault::Timeout,
-            Silence::Closed => Fault::Crashed(format!("exited while answering {cmd:?}")),
+            Silence::Closed => {
+                Fault::Crashed(with_stderr(p, format!("exited while answering {cmd:?}")))
+            }
         };
         let first = loop {
-            let line = p.recv(deadline).map_err(silence)?;
+            let line = p.recv(deadline).map_err(|s| silence(p, s))?;
             if !line.trim().is_empty() {
                 break line.trim_start().to_string();
             }
@@ -93,7 +96,7 @@ impl GtpEngine {
         }
         let mut text = rest[digits..].trim().to_string();
         loop {
-            let line = p.recv(deadline).map_err(silence)?;
+            let line = p.recv(deadline).map_err(|s| silence(p, s))?;
             if line.trim().is_empty() {
                 break;
             }

@@ -3,9 +3,11 @@
 //! the whole process group (a shell script's `sleep` included) so nothing outlives the runner's
 //! decision.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -28,7 +30,12 @@ pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
+
+/// Lines of stderr kept for crash reports: this many from the start (where a command-line error
+/// or a panic message is) and as many from the end.
+const STDERR_KEPT: usize = 2;
 
 impl Process {
     /// Starts `cmd`; `label` names it in logs.
@@ -77,13 +84,20 @@ impl Process {
                 }
             })?;
         let err_label = label.to_string();
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
         thread::Builder::new()
             .name(format!("{label}-err"))
             .spawn(move || {
                 for line in BufReader::new(stderr).lines() {
-                    match line {
-                        Ok(l) => debug!("{err_label} stderr: {l}"),
-                        Err(_) => break,
+                    let Ok(l) = line else { break };
+                    debug!("{err_label} stderr: {l}");
+                    if let Ok(mut t) = tail.lock() {
+                        // The first STDERR_KEPT lines stay; after them a window of the last ones.
+                        if t.len() == 2 * STDERR_KEPT {
+                            t.remove(STDERR_KEPT);
+                        }
+                        t.push_back(l);
                     }
                 }
             })?;
@@ -92,7 +106,18 @@ impl Process {
             child,
             stdin,
             lines,
+            stderr_tail,
         })
+    }
+
+    /// The first and last lines the engine wrote to stderr, joined with ` | ` (empty if none),
+    /// for saying why it died. Waits briefly for the stderr reader to catch up with an exit.
+    pub fn stderr_tail(&self) -> String {
+        thread::sleep(Duration::from_millis(20));
+        self.stderr_tail
+            .lock()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
+            .unwrap_or_default()
     }
 
     /// The label given at spawn.
@@ -199,11 +224,16 @@ mod tests {
 
     #[test]
     fn an_exit_closes_the_stream() {
-        let mut p = Process::spawn(&sh("printf 'a\\r\\nb'; exit 3"), "t").unwrap();
+        let mut p = Process::spawn(
+            &sh("for i in 1 2 3 4 5 6; do echo e$i >&2; done; printf 'a\\r\\nb'; exit 3"),
+            "t",
+        )
+        .unwrap();
         let soon = Instant::now() + Duration::from_secs(10);
         assert_eq!(p.recv(soon).as_deref(), Ok("a"));
         assert_eq!(p.recv(soon).as_deref(), Ok("b"));
         assert_eq!(p.recv(soon), Err(Silence::Closed));
+        assert_eq!(p.stderr_tail(), "e1 | e2 | e5 | e6");
         let _ = p.send("x");
         p.close(Duration::from_millis(200));
     }

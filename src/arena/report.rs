@@ -16,6 +16,9 @@ use super::stats::{elo_estimate, fmt_elo, los, SprtDecision};
 use super::tournament::{GameRecord, TournamentReport};
 use crate::rules::Color;
 
+/// Games lost by a fault that the table lists one by one.
+const FAULTS_SHOWN: usize = 8;
+
 fn score_text(w: &super::stats::Wdl) -> String {
     w.score()
         .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0))
@@ -127,8 +130,20 @@ impl fmt::Display for TournamentReport {
         }
         let ends: Vec<String> = tally.iter().map(|(k, n)| format!("{k} {n}")).collect();
         writeln!(f, "endings: {}", ends.join(", "))?;
-        for g in self.games.iter().filter(|g| is_fault(&g.result.reason)) {
+        let faults: Vec<&GameRecord> = self
+            .games
+            .iter()
+            .filter(|g| is_fault(&g.result.reason))
+            .collect();
+        for g in faults.iter().take(FAULTS_SHOWN) {
             writeln!(f, "  game {}: {}", g.index + 1, game_line(&self.names, g))?;
+        }
+        if faults.len() > FAULTS_SHOWN {
+            writeln!(
+                f,
+                "  ... and {} more games lost by a fault (see --verbose or the SGF files)",
+                faults.len() - FAULTS_SHOWN
+            )?;
         }
         let mut longest = vec![0u64; self.names.len()];
         for g in &self.games {
