@@ -28,12 +28,20 @@ enum Cmd {
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
     Bench {
-        /// Game to bench: gomoku (fixed positions at --depth) or ttt (solve every position).
-        #[arg(value_parser = ["gomoku", "ttt"], default_value = "gomoku")]
+        /// Game to bench: gomoku (fixed positions at --depth), ttt (solve every position) or go
+        /// (playouts/s and MCTS simulations/s at --playouts).
+        #[arg(value_parser = ["gomoku", "ttt", "go"], default_value = "gomoku")]
         game: String,
         /// Depth of every search.
         #[arg(long, default_value_t = 8)]
         depth: u32,
+        /// Go: playouts per 9x9 position (19x19 positions get a quarter).
+        #[arg(long, default_value_t = 100_000)]
+        playouts: u64,
+        /// Go: instead of the speed bench, play this many 9x9 games mcts vs heuristic at
+        /// --playouts per move (colours alternate) and print the result.
+        #[arg(long)]
+        vs: Option<usize>,
     },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
     Match(sente::arena_cli::MatchArgs),
@@ -63,8 +71,18 @@ fn main() -> anyhow::Result<()> {
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
-        Some(Cmd::Bench { game, depth }) => {
-            if game == "ttt" {
+        Some(Cmd::Bench {
+            game,
+            depth,
+            playouts,
+            vs,
+        }) => {
+            if game == "go" {
+                match vs {
+                    Some(games) => println!("{}", sente::bench::go_vs(games, playouts, 9, 1)),
+                    None => println!("{}", sente::bench::run_go(playouts)),
+                }
+            } else if game == "ttt" {
                 println!("{}", sente::players::ttt::bench());
             } else {
                 println!("{}", sente::bench::run_gomoku(depth));

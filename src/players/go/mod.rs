@@ -3,6 +3,9 @@
 //! out through the request's `report` callback as [`GoCandidate`] lists that the GTP layer
 //! formats (`lz-analyze`, `kata-analyze`).
 
+pub mod heuristic;
+pub mod mcts;
+
 use std::time::Duration;
 
 use crate::rules::go::{GoGame, GoMove, Point};
@@ -62,13 +65,26 @@ pub trait GoPlayer: Send {
     fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point>;
 }
 
-/// The Go levels, strongest first; the first is the default. (Empty until the `heuristic` and
-/// `mcts` players land on this branch.)
-pub const GO_LEVELS: &[(&str, &str)] = &[];
+/// The Go levels, strongest first; the first is the default.
+pub const GO_LEVELS: &[(&str, &str)] = &[
+    (
+        "mcts",
+        "UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse (default)",
+    ),
+    (
+        "heuristic",
+        "the seed's one-ply move scorer: tactics, phase-weighted strategy, shape, territory (SEEDS 003)",
+    ),
+];
 
 /// Makes the Go player named `level` (case-insensitive), seeded with `seed`; `None` for an
 /// unknown level.
 pub fn go_player(level: &str, seed: u64) -> Option<Box<dyn GoPlayer>> {
-    let _ = (level, seed);
-    None
+    let mut player: Box<dyn GoPlayer> = match level.to_ascii_lowercase().as_str() {
+        "mcts" | "default" => Box::new(mcts::MctsPlayer::new()),
+        "heuristic" => Box::new(heuristic::Heuristic::new()),
+        _ => return None,
+    };
+    player.set_seed(seed);
+    Some(player)
 }

@@ -341,11 +341,6 @@ impl GoBoard {
     pub(crate) fn group_size(&self, h: usize) -> usize {
         self.size[h] as usize
     }
-    /// Next stone in the group's circular list.
-    #[inline]
-    pub(crate) fn next_stone(&self, p: usize) -> usize {
-        self.next[p] as usize
-    }
     /// Whether the group with head `h` has exactly one liberty.
     #[inline]
     pub(crate) fn in_atari(&self, h: usize) -> bool {
