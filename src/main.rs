@@ -44,7 +44,7 @@ enum Cmd {
         vs: Option<usize>,
     },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
-    Match(sente::arena_cli::MatchArgs),
+    Match(Box<sente::arena_cli::MatchArgs>),
     /// Play in the terminal against the engine (or another human).
     Play {
         /// Game to play.
@@ -100,7 +100,7 @@ fn main() -> anyhow::Result<()> {
             sente::study::ttt::run(seed, &mut std::io::stdout())?;
             return Ok(());
         }
-        Some(Cmd::Match(args)) => return sente::arena_cli::run_match(args),
+        Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
     };
     hint_if_terminal("sente");
     sente::protocol::run(engine.run_options(protocol))?;
