@@ -189,37 +189,58 @@ fn renju_referee_and_process_against_internal() {
     assert_eq!(row(&run.stdout, "classic vs internal:strong").0, 2);
 }
 
-/// Broken Gomocup engine `mode` against our classic level; returns the run.
-fn against_broken_gomocup(mode: &str, games: &str, tc: &str) -> Run {
-    let dir = scratch(&format!("gomocup-{mode}"));
+/// The broken engine `tests/engines/<script>` in `mode` against `opponent` (in-process),
+/// with a 200 ms tolerance; `extra` adds arguments.
+fn against_broken(
+    protocol: &str,
+    mode: &str,
+    game: &str,
+    opponent: &str,
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> Run {
+    let dir = scratch(&format!("{protocol}-{mode}"));
+    let script = script(&format!("broken-{protocol}.sh"));
     manifest(
         &dir,
         "broken",
         "sh",
-        &[&script("broken-gomocup.sh"), mode],
-        "gomocup",
-        "\"gomoku\"",
+        &[&script, mode],
+        protocol,
+        &format!("{game:?}"),
     );
-    sente_match(
-        &[
-            "--engines-dir",
-            dir.to_str().unwrap(),
-            "--engines",
-            "broken",
-            "internal:classic",
-            "--nodes",
-            "200",
-            "--games",
-            games,
-            "--size",
-            "9",
-            "--tc",
-            tc,
-            "--tolerance",
-            "200",
-            "--verbose",
-        ],
-        Duration::from_secs(60),
+    let mut args = vec![
+        "--game",
+        game,
+        "--engines-dir",
+        dir.to_str().unwrap(),
+        "--engines",
+        "broken",
+        opponent,
+        "--games",
+        games,
+        "--tc",
+        tc,
+        "--tolerance",
+        "200",
+        "--verbose",
+    ];
+    args.extend_from_slice(extra);
+    sente_match(&args, Duration::from_secs(60))
+}
+
+/// Broken Gomocup engine `mode` against our classic level on 9x9.
+fn against_broken_gomocup(mode: &str, games: &str, tc: &str) -> Run {
+    let extra = ["--nodes", "200", "--size", "9"];
+    against_broken(
+        "gomocup",
+        mode,
+        "gomoku",
+        "internal:classic",
+        games,
+        tc,
+        &extra,
     )
 }
 
@@ -271,34 +292,7 @@ fn a_gomocup_engine_refusing_the_board_loses_with_its_reason() {
 
 /// Broken GTP engine `mode` against our perfect tic-tac-toe level.
 fn against_broken_gtp(mode: &str, tc: &str) -> Run {
-    let dir = scratch(&format!("gtp-{mode}"));
-    manifest(
-        &dir,
-        "broken",
-        "sh",
-        &[&script("broken-gtp.sh"), mode],
-        "gtp",
-        "\"ttt\"",
-    );
-    sente_match(
-        &[
-            "--game",
-            "ttt",
-            "--engines-dir",
-            dir.to_str().unwrap(),
-            "--engines",
-            "broken",
-            "internal:perfect",
-            "--games",
-            "2",
-            "--tc",
-            tc,
-            "--tolerance",
-            "200",
-            "--verbose",
-        ],
-        Duration::from_secs(60),
-    )
+    against_broken("gtp", mode, "ttt", "internal:perfect", "2", tc, &[])
 }
 
 #[test]
