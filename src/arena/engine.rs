@@ -108,6 +108,10 @@ pub trait Engine: Send {
         budget: &MoveBudget,
         start: Instant,
     ) -> Result<Answer, Fault>;
+    /// This engine's own grace past a move's budget, when its manifest sets one.
+    fn tolerance_ms(&self) -> Option<u64> {
+        None
+    }
     /// Forgets the running process (killing it) so the next game starts a fresh one.
     fn restart(&mut self) {}
     /// Ends the process politely (quit / END), killing it after a grace period.

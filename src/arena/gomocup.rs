@@ -111,6 +111,10 @@ impl Engine for GomocupEngine {
         self.spec.name()
     }
 
+    fn tolerance_ms(&self) -> Option<u64> {
+        self.spec.manifest.tolerance_ms
+    }
+
     fn restart(&mut self) {
         // Dropping the process kills it.
         self.process = None;

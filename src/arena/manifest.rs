@@ -11,6 +11,7 @@
 //! games = ["gomoku", "renju"]            # any of gomoku, renju, ttt, go
 //! working_dir = "."                      # optional, relative to this file; default: inherited
 //! install_hint = "apt-get install gnugo" # optional, printed when the command is missing
+//! tolerance_ms = 5000                    # optional: this engine's grace past a move's budget
 //! [info]                                 # Gomocup only: `INFO key value` after START
 //! max_depth = 4
 //! # GTP only: commands sent after boardsize/clear_board, each must succeed
@@ -98,6 +99,10 @@ pub struct Manifest {
     /// How to install the executable when it is missing.
     #[serde(default)]
     pub install_hint: Option<String>,
+    /// Grace past a move's budget for this engine, in ms (overrides `--tolerance`, as
+    /// c-gomoku-cli's per-engine `tolerance=`): for engines that do not budget their time.
+    #[serde(default)]
+    pub tolerance_ms: Option<u64>,
     /// Gomocup `INFO key value` lines sent after START.
     #[serde(default)]
     pub info: BTreeMap<String, toml::Value>,

@@ -278,8 +278,9 @@ pub fn check_opening(setup: &GameSetup, opening: &[Mv]) -> Result<(), String> {
     Ok(())
 }
 
-/// Referees one game from `opening` between `engines` (black, white). `max_moves` counts the
-/// moves played after the opening.
+/// Referees one game from `opening` between `engines` (black, white). `tolerance_ms` is the
+/// grace past each move's budget unless an engine brings its own; `max_moves` counts the moves
+/// played after the opening.
 pub fn play_game(
     setup: &GameSetup,
     opening: &[Mv],
@@ -339,7 +340,8 @@ pub fn play_game(
             return result;
         }
         let side = pos.to_move();
-        let budget = clocks[side.index()].budget(&setup.tc, tolerance_ms);
+        let tolerance = engines[side.index()].tolerance_ms().unwrap_or(tolerance_ms);
+        let budget = clocks[side.index()].budget(&setup.tc, tolerance);
         if budget.hard_ms == 0 {
             lose(&mut result, side, EndReason::Time);
             return result;
@@ -496,6 +498,7 @@ mod tests {
         answers: Vec<(u64, Result<Answer, Fault>)>,
         seen: Vec<usize>,
         restarts: usize,
+        tolerance: Option<u64>,
     }
 
     impl Engine for Scripted {
@@ -507,6 +510,9 @@ mod tests {
         }
         fn restart(&mut self) {
             self.restarts += 1;
+        }
+        fn tolerance_ms(&self) -> Option<u64> {
+            self.tolerance
         }
         fn ask(
             &mut self,
@@ -531,6 +537,7 @@ mod tests {
             answers,
             seen: Vec::new(),
             restarts: 0,
+            tolerance: None,
         }
     }
 
@@ -607,5 +614,27 @@ mod tests {
         let r = play_game(&s, &opening, [&mut black, &mut white], 1000, Some(3));
         assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
         assert_eq!(r.moves.len(), 5);
+    }
+
+    #[test]
+    fn an_engine_may_bring_its_own_tolerance() {
+        let mut s = setup(GameName::Gomoku, 9);
+        s.tc.move_ms = Some(20);
+        let slow = |n: usize| -> Vec<(u64, Result<Answer, Fault>)> {
+            (0..n)
+                .map(|i| (80, Ok(Answer::Move(Mv::At(0, i)))))
+                .collect()
+        };
+        // 80 ms against 20 ms + 10 ms: lost on time at once.
+        let mut black = scripted(slow(1));
+        let mut white = scripted(vec![]);
+        let r = play_game(&s, &[], [&mut black, &mut white], 10, Some(2));
+        assert_eq!((r.outcome, r.reason), (Outcome::WhiteWins, EndReason::Time));
+        // With its own 1 s of grace the same engine plays on.
+        let mut black = scripted(slow(1));
+        black.tolerance = Some(1000);
+        let mut white = scripted(vec![at(8, 8)]);
+        let r = play_game(&s, &[], [&mut black, &mut white], 10, Some(2));
+        assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
     }
 }
