@@ -3,6 +3,7 @@
 //! protocol -> session -> players -> search -> eval -> rules.
 
 pub mod arena;
+pub mod arena_cli;
 pub mod bench;
 pub mod cli;
 pub mod eval;

@@ -45,8 +45,8 @@ enum Cmd {
         #[arg(long)]
         vs: Option<usize>,
     },
-    /// Play the engine's own levels against each other in-process and report W/L/D and Elo.
-    Match(MatchArgs),
+    /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
+    Match(Box<sente::arena_cli::MatchArgs>),
     /// Play in the terminal against the engine (or another human).
     Play {
         /// Game to play.
@@ -68,41 +68,6 @@ enum Cmd {
         #[command(flatten)]
         kernels: KernelStudyArgs,
     },
-}
-
-/// `sente match`: level against level, each generated opening played with both colours.
-#[derive(clap::Args, Debug)]
-struct MatchArgs {
-    /// Game family (gomoku covers every gomoku rule; pick one with --rule).
-    #[arg(long, value_parser = ["gomoku", "renju"], default_value = "gomoku")]
-    game: String,
-    /// The two levels; results are reported for the first.
-    #[arg(long, num_args = 2, value_names = ["A", "B"], default_values = ["strong", "classic"])]
-    levels: Vec<String>,
-    /// Number of games (rounded up to even: every opening twice).
-    #[arg(long, default_value_t = 50)]
-    games: usize,
-    /// Node budget per move (deterministic).
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Time per move in milliseconds (default 200 when no --nodes).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Board size, `15` or `20x15`.
-    #[arg(long, default_value = "15")]
-    size: String,
-    /// Rule: freestyle, standard, renju, caro, caro-standard (or the Gomocup number).
-    #[arg(long, default_value = "freestyle")]
-    rule: String,
-    /// Seed for openings and players.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Print each game as it finishes.
-    #[arg(long)]
-    verbose: bool,
 }
 
 /// Options of `sente study kernels`.
@@ -176,62 +141,6 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_match(args: MatchArgs) -> anyhow::Result<()> {
-    use sente::arena::selfplay::{run_match, MatchConfig};
-    use sente::rules::Rule;
-    use sente::search::clock::SearchLimit;
-
-    let (width, height) = match args.size.split_once(['x', 'X']) {
-        Some((w, h)) => (w.parse()?, h.parse()?),
-        None => {
-            let n: usize = args.size.parse()?;
-            (n, n)
-        }
-    };
-    let rule_name = if args.game == "renju" {
-        "renju"
-    } else {
-        &args.rule
-    };
-    let rule =
-        Rule::from_name(rule_name).ok_or_else(|| anyhow::anyhow!("unknown rule {rule_name:?}"))?;
-    let mut limit = match (args.nodes, args.movetime) {
-        (Some(n), _) => SearchLimit::nodes(n),
-        (None, Some(ms)) => SearchLimit::move_time(ms),
-        (None, None) => SearchLimit::move_time(200),
-    };
-    if let (Some(_), Some(ms)) = (args.nodes, args.movetime) {
-        limit.clock.turn_ms = Some(ms);
-    }
-    let cfg = MatchConfig {
-        levels: [args.levels[0].clone(), args.levels[1].clone()],
-        games: args.games,
-        limit,
-        width,
-        height,
-        rule,
-        seed: args.seed,
-        concurrency: args.concurrency.max(1),
-        ..MatchConfig::default()
-    };
-    let total = cfg.games.div_ceil(2) * 2;
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let verbose = args.verbose;
-    let report = run_match(&cfg, &mut |game| {
-        bar.inc(1);
-        if verbose {
-            bar.println(game.to_string());
-        }
-    })?;
-    bar.finish_and_clear();
-    println!("{report}");
-    Ok(())
-}
-
 fn main() -> anyhow::Result<()> {
     init_logging();
     let cli = Cli::parse();
@@ -276,7 +185,7 @@ fn main() -> anyhow::Result<()> {
             sente::study::ttt::run(seed, &mut std::io::stdout())?;
             return Ok(());
         }
-        Some(Cmd::Match(args)) => return run_match(args),
+        Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
     };
     engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");

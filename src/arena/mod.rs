@@ -1,13 +1,23 @@
-//! Arena: matches between players for measuring strength. [`selfplay`] runs gomoku-family games
-//! between in-process levels with the runner as referee; [`stats`] turns results into scores,
-//! Elo intervals, LOS and SPRT decisions (also for the process-based tournament runner).
-//! Nothing here prints: progress goes to a caller-supplied callback, results are values with
-//! `Display`.
+//! Arena: tournaments between engines, with the runner as referee. Engines are processes
+//! described by manifests (`engines/*.toml`, [`manifest`]) spoken to over Gomocup
+//! ([`gomocup`]) or GTP ([`gtp`]) through [`process`], or our own levels in-process
+//! ([`engine::Internal`], the fast deterministic path). [`referee`] checks every move and
+//! ends games, [`tournament`] schedules them on threads, [`stats`] turns results into Elo, LOS
+//! and SPRT decisions, and [`report`] formats tables, SGF and PGN. Nothing here prints:
+//! progress goes to a caller-supplied callback, results are values with `Display`.
 
-pub mod selfplay;
+pub mod coords;
+pub mod engine;
+pub mod gomocup;
+pub mod gtp;
+pub mod manifest;
+pub mod openings;
+pub mod process;
+pub mod referee;
+pub mod report;
 pub mod stats;
+pub mod tc;
+pub mod tournament;
 
-pub use selfplay::{
-    run_match, EndReason, GameRecord, MatchConfig, MatchError, MatchReport, Outcome,
-};
 pub use stats::{elo_estimate, los, EloEstimate, Sprt, SprtDecision, Wdl};
+pub use tournament::{run, Entrant, GameRecord, Schedule, TournamentConfig, TournamentReport};

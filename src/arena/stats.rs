@@ -119,7 +119,7 @@ pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{e:+.1}")
+        format!("{:+.1}", e + 0.0)
     }
 }
 
@@ -200,18 +200,23 @@ impl Sprt {
         let b = self.beta.clamp(1e-12, 0.5);
         ((b / (1.0 - a)).ln(), ((1.0 - b) / a).ln())
     }
-    /// The log-likelihood ratio of H1 against H0 for the counts; 0 while the per-game score
-    /// has no spread (too few games to say anything).
+    /// The log-likelihood ratio of H1 against H0 for the counts (0 before any game).
+    ///
+    /// While every game has had the same result (a sweep, or only draws) the per-game score has
+    /// no spread and the normal approximation is undefined; the ratio is then the binomial one,
+    /// each game scoring `m` of a win: `n (m ln(s1/s0) + (1-m) ln((1-s1)/(1-s0)))`, so a long
+    /// enough sweep still ends the test (23 straight wins for elo0 0, elo1 50).
     pub fn llr(&self, wdl: &Wdl) -> f64 {
         let (Some(m), Some(var)) = (wdl.score(), wdl.variance()) else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        wdl.games() as f64 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+        let n = wdl.games() as f64;
+        if var <= 1e-12 {
+            return n * (m * (s1 / s0).ln() + (1.0 - m) * ((1.0 - s1) / (1.0 - s0)).ln());
+        }
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
     }
     /// Whether to stop, and with which answer.
     pub fn decide(&self, wdl: &Wdl) -> SprtDecision {
@@ -304,8 +309,14 @@ mod tests {
         assert_eq!(t.decide(&Wdl::new(60, 40, 0)), SprtDecision::Continue);
         assert_eq!(t.decide(&Wdl::new(600, 400, 0)), SprtDecision::AcceptH1);
         assert_eq!(t.decide(&Wdl::new(400, 600, 0)), SprtDecision::AcceptH0);
-        // No spread yet: no information.
-        assert_eq!(t.llr(&Wdl::new(3, 0, 0)), 0.0);
+        // No spread: the binomial ratio, small for a few games, decisive for a long sweep.
         assert_eq!(t.decide(&Wdl::default()), SprtDecision::Continue);
+        let t50 = Sprt::new(0.0, 50.0, 0.05, 0.05);
+        let per_win = (score_from_elo(50.0) / 0.5).ln();
+        assert!(close(t50.llr(&Wdl::new(3, 0, 0)), 3.0 * per_win, 1e-12));
+        assert_eq!(t50.decide(&Wdl::new(22, 0, 0)), SprtDecision::Continue);
+        assert_eq!(t50.decide(&Wdl::new(23, 0, 0)), SprtDecision::AcceptH1);
+        assert_eq!(t50.decide(&Wdl::new(0, 20, 0)), SprtDecision::AcceptH0);
+        assert!(t50.llr(&Wdl::new(0, 0, 10)) < 0.0);
     }
 }

@@ -1,0 +1,185 @@
+//! Moves as the referee holds them, and their spellings in each dialect the arena speaks:
+//! Gomocup `x,y`, GTP vertices (`D4`, `pass`), SGF points and the `h8` notation of opening files.
+//!
+//! One orientation everywhere inside the arena: `x` counts columns from the left and `y` rows
+//! from the **top**, both 0-based, as Gomocup does. GTP counts rows from the bottom, so the
+//! conversion lives here and nowhere else.
+
+use std::fmt;
+
+/// A move: a stone on a point, or a pass (Go only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mv {
+    /// A stone at column `x` from the left, row `y` from the top.
+    At(usize, usize),
+    /// No stone (Go).
+    Pass,
+}
+
+impl fmt::Display for Mv {
+    /// Gomocup spelling (`7,7`) or `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mv::At(x, y) => write!(f, "{x},{y}"),
+            Mv::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+/// GTP column letters: `A` to `Z` without `I`.
+const GTP_COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// The GTP vertex of `mv` on a board `height` rows high (`D4`, `pass`).
+pub fn gtp_vertex(mv: Mv, height: usize) -> String {
+    match mv {
+        Mv::Pass => "pass".to_string(),
+        Mv::At(x, y) => match GTP_COLUMNS.get(x) {
+            Some(&c) => format!("{}{}", c as char, height - y),
+            None => format!("?{x},{y}"),
+        },
+    }
+}
+
+/// Parses a GTP vertex (any case; `pass`) on a `width` x `height` board.
+pub fn parse_gtp_vertex(s: &str, width: usize, height: usize) -> Option<Mv> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("pass") {
+        return Some(Mv::Pass);
+    }
+    let first = s.bytes().next()?.to_ascii_uppercase();
+    let x = GTP_COLUMNS.iter().position(|&c| c == first)?;
+    let row: usize = s.get(1..)?.parse().ok()?;
+    if x >= width || row == 0 || row > height || !s[1..].bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(Mv::At(x, height - row))
+}
+
+/// Parses a Gomocup move `x,y` (two decimal integers, no spaces) on a `width` x `height` board.
+pub fn parse_gomocup(s: &str, width: usize, height: usize) -> Option<(usize, usize)> {
+    let (a, b) = s.trim().split_once(',')?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(a) || !digits(b) {
+        return None;
+    }
+    let (x, y): (usize, usize) = (a.parse().ok()?, b.parse().ok()?);
+    (x < width && y < height).then_some((x, y))
+}
+
+/// The SGF point of `(x, y)`: `a`..`z` then `A`..`Z` (SGF FF[4] allows 52 lines).
+pub fn sgf_point(x: usize, y: usize) -> String {
+    let letter = |v: usize| -> char {
+        if v < 26 {
+            (b'a' + v as u8) as char
+        } else {
+            (b'A' + (v - 26) as u8) as char
+        }
+    };
+    format!("{}{}", letter(x), letter(y))
+}
+
+/// Reads one line of an openings file: whitespace- or comma-separated tokens, each a Gomocup
+/// pair `x,y`, a GTP vertex (`go`: `D4`, row 1 at the bottom) or, for the gomoku family, the
+/// `h8` notation (letter = column from `a`, number = row from the top, 1-based) written with or
+/// without separators (`h8i9j7`). `#` starts a comment.
+pub fn parse_opening_line(
+    line: &str,
+    width: usize,
+    height: usize,
+    go: bool,
+) -> Result<Vec<Mv>, String> {
+    let line = line.split('#').next().unwrap_or("");
+    let mut moves = Vec::new();
+    for token in line.split_whitespace() {
+        if let Some(p) = parse_gomocup(token, width, height) {
+            moves.push(Mv::At(p.0, p.1));
+            continue;
+        }
+        if go {
+            let mv = parse_gtp_vertex(token, width, height)
+                .ok_or_else(|| format!("bad vertex {token:?}"))?;
+            moves.push(mv);
+            continue;
+        }
+        // Letter-number runs, possibly glued together.
+        let bytes = token.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i].to_ascii_lowercase();
+            if !c.is_ascii_lowercase() {
+                return Err(format!("bad move in {token:?}"));
+            }
+            let start = i + 1;
+            let mut end = start;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            let row: usize = token[start..end]
+                .parse()
+                .map_err(|_| format!("bad move in {token:?}"))?;
+            let x = (c - b'a') as usize;
+            if x >= width || row == 0 || row > height {
+                return Err(format!("move off the board in {token:?}"));
+            }
+            moves.push(Mv::At(x, row - 1));
+            i = end;
+        }
+    }
+    Ok(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtp_vertices_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(gtp_vertex(Mv::At(0, 18), 19), "A1");
+        assert_eq!(gtp_vertex(Mv::At(8, 0), 19), "J19");
+        assert_eq!(gtp_vertex(Mv::At(3, 5), 9), "D4");
+        assert_eq!(gtp_vertex(Mv::Pass, 9), "pass");
+        assert_eq!(parse_gtp_vertex("d4", 9, 9), Some(Mv::At(3, 5)));
+        assert_eq!(parse_gtp_vertex("J9", 9, 9), Some(Mv::At(8, 0)));
+        assert_eq!(parse_gtp_vertex("PASS", 9, 9), Some(Mv::Pass));
+        for bad in ["I5", "K1", "A10", "A0", "", "A", "A1x", "A-1", "resign"] {
+            assert_eq!(parse_gtp_vertex(bad, 9, 9), None, "{bad}");
+        }
+        assert_eq!(parse_gtp_vertex("C3", 3, 3), Some(Mv::At(2, 0)));
+    }
+
+    #[test]
+    fn gomocup_moves_are_strict() {
+        assert_eq!(parse_gomocup("7,7", 15, 15), Some((7, 7)));
+        assert_eq!(parse_gomocup(" 0,14 ", 15, 15), Some((0, 14)));
+        for bad in ["15,0", "1, 2", "a,b", "1,", ",1", "1;2", "-1,2", "1,2,3"] {
+            assert_eq!(parse_gomocup(bad, 15, 15), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn sgf_points_and_opening_lines() {
+        assert_eq!(sgf_point(0, 0), "aa");
+        assert_eq!(sgf_point(7, 14), "ho");
+        assert_eq!(sgf_point(27, 1), "Bb");
+        let want = vec![Mv::At(7, 7), Mv::At(8, 8), Mv::At(9, 6)];
+        assert_eq!(
+            parse_opening_line("h8i9j7", 15, 15, false),
+            Ok(want.clone())
+        );
+        assert_eq!(
+            parse_opening_line("h8 i9 j7 # comment", 15, 15, false),
+            Ok(want.clone())
+        );
+        assert_eq!(
+            parse_opening_line("7,7 8,8 9,6", 15, 15, false),
+            Ok(want.clone())
+        );
+        assert_eq!(
+            parse_opening_line("D4 pass", 9, 9, true),
+            Ok(vec![Mv::At(3, 5), Mv::Pass])
+        );
+        assert!(parse_opening_line("z9", 15, 15, false).is_err());
+        assert!(parse_opening_line("I5", 9, 9, true).is_err());
+        assert_eq!(parse_opening_line("   ", 15, 15, false), Ok(vec![]));
+    }
+}

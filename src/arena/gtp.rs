@@ -1,0 +1,232 @@
+//! The controller side of GTP v2, as gomill's ringmaster speaks it: on start `protocol_version`
+//! and `name`; per game `boardsize`, `clear_board`, `komi` (Go), the manifest's `gtp_commands`
+//! and the clock (`time_settings`); per move the opponent's moves as `play`, `time_left` when a
+//! clock runs, then `genmove`. Commands carry ids; a response may omit the id but must not carry
+//! another one. Multi-line responses are read up to the empty line that ends them.
+//!
+//! A failing `play` of a move the referee accepted is the engine's fault (it lost the thread of
+//! the game or disagrees with the rules); failing `time_settings` / `time_left` only get a log
+//! line, since many engines ignore clocks.
+
+use std::time::{Duration, Instant};
+
+use log::warn;
+
+use super::coords::{gtp_vertex, parse_gtp_vertex, Mv};
+use super::engine::{Answer, Engine, Fault, GameSetup};
+use super::gomocup::with_stderr;
+use super::manifest::{EngineSpec, GameName};
+use super::process::{Process, Silence};
+use super::tc::MoveBudget;
+use crate::rules::Color;
+
+/// A GTP engine process and what it has been told of the current game.
+pub struct GtpEngine {
+    spec: EngineSpec,
+    seeds: Box<dyn FnMut() -> u64 + Send>,
+    process: Option<Process>,
+    next_id: u64,
+    engine_name: Option<String>,
+    told: usize,
+}
+
+/// `b` / `w`.
+fn colour(c: Color) -> &'static str {
+    match c {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+impl GtpEngine {
+    /// A driver for `spec`; `seeds` gives the `{seed}` of each process start.
+    pub fn new(spec: EngineSpec, seeds: Box<dyn FnMut() -> u64 + Send>) -> GtpEngine {
+        GtpEngine {
+            spec,
+            seeds,
+            process: None,
+            next_id: 1,
+            engine_name: None,
+            told: 0,
+        }
+    }
+
+    /// What the engine answered to `name`, once started.
+    pub fn engine_name(&self) -> Option<&str> {
+        self.engine_name.as_deref()
+    }
+
+    /// Sends `cmd` and reads its response: `Ok(Ok(text))` for `=`, `Ok(Err(text))` for `?`.
+    fn command(&mut self, cmd: &str, deadline: Instant) -> Result<Result<String, String>, Fault> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let p = self
+            .process
+            .as_mut()
+            .ok_or_else(|| Fault::Crashed("not running".into()))?;
+        p.send(&format!("{id} {cmd}"))
+            .map_err(|_| Fault::Crashed("exited (stdin closed)".into()))?;
+        let silence = |p: &Process, s: Silence| match s {
+            Silence::Timeout => Fault::Timeout,
+            Silence::Closed => {
+                Fault::Crashed(with_stderr(p, format!("exited while answering {cmd:?}")))
+            }
+        };
+        let first = loop {
+            let line = p.recv(deadline).map_err(|s| silence(p, s))?;
+            if !line.trim().is_empty() {
+                break line.trim_start().to_string();
+            }
+        };
+        let ok = match first.as_bytes()[0] {
+            b'=' => true,
+            b'?' => false,
+            _ => {
+                return Err(Fault::Garbage(format!(
+                    "{first:?} where a response to {cmd:?} was due"
+                )))
+            }
+        };
+        let rest = &first[1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest[..digits] != id.to_string() {
+            return Err(Fault::Garbage(format!(
+                "response {first:?} to command id {id}"
+            )));
+        }
+        let mut text = rest[digits..].trim().to_string();
+        loop {
+            let line = p.recv(deadline).map_err(|s| silence(p, s))?;
+            if line.trim().is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(line.trim_end());
+        }
+        Ok(if ok { Ok(text) } else { Err(text) })
+    }
+
+    /// A command that must succeed; a failure is a refusal.
+    fn must(&mut self, cmd: &str, deadline: Instant) -> Result<String, Fault> {
+        self.command(cmd, deadline)?
+            .map_err(|e| Fault::Refused(format!("{cmd}: {e}")))
+    }
+
+    /// A command whose failure is only logged.
+    fn advisory(&mut self, cmd: &str, deadline: Instant) -> Result<(), Fault> {
+        if let Err(e) = self.command(cmd, deadline)? {
+            warn!("{}: {cmd} failed: {e}", self.spec.name());
+        }
+        Ok(())
+    }
+}
+
+impl Engine for GtpEngine {
+    fn name(&self) -> &str {
+        self.spec.name()
+    }
+
+    fn tolerance_ms(&self) -> Option<u64> {
+        self.spec.manifest.tolerance_ms
+    }
+
+    fn restart(&mut self) {
+        // Dropping the process kills it.
+        self.process = None;
+        self.told = 0;
+    }
+
+    fn shutdown(&mut self) {
+        if self.process.is_some() {
+            let deadline = Instant::now() + Duration::from_secs(1);
+            let _ = self.command("quit", deadline);
+            if let Some(p) = self.process.take() {
+                p.close(Duration::from_secs(1));
+            }
+        }
+    }
+
+    fn start_game(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
+        if matches!(setup.game, GameName::Gomoku | GameName::Renju) {
+            return Err(Fault::Refused("gomoku is not played over GTP".into()));
+        }
+        if setup.width != setup.height {
+            return Err(Fault::Refused("GTP boards are square".into()));
+        }
+        if self.process.is_none() {
+            let cmd = self.spec.command_line((self.seeds)());
+            let p = Process::spawn(&cmd, self.spec.name()).map_err(|e| {
+                Fault::Crashed(format!("could not start {}: {e}", cmd.program.display()))
+            })?;
+            self.process = Some(p);
+            self.must("protocol_version", deadline)?;
+            self.engine_name = Some(self.must("name", deadline)?);
+        }
+        self.must(&format!("boardsize {}", setup.width), deadline)?;
+        self.must("clear_board", deadline)?;
+        if setup.game == GameName::Go {
+            self.must(&format!("komi {}", setup.komi), deadline)?;
+        }
+        for cmd in self.spec.manifest.gtp_commands.clone() {
+            self.must(&cmd, deadline)?;
+        }
+        let tc = &setup.tc;
+        let secs_up = |ms: u64| ms.div_ceil(1000).max(1);
+        match (tc.game_ms, tc.move_ms) {
+            (Some(g), _) => {
+                self.advisory(&format!("time_settings {} 0 0", secs_up(g)), deadline)?
+            }
+            (None, Some(m)) => {
+                self.advisory(&format!("time_settings 0 {} 1", secs_up(m)), deadline)?
+            }
+            (None, None) => {}
+        }
+        self.told = 0;
+        Ok(())
+    }
+
+    fn ask(
+        &mut self,
+        setup: &GameSetup,
+        moves: &[(Color, Mv)],
+        color: Color,
+        budget: &MoveBudget,
+        start: Instant,
+    ) -> Result<Answer, Fault> {
+        let deadline = start + Duration::from_millis(budget.hard_ms);
+        if self.told > moves.len() {
+            return Err(Fault::Refused("the game went backwards".into()));
+        }
+        for &(c, mv) in &moves[self.told..] {
+            let cmd = format!("play {} {}", colour(c), gtp_vertex(mv, setup.height));
+            match self.command(&cmd, deadline)? {
+                Ok(_) => self.told += 1,
+                Err(e) => return Err(Fault::Refused(format!("{cmd}: {e}"))),
+            }
+        }
+        if let Some(left) = budget.left_ms {
+            let secs = (left.max(0) / 1000).max(0);
+            self.advisory(&format!("time_left {} {secs} 0", colour(color)), deadline)?;
+        } else if let Some(m) = budget.move_ms {
+            let secs = m.div_ceil(1000).max(1);
+            self.advisory(&format!("time_left {} {secs} 1", colour(color)), deadline)?;
+        }
+        let cmd = format!("genmove {}", colour(color));
+        let reply = self.must(&cmd, deadline)?;
+        let answer = if reply.eq_ignore_ascii_case("resign") {
+            Answer::Resign
+        } else {
+            let mv = parse_gtp_vertex(&reply, setup.width, setup.height)
+                .ok_or_else(|| Fault::Garbage(format!("{reply:?} where a vertex was due")))?;
+            Answer::Move(mv)
+        };
+        self.told = moves.len() + 1;
+        Ok(answer)
+    }
+}
+
+impl Drop for GtpEngine {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

@@ -1,0 +1,275 @@
+//! `sente match`: its command-line arguments, their translation into a tournament, the
+//! progress bar, the results table on stdout and the files written to `--out`.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::arena::engine::GameSetup;
+use crate::arena::manifest::{self, GameName, ManifestError};
+use crate::arena::report::{game_line, pgn, sgf};
+use crate::arena::tc::TimeControl;
+use crate::arena::tournament::{run, Entrant, Schedule, TournamentConfig};
+use crate::arena::{openings, Sprt};
+use crate::rules::Rule;
+
+/// `sente match`: engines play each other over their protocols, the runner referees.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// Game: gomoku (any non-renju rule, see --rule), renju, go, ttt.
+    #[arg(long, value_parser = ["gomoku", "renju", "go", "ttt"], default_value = "gomoku")]
+    pub game: String,
+    /// Engines: manifest names from --engines-dir (e.g. sente-strong), paths to .toml files,
+    /// or internal:LEVEL for one of our levels played in-process.
+    #[arg(long, num_args = 2.., required = true)]
+    pub engines: Vec<String>,
+    /// Where manifests are looked up (default: ./engines, else the source tree's engines/).
+    #[arg(long)]
+    pub engines_dir: Option<PathBuf>,
+    /// Play the first engine against each other one instead of a round-robin.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Games per pairing (rounded up to even: each opening with both colours).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Time control GAME[+INC][/MOVE] in seconds, 0 = no limit: 0/0.5 is 0.5 s per move,
+    /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move.
+    #[arg(long, default_value = "0/0.5")]
+    pub tc: String,
+    /// Grace in ms past a move's budget before the engine loses on time (and is killed).
+    #[arg(long, default_value_t = 1000)]
+    pub tolerance: u64,
+    /// Board size, `15` or `20x15` (default: gomoku/renju 15, go 9, ttt 3).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Gomoku rule: freestyle, standard, caro, caro-standard (renju: use --game renju).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Komi for Go (area scoring).
+    #[arg(long, default_value_t = 7.5)]
+    pub komi: f32,
+    /// Openings file: one opening per line (`h8 i9`, `7,7 8,8`, Go: `D4 F6`).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Stones of a generated opening, `MIN-MAX` or `N` (default: gomoku 2-4, ttt 1, go 0).
+    #[arg(long)]
+    pub opening_stones: Option<String>,
+    /// Seed for openings and engine seeds.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (each has its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Moves after the opening before the game is drawn (default: gomoku until the board is
+    /// full, go 3 x the board's points).
+    #[arg(long)]
+    pub max_moves: Option<usize>,
+    /// Stop early with a sequential probability ratio test of elo0 against elo1 (two engines).
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// SPRT error rates alpha and beta.
+    #[arg(long, default_value_t = 0.05)]
+    pub sprt_error: f64,
+    /// Directory for one SGF per game, games.pgn (BayesElo/Ordo) and results.txt.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Node budget per move of internal:LEVEL engines (deterministic play).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Print a line per finished game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
+    Ok(match s.split_once(['x', 'X']) {
+        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
+        None => {
+            let n: usize = s.trim().parse()?;
+            (n, n)
+        }
+    })
+}
+
+fn parse_range(s: &str) -> anyhow::Result<(usize, usize)> {
+    Ok(match s.split_once('-') {
+        Some((a, b)) => (a.trim().parse()?, b.trim().parse()?),
+        None => {
+            let n: usize = s.trim().parse()?;
+            (n, n)
+        }
+    })
+}
+
+/// The game setup the arguments describe.
+fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
+    let game = GameName::from_name(&args.game).ok_or_else(|| anyhow!("unknown game"))?;
+    let default_size = match game {
+        GameName::Gomoku | GameName::Renju => "15",
+        GameName::Go => "9",
+        GameName::Ttt => "3",
+    };
+    let (width, height) = parse_size(args.size.as_deref().unwrap_or(default_size))
+        .context("--size takes N or WxH")?;
+    let rule = match game {
+        GameName::Renju => Rule::Renju,
+        GameName::Gomoku => {
+            let r = Rule::from_name(&args.rule)
+                .ok_or_else(|| anyhow!("unknown rule {:?}", args.rule))?;
+            if r == Rule::Renju {
+                bail!("renju is its own game: use --game renju");
+            }
+            r
+        }
+        _ => Rule::Freestyle,
+    };
+    let tc: TimeControl = args.tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
+    let setup = GameSetup {
+        game,
+        rule,
+        width,
+        height,
+        komi: args.komi,
+        tc,
+    };
+    if game != GameName::Go && setup.mnk_board().is_none() {
+        bail!("{} cannot be played on {width}x{height}", game.name());
+    }
+    if game == GameName::Go && !(2..=25).contains(&width) {
+        bail!("Go boards are 2..25 points wide");
+    }
+    Ok(setup)
+}
+
+/// Resolves the engine arguments; engines whose executable is missing are skipped with a
+/// message on stderr.
+fn entrants(args: &MatchArgs, game: GameName) -> anyhow::Result<Vec<Entrant>> {
+    let dir = args
+        .engines_dir
+        .clone()
+        .unwrap_or_else(manifest::default_engines_dir);
+    let mut out = Vec::new();
+    for name in &args.engines {
+        if let Some(level) = name.strip_prefix("internal:") {
+            out.push(Entrant::Internal {
+                level: level.to_string(),
+                nodes: args.nodes,
+            });
+            continue;
+        }
+        let spec = manifest::find(name, &dir).map_err(|e| anyhow!("{e}"))?;
+        if !spec.plays(game) {
+            let games: Vec<&str> = spec.manifest.games.iter().map(|g| g.name()).collect();
+            bail!(
+                "engine {} does not play {} (its manifest lists: {})",
+                spec.name(),
+                game.name(),
+                games.join(", ")
+            );
+        }
+        match spec.check_available() {
+            Ok(()) => out.push(Entrant::Process(Box::new(spec))),
+            Err(ManifestError::Missing(msg)) => eprintln!("{msg}"),
+            Err(e) => bail!("{e}"),
+        }
+    }
+    if out.len() < 2 {
+        bail!("fewer than two engines are available; nothing to play");
+    }
+    Ok(out)
+}
+
+/// Runs `sente match`.
+pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+    let setup = setup(&args)?;
+    let entrants = entrants(&args, setup.game)?;
+    let pairs = args.games.div_ceil(2).max(1);
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            openings::parse_file(&text, &setup).map_err(|e| anyhow!("{}: {e}", path.display()))?
+        }
+        None => {
+            let stones = match &args.opening_stones {
+                Some(s) => parse_range(s).context("--opening-stones takes MIN-MAX or N")?,
+                None => openings::default_stones(setup.game),
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+            openings::generate_many(&setup, stones, pairs, &mut rng).map_err(|e| anyhow!(e))?
+        }
+    };
+    let sprt = match &args.sprt {
+        Some(v) if entrants.len() != 2 => {
+            bail!("--sprt needs exactly two engines, not {}", v.len())
+        }
+        Some(v) => Some(Sprt::new(v[0], v[1], args.sprt_error, args.sprt_error)),
+        None => None,
+    };
+    let cfg = TournamentConfig {
+        setup,
+        schedule: if args.gauntlet {
+            Schedule::Gauntlet
+        } else {
+            Schedule::RoundRobin
+        },
+        games: args.games,
+        openings,
+        concurrency: args.concurrency.max(1),
+        tolerance_ms: args.tolerance,
+        max_moves: args.max_moves,
+        seed: args.seed,
+        sprt,
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let planned = crate::arena::tournament::pairings(entrants.len(), cfg.schedule).len()
+        * args.games.div_ceil(2)
+        * 2;
+    let bar = indicatif::ProgressBar::new(planned as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
+    let mut write_error: Option<anyhow::Error> = None;
+    let report = run(&cfg, &entrants, &mut |game, done| {
+        bar.inc(1);
+        let mut w = crate::arena::Wdl::default();
+        for g in done {
+            w += g.wdl_for(0);
+        }
+        bar.set_message(format!(
+            "{}: +{} -{} ={}",
+            names[0], w.wins, w.losses, w.draws
+        ));
+        if args.verbose {
+            bar.suspend(|| println!("game {}: {}", game.index + 1, game_line(&names, game)));
+        }
+        if let Some(dir) = &args.out {
+            let path = dir.join(format!("game-{:04}.sgf", game.index + 1));
+            if let Err(e) = std::fs::write(&path, sgf(&names, &cfg.setup, game)) {
+                write_error.get_or_insert(anyhow!("writing {}: {e}", path.display()));
+            }
+        }
+    })
+    .map_err(|e| anyhow!(e))?;
+    bar.finish_and_clear();
+    println!("{report}");
+    if let Some(dir) = &args.out {
+        std::fs::write(dir.join("games.pgn"), pgn(&report))?;
+        std::fs::write(dir.join("results.txt"), format!("{report}\n"))?;
+        println!(
+            "wrote {} SGF files, games.pgn and results.txt to {}",
+            report.games.len(),
+            dir.display()
+        );
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    Ok(())
+}

@@ -1,0 +1,537 @@
+//! `sente match` over real engine processes: our own levels at tiny node limits through the built
+//! binary, and deliberately broken engines (tests/engines/*.sh) that answer garbage, answer late,
+//! refuse or exit mid-game. Every run has a watchdog, so a runner that hangs fails the test
+//! instead of hanging CI.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SENTE: &str = env!("CARGO_BIN_EXE_sente");
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sente-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes a manifest `name.toml` into `dir`.
+fn manifest(dir: &Path, name: &str, command: &str, args: &[&str], protocol: &str, games: &str) {
+    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    let text = format!(
+        "name = \"{name}\"\ncommand = {command:?}\nargs = [{}]\nprotocol = \"{protocol}\"\ngames = [{games}]\n",
+        args.join(", ")
+    );
+    std::fs::write(dir.join(format!("{name}.toml")), text).unwrap();
+}
+
+fn script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A sente engine at a tiny node limit, speaking Gomocup.
+fn sente_gomocup(dir: &Path, name: &str, level: &str) {
+    manifest(
+        dir,
+        name,
+        SENTE,
+        &[
+            "--protocol",
+            "gomocup",
+            "--level",
+            level,
+            "--nodes",
+            "300",
+            "--seed",
+            "{seed}",
+        ],
+        "gomocup",
+        "\"gomoku\", \"renju\"",
+    );
+}
+
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// Runs `sente match` with `args`, killing it (and failing) after `limit`.
+fn sente_match(args: &[&str], limit: Duration) -> Run {
+    let t0 = Instant::now();
+    let mut child = Command::new(SENTE)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sente match {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        ok: status.success(),
+        stdout: reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+        elapsed: t0.elapsed(),
+    }
+}
+
+/// The row of the results table for `pairing`: (games, W, L, D).
+fn row(stdout: &str, pairing: &str) -> (u32, u32, u32, u32) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(pairing))
+        .unwrap_or_else(|| panic!("no row {pairing:?} in\n{stdout}"));
+    let nums: Vec<u32> = line[pairing.len()..]
+        .split_whitespace()
+        .take(4)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
+#[test]
+fn gomoku_levels_play_over_gomocup_and_write_sgf_and_pgn() {
+    let dir = scratch("levels");
+    sente_gomocup(&dir, "strong", "strong");
+    sente_gomocup(&dir, "classic", "classic");
+    let out = dir.join("out");
+    let run = sente_match(
+        &[
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "strong",
+            "classic",
+            "--games",
+            "4",
+            "--size",
+            "9",
+            "--tc",
+            "0/10",
+            "--concurrency",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let (games, w, l, d) = row(&run.stdout, "strong vs classic");
+    assert_eq!((games, w + l + d), (4, 4));
+    assert!(run.stdout.contains("endings: "), "{}", run.stdout);
+    assert!(!run.stdout.contains("crash") && !run.stdout.contains("garbage"));
+    for i in 1..=4 {
+        let sgf = std::fs::read_to_string(out.join(format!("game-{i:04}.sgf"))).unwrap();
+        assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
+        assert!(sgf.contains("SZ[9]") && sgf.contains(" ms]"), "{sgf}");
+        assert!(sgf.contains("C[opening]"));
+    }
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result \"").count(), 4);
+    assert_eq!(pgn.matches("[White \"strong\"]").count(), 2);
+}
+
+#[test]
+fn renju_referee_and_process_against_internal() {
+    let dir = scratch("renju");
+    sente_gomocup(&dir, "classic", "classic");
+    let run = sente_match(
+        &[
+            "--game",
+            "renju",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "classic",
+            "internal:strong",
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("renju 15x15"), "{}", run.stdout);
+    assert_eq!(row(&run.stdout, "classic vs internal:strong").0, 2);
+}
+
+/// The broken engine `tests/engines/<script>` in `mode` against `opponent` (in-process),
+/// with a 200 ms tolerance; `extra` adds arguments.
+fn against_broken(
+    protocol: &str,
+    mode: &str,
+    game: &str,
+    opponent: &str,
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> Run {
+    let dir = scratch(&format!("{protocol}-{mode}"));
+    let script = script(&format!("broken-{protocol}.sh"));
+    manifest(
+        &dir,
+        "broken",
+        "sh",
+        &[&script, mode],
+        protocol,
+        &format!("{game:?}"),
+    );
+    let mut args = vec![
+        "--game",
+        game,
+        "--engines-dir",
+        dir.to_str().unwrap(),
+        "--engines",
+        "broken",
+        opponent,
+        "--games",
+        games,
+        "--tc",
+        tc,
+        "--tolerance",
+        "200",
+        "--verbose",
+    ];
+    args.extend_from_slice(extra);
+    sente_match(&args, Duration::from_secs(60))
+}
+
+/// Broken Gomocup engine `mode` against our classic level on 9x9.
+fn against_broken_gomocup(mode: &str, games: &str, tc: &str) -> Run {
+    let extra = ["--nodes", "200", "--size", "9"];
+    against_broken(
+        "gomocup",
+        mode,
+        "gomoku",
+        "internal:classic",
+        games,
+        tc,
+        &extra,
+    )
+}
+
+#[test]
+fn a_gomocup_engine_answering_garbage_loses_every_game() {
+    let run = against_broken_gomocup("garbage", "2", "0/5");
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "broken vs internal:classic"), (2, 0, 2, 0));
+    assert!(run.stdout.contains("endings: garbage 2"), "{}", run.stdout);
+    assert!(run.stdout.contains("\"banana\""), "{}", run.stdout);
+}
+
+#[test]
+fn a_late_gomocup_engine_loses_on_time_and_is_killed() {
+    let run = against_broken_gomocup("late", "2", "0/0.2");
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "broken vs internal:classic"), (2, 0, 2, 0));
+    assert!(run.stdout.contains("endings: time 2"), "{}", run.stdout);
+    // Two moves of 0.2 s + 0.2 s tolerance, not two 30 s sleeps.
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}
+
+#[test]
+fn a_gomocup_engine_that_exits_mid_game_loses_and_is_restarted() {
+    let run = against_broken_gomocup("exits", "4", "0/5");
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "broken vs internal:classic"), (4, 0, 4, 0));
+    assert!(run.stdout.contains("endings: crash 4"), "{}", run.stdout);
+    // Restarted each time: it plays its move in every game before dying.
+    let crashes = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game ") && l.contains("crash (exited while thinking)"))
+        .count();
+    assert_eq!(crashes, 4, "{}", run.stdout);
+}
+
+#[test]
+fn a_gomocup_engine_refusing_the_board_loses_with_its_reason() {
+    let run = against_broken_gomocup("refuse", "2", "0/5");
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "broken vs internal:classic"), (2, 0, 2, 0));
+    assert!(
+        run.stdout.contains("ERROR unsupported size"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Broken GTP engine `mode` against our perfect tic-tac-toe level.
+fn against_broken_gtp(mode: &str, tc: &str) -> Run {
+    against_broken("gtp", mode, "ttt", "internal:perfect", "2", tc, &[])
+}
+
+#[test]
+fn broken_gtp_engines_lose_without_hanging_the_runner() {
+    for (mode, tc, ending) in [
+        ("garbage", "0/5", "garbage 2"),
+        ("late", "0/0.2", "time 2"),
+        ("exits", "0/5", "crash 2"),
+        ("wrongid", "0/5", "garbage 2"),
+        ("noblank", "0/0.2", "time 2"),
+        ("stubborn", "0/5", "illegal move 2"),
+    ] {
+        let run = against_broken_gtp(mode, tc);
+        assert!(run.ok, "{mode}: {}\n{}", run.stdout, run.stderr);
+        assert_eq!(
+            row(&run.stdout, "broken vs internal:perfect"),
+            (2, 0, 2, 0),
+            "{mode}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains(&format!("endings: {ending}")),
+            "{mode}: {}",
+            run.stdout
+        );
+        assert!(
+            run.elapsed < Duration::from_secs(20),
+            "{mode}: {:?}",
+            run.elapsed
+        );
+    }
+}
+
+#[test]
+fn missing_executables_are_skipped_with_a_message() {
+    let dir = scratch("missing");
+    sente_gomocup(&dir, "classic", "classic");
+    std::fs::write(
+        dir.join("ghost.toml"),
+        "name = \"ghost\"\ncommand = \"/nonexistent/ghost\"\nprotocol = \"gomocup\"\ngames = [\"gomoku\"]\ninstall_hint = \"apt-get install ghost\"\n",
+    )
+    .unwrap();
+    let dir_s = dir.to_str().unwrap();
+    let run = sente_match(
+        &["--engines-dir", dir_s, "--engines", "classic", "ghost"],
+        Duration::from_secs(30),
+    );
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains(
+            "engine ghost: /nonexistent/ghost not found (apt-get install ghost); skipped"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("fewer than two engines"),
+        "{}",
+        run.stderr
+    );
+    // With two others left, the match goes on without it.
+    let run = sente_match(
+        &[
+            "--engines-dir",
+            dir_s,
+            "--engines",
+            "classic",
+            "ghost",
+            "internal:classic",
+            "--nodes",
+            "200",
+            "--size",
+            "9",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "classic vs internal:classic").0, 2);
+}
+
+#[test]
+fn bad_requests_are_clear_errors() {
+    for (args, want) in [
+        (
+            vec!["--engines", "sente-strong", "sente-mcts"],
+            "does not play gomoku",
+        ),
+        (
+            vec!["--engines", "nonesuch", "sente-strong"],
+            "no engine named \"nonesuch\"",
+        ),
+        (
+            vec!["--engines", "internal:a", "internal:b", "--tc", "0"],
+            "sets no limit",
+        ),
+        (
+            vec![
+                "--engines",
+                "internal:strong",
+                "internal:classic",
+                "internal:strong",
+                "--sprt",
+                "0",
+                "10",
+            ],
+            "exactly two engines",
+        ),
+    ] {
+        let run = sente_match(&args, Duration::from_secs(30));
+        assert!(!run.ok, "{args:?}");
+        assert!(run.stderr.contains(want), "{args:?}: {}", run.stderr);
+    }
+}
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+#[test]
+fn go_over_gtp_against_gnu_go_is_refereed_and_scored() {
+    if !Path::new(GNUGO).is_file() {
+        eprintln!("skipped: {GNUGO} not installed (apt-get install -y gnugo)");
+        return;
+    }
+    let dir = scratch("go");
+    manifest(
+        &dir,
+        "gnugo",
+        GNUGO,
+        &[
+            "--mode",
+            "gtp",
+            "--level",
+            "0",
+            "--chinese-rules",
+            "--capture-all-dead",
+            "--positional-superko",
+        ],
+        "gtp",
+        "\"go\"",
+    );
+    manifest(
+        &dir,
+        "stubborn",
+        "sh",
+        &[&script("broken-gtp.sh"), "stubborn"],
+        "gtp",
+        "\"go\"",
+    );
+    let out = dir.join("out");
+    let run = sente_match(
+        &[
+            "--game",
+            "go",
+            "--size",
+            "7",
+            "--komi",
+            "9",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "gnugo",
+            "stubborn",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+            "--verbose",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        row(&run.stdout, "gnugo vs stubborn"),
+        (2, 2, 0, 0),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("illegal move (A1: point is occupied)"),
+        "{}",
+        run.stdout
+    );
+    let sgf = std::fs::read_to_string(out.join("game-0001.sgf")).unwrap();
+    assert!(
+        sgf.starts_with("(;FF[4]GM[1]") && sgf.contains("SZ[7]") && sgf.contains("KM[9]"),
+        "{sgf}"
+    );
+
+    // GNU Go against itself plays to two passes and is counted by area.
+    let run = sente_match(
+        &[
+            "--game",
+            "go",
+            "--size",
+            "7",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "gnugo",
+            dir.join("gnugo.toml").to_str().unwrap(),
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+        ],
+        Duration::from_secs(300),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("endings: score 2"), "{}", run.stdout);
+}
+
+#[test]
+fn the_shipped_ttt_manifests_play_over_gomocup() {
+    let run = sente_match(
+        &[
+            "--game",
+            "ttt",
+            "--engines",
+            "sente-ttt-perfect",
+            "sente-ttt-dumber",
+            "sente-ttt-minimax",
+            "--games",
+            "4",
+            "--tc",
+            "0/5",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let (games, _, perfect_losses, _) = row(&run.stdout, "sente-ttt-perfect vs sente-ttt-dumber");
+    assert_eq!((games, perfect_losses), (4, 0), "{}", run.stdout);
+    assert_eq!(
+        row(&run.stdout, "sente-ttt-perfect vs sente-ttt-minimax"),
+        (4, 0, 0, 4)
+    );
+    assert!(run.stdout.contains("engine (all games)"));
+}
