@@ -11,7 +11,7 @@ use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
 use crate::search::alphabeta::Searcher;
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::search::threats::Vcf;
+use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 
 /// A bench position: board size, rule, and moves in "h8" notation played alternately from black.
@@ -166,8 +166,8 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
         let start = Instant::now();
         let tm = TimeManager::new(&limit, start, &stop);
         let mut tt = TranspositionTable::new(16 << 20);
-        let mut vcf = Vcf::new();
-        let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut vcf, &tm);
+        let mut threats = Threats::default();
+        let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut threats, &tm);
         let result = searcher.run(1, &mut |_| {});
         let time = start.elapsed();
         let best = result.best.map_or("none".to_string(), |p| {

@@ -437,6 +437,14 @@ impl PatternBoard {
         self.board.hash()
     }
 
+    /// Hands the move to `c` without placing a stone (a null move, for asking what the other
+    /// side threatens). Undoing stones played afterwards restores their owners as the side to
+    /// move, so the caller sets the side back when done.
+    #[inline]
+    pub fn set_to_move(&mut self, c: Color) {
+        self.board.set_to_move(c);
+    }
+
     /// Plays `p` for the side to move (no legality test).
     #[inline]
     pub fn play(&mut self, p: Pos) {

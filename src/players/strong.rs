@@ -5,7 +5,7 @@ use super::{GomokuPlayer, MoveRequest};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::alphabeta::Searcher;
-use crate::search::threats::Vcf;
+use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 
 /// Table size when no memory limit is given.
@@ -16,7 +16,7 @@ const RESERVED_BYTES: u64 = 24 << 20;
 /// The default search player.
 pub struct Strong {
     tt: TranspositionTable,
-    vcf: Vcf,
+    threats: Threats,
 }
 
 impl Strong {
@@ -24,7 +24,7 @@ impl Strong {
     pub fn new() -> Strong {
         Strong {
             tt: TranspositionTable::new(DEFAULT_TT_BYTES),
-            vcf: Vcf::new(),
+            threats: Threats::default(),
         }
     }
 }
@@ -50,7 +50,7 @@ impl GomokuPlayer for Strong {
     }
     fn new_game(&mut self) {
         self.tt.clear();
-        self.vcf.clear();
+        self.threats.clear();
     }
     fn set_memory_limit(&mut self, bytes: u64) {
         let want = table_bytes_for(bytes);
@@ -68,7 +68,7 @@ impl GomokuPlayer for Strong {
             return board.empty_points().find(|&p| board.check(p).is_ok());
         }
         let pb = PatternBoard::new(board);
-        let mut searcher = Searcher::new(pb, &mut self.tt, &mut self.vcf, req.tm);
+        let mut searcher = Searcher::new(pb, &mut self.tt, &mut self.threats, req.tm);
         let result = searcher.run(req.nbest, req.report);
         result.best.filter(|&p| board.check(p).is_ok()).or_else(|| {
             log::warn!("search returned no playable move; falling back to the first legal point");
