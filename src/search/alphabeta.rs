@@ -194,12 +194,18 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             let pb = &self.pb;
             list.retain(|&(p, _)| !forbidden_for(pb, c, p));
         }
-        list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let n = if must_defend {
             list.len()
         } else {
             list.len().min(limit)
         };
+        // Only the first `n` are searched: select them, then order just those. The order is
+        // total (ties by point), so this equals a full sort's first `n`.
+        let order = |a: &(Pos, i32), b: &(Pos, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        if n > 0 && n < list.len() {
+            list.select_nth_unstable_by(n - 1, order);
+        }
+        list[..n].sort_unstable_by(order);
         self.moves[ply] = list;
         n
     }
