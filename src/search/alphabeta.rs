@@ -42,7 +42,7 @@ const VCF_PLIES: u32 = 24;
 const VCT_DEPTH: u32 = 8;
 /// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
 /// the alpha-beta search keeps most of the time).
-const THREAT_NODES_PER_MS: u64 = 500;
+const THREAT_NODES_PER_MS: u64 = 200;
 /// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
 const UNTIMED_THREAT_NODES: u64 = 400_000;
 

@@ -362,6 +362,11 @@ impl Vct {
             + self.mark.capacity() * std::mem::size_of::<u32>()
     }
 
+    /// Bytes of the result cache alone (what [`Vct::with_bytes`] was asked to bound).
+    pub fn cache_bytes(&self) -> usize {
+        self.cache.len() * std::mem::size_of::<VctEntry>()
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
