@@ -442,20 +442,45 @@ impl Vct {
         depth: u32,
         tm: &TimeManager<'_>,
     ) -> Option<Pos> {
-        let base = self.stack.len();
         if let Some(m) = self.immediate(pb, att) {
             return Some(m);
         }
-        let def = att.opponent();
-        if pb.count(def, P4_FIVE) > 0 {
-            // Only the block may be played; it starts a win only if it is itself a threat.
-            let b = first_point_at(pb, &self.points, def, P4_FIVE, false)?;
-            let level = pb.p4(att, b);
-            let usable = pb.count(def, P4_FIVE) == 1
-                && (P4_FLEX3..P4_FIVE).contains(&level)
-                && !forbidden_for(pb, att, b);
-            return (usable && self.try_threat(pb, att, b, depth, tm)).then_some(b);
+        if pb.count(att.opponent(), P4_FIVE) > 0 {
+            return self.forced_block(pb, att, depth, tm);
         }
+        self.winning_threat(pb, att, depth, tm)
+    }
+
+    /// The defender threatens five, so the block is forced; it keeps the attack going only if
+    /// it is itself a threat. Returns the block when it wins.
+    fn forced_block(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> Option<Pos> {
+        let def = att.opponent();
+        if pb.count(def, P4_FIVE) > 1 || depth == 0 {
+            return None;
+        }
+        let b = first_point_at(pb, &self.points, def, P4_FIVE, false)?;
+        let level = pb.p4(att, b);
+        if !(P4_FLEX3..P4_FIVE).contains(&level) || forbidden_for(pb, att, b) {
+            return None;
+        }
+        self.try_threat(pb, att, b, depth, tm).then_some(b)
+    }
+
+    /// The first of the attacker's threat moves after which every defence loses.
+    fn winning_threat(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> Option<Pos> {
+        let base = self.stack.len();
         self.attack_moves(pb, att, depth);
         let mut found = None;
         for i in base..self.stack.len() {
@@ -537,20 +562,8 @@ impl Vct {
         if pb.count(att, P4_FIVE) > 0 {
             return true;
         }
-        let their_fives = pb.count(def, P4_FIVE);
-        if their_fives > 0 {
-            // The block is forced; it keeps the attack going only if it is itself a threat.
-            if their_fives > 1 || depth == 0 {
-                return false;
-            }
-            let Some(b) = first_point_at(pb, &self.points, def, P4_FIVE, false) else {
-                return false;
-            };
-            let level = pb.p4(att, b);
-            if level < P4_FLEX3 || level == P4_FIVE || forbidden_for(pb, att, b) {
-                return false;
-            }
-            return self.try_threat(pb, att, b, depth, tm);
+        if pb.count(def, P4_FIVE) > 0 {
+            return self.forced_block(pb, att, depth, tm).is_some();
         }
         if pb.count(att, P4_FLEX4) > 0
             && first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some()
@@ -564,20 +577,7 @@ impl Vct {
         if let Some(known) = self.probe(key, depth) {
             return known;
         }
-        let base = self.stack.len();
-        self.attack_moves(pb, att, depth);
-        let mut won = false;
-        for i in base..self.stack.len() {
-            let m = self.stack[i];
-            if self.try_threat(pb, att, m, depth, tm) {
-                won = true;
-                break;
-            }
-            if self.aborted {
-                break;
-            }
-        }
-        self.stack.truncate(base);
+        let won = self.winning_threat(pb, att, depth, tm).is_some();
         self.store(key, depth, won);
         won
     }
