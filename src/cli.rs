@@ -4,16 +4,22 @@
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 
-use crate::players::GOMOKU_LEVELS;
-use crate::protocol::{ProtocolChoice, RunOptions};
+use crate::players::ttt::TTT_LEVELS;
+use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
+use crate::protocol::gtp::GtpGameKind;
+use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Player level (also switchable with `INFO level <name>`).
-    #[arg(long, default_value = GOMOKU_LEVELS[0].0, value_parser = level_parser())]
-    pub level: String,
+    /// Player level; the default is the game's first (gomoku `strong`, Go `mcts`, tic-tac-toe
+    /// `perfect`). Switchable with `INFO level <name>` (Gomocup) or `sente-level <name>` (GTP).
+    #[arg(long, value_parser = level_parser())]
+    pub level: Option<String>,
+    /// The game GTP plays (Gomocup picks gomoku or tic-tac-toe from `START`).
+    #[arg(long, value_enum, default_value_t = GameArg::Go)]
+    pub game: GameArg,
     /// Seed for every random choice, so a game can be replayed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -23,15 +29,45 @@ pub struct EngineArgs {
     /// Maximum search depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// File where the `learner` level keeps its kernels between games and runs (default:
+    /// `<INFO folder>/sente/learner.kernels` when the manager sends a folder, else none).
+    #[arg(long, value_name = "PATH")]
+    pub memory: Option<std::path::PathBuf>,
+    /// Kernel side of the `learner` level: 1, 3, ..., 15 (also `INFO kernel K`).
+    #[arg(long, value_parser = kernel_size)]
+    pub kernel: Option<usize>,
 }
 
-/// The levels of [`GOMOKU_LEVELS`], with their descriptions for `--help`.
+/// `--kernel`: an odd side 1..=15.
+fn kernel_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if k >= 1 && crate::eval::kernels::valid_size(k) => Ok(k),
+        _ => Err(format!("{s:?} is not an odd kernel size 1..15")),
+    }
+}
+
+/// Every game's levels, with the game and description for `--help`.
 fn level_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        GOMOKU_LEVELS
+    let games: [(&str, &[(&str, &str)]); 3] = [
+        ("gomoku", GOMOKU_LEVELS),
+        ("go", GO_LEVELS),
+        ("ttt", TTT_LEVELS),
+    ];
+    PossibleValuesParser::new(games.into_iter().flat_map(|(game, levels)| {
+        levels
             .iter()
-            .map(|&(name, help)| PossibleValue::new(name).help(help)),
-    )
+            .map(move |&(name, help)| PossibleValue::new(name).help(format!("{game}: {help}")))
+    }))
+}
+
+/// `--game`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameArg {
+    /// Go / baduk.
+    #[default]
+    Go,
+    /// Tic-tac-toe (`boardsize 3`).
+    Ttt,
 }
 
 /// `--protocol`.
@@ -42,13 +78,45 @@ pub enum ProtocolArg {
     Auto,
     /// Gomocup / Piskvork.
     Gomocup,
-    /// GTP (Go); not available in this build yet: commands are refused.
+    /// GTP (Go; tic-tac-toe with `--game ttt`).
     Gtp,
 }
 
 impl EngineArgs {
+    /// Refuses a `--level` that the game it would drive does not have (`--game ttt` with a
+    /// gomoku level, or a tic-tac-toe level for Gomocup).
+    pub fn check(&self, protocol: ProtocolArg) -> Result<(), String> {
+        let Some(level) = &self.level else {
+            return Ok(());
+        };
+        let has = |levels: &[(&str, &str)]| levels.iter().any(|l| l.0 == level);
+        let (ok, game) = match (protocol, self.game) {
+            // Gomocup plays gomoku, and tic-tac-toe after `START 3`.
+            (ProtocolArg::Gomocup, _) => (has(GOMOKU_LEVELS) || has(TTT_LEVELS), "gomoku or ttt"),
+            (ProtocolArg::Gtp, GameArg::Ttt) => (has(TTT_LEVELS), "ttt"),
+            (ProtocolArg::Gtp, GameArg::Go) => (has(GO_LEVELS), "go"),
+            // Auto: the level must fit one of the games the first line may choose.
+            (_, GameArg::Ttt) => (has(GOMOKU_LEVELS) || has(TTT_LEVELS), "gomoku or ttt"),
+            (_, GameArg::Go) => (
+                has(GOMOKU_LEVELS) || has(TTT_LEVELS) || has(GO_LEVELS),
+                "gomoku, ttt or go",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("level '{level}' is not a {game} level"))
+        }
+    }
+
     /// The loop's options with `protocol`.
     pub fn run_options(&self, protocol: ProtocolArg) -> RunOptions {
+        // The Gomocup session takes gomoku and tic-tac-toe levels (START 3).
+        let gomoku_level = self
+            .level
+            .clone()
+            .filter(|l| GOMOKU_LEVELS.iter().chain(TTT_LEVELS).any(|g| g.0 == l))
+            .unwrap_or_else(|| GOMOKU_LEVELS[0].0.to_string());
         RunOptions {
             protocol: match protocol {
                 ProtocolArg::Auto => ProtocolChoice::Auto,
@@ -56,10 +124,28 @@ impl EngineArgs {
                 ProtocolArg::Gtp => ProtocolChoice::Gtp,
             },
             session: SessionConfig {
-                level: self.level.clone(),
+                level: gomoku_level,
                 seed: self.seed,
                 nodes: self.nodes,
                 depth: self.depth,
+                memory: self.memory.clone(),
+                player_options: self
+                    .kernel
+                    .iter()
+                    .map(|k| ("kernel".to_string(), k.to_string()))
+                    .collect(),
+            },
+            gtp: GtpOptions {
+                game: match self.game {
+                    GameArg::Go => GtpGameKind::Go,
+                    GameArg::Ttt => GtpGameKind::Ttt,
+                },
+                level: self
+                    .level
+                    .clone()
+                    .filter(|l| !GOMOKU_LEVELS.iter().any(|g| g.0 == l)),
+                seed: self.seed,
+                nodes: self.nodes,
             },
         }
     }
@@ -78,8 +164,59 @@ pub fn hint_if_terminal(program: &str) {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
         eprintln!(
-            "{program} {}: speaking the Gomocup protocol on stdin (try `START 15`, `BEGIN`, `ABOUT`, `END`); `--help` for options",
-            env!("CARGO_PKG_VERSION")
+            "{program} {}: reading protocol commands on stdin: Gomocup (try `START 15`, `BEGIN`, `ABOUT`, `END`){}; `--help` for options",
+            env!("CARGO_PKG_VERSION"),
+            if program == "sente" {
+                " or GTP (try `boardsize 9`, `genmove b`, `showboard`, `quit`)"
+            } else {
+                ""
+            }
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(level: Option<&str>, game: GameArg) -> EngineArgs {
+        EngineArgs {
+            level: level.map(String::from),
+            game,
+            seed: 0,
+            nodes: None,
+            depth: None,
+            memory: None,
+            kernel: None,
+        }
+    }
+
+    #[test]
+    fn levels_must_fit_the_game() {
+        let ttt = args(Some("perfect"), GameArg::Ttt);
+        assert!(ttt.check(ProtocolArg::Gtp).is_ok());
+        // Gomocup plays tic-tac-toe after START 3, but never Go.
+        assert!(ttt.check(ProtocolArg::Gomocup).is_ok());
+        assert!(args(Some("mcts"), GameArg::Go)
+            .check(ProtocolArg::Gomocup)
+            .is_err());
+        assert!(args(Some("strong"), GameArg::Ttt)
+            .check(ProtocolArg::Gtp)
+            .is_err());
+        assert!(args(Some("perfect"), GameArg::Go)
+            .check(ProtocolArg::Gtp)
+            .is_err());
+        assert!(args(Some("strong"), GameArg::Go)
+            .check(ProtocolArg::Auto)
+            .is_ok());
+        assert!(args(None, GameArg::Go).check(ProtocolArg::Gtp).is_ok());
+        let o = args(Some("perfect"), GameArg::Ttt).run_options(ProtocolArg::Gtp);
+        assert_eq!(o.gtp.level.as_deref(), Some("perfect"));
+        assert_eq!(o.gtp.game, GtpGameKind::Ttt);
+        assert_eq!(o.session.level, "perfect");
+        let o = args(Some("mcts"), GameArg::Go).run_options(ProtocolArg::Auto);
+        assert_eq!(o.session.level, GOMOKU_LEVELS[0].0);
+        let o = args(Some("classic"), GameArg::Go).run_options(ProtocolArg::Auto);
+        assert_eq!((o.session.level.as_str(), o.gtp.level), ("classic", None));
     }
 }

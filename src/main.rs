@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
 
-/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli).
+/// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli), and a Go and
+/// tic-tac-toe engine over GTP (Sabaki, GoGui, gomill).
 #[derive(Parser, Debug)]
 #[command(name = "sente", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -28,12 +29,21 @@ enum Cmd {
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.
     Bench {
-        /// Game to bench: gomoku (fixed positions at --depth) or ttt (solve every position).
-        #[arg(value_parser = ["gomoku", "ttt"], default_value = "gomoku")]
+        /// Game to bench: gomoku (fixed positions at --depth), ttt (solve every position), go
+        /// (playouts/s and MCTS simulations/s at --playouts) or kernels (the learner's matching
+        /// cost as its store grows).
+        #[arg(value_parser = ["gomoku", "ttt", "go", "kernels"], default_value = "gomoku")]
         game: String,
         /// Depth of every search.
         #[arg(long, default_value_t = 8)]
         depth: u32,
+        /// Go: playouts per 9x9 position (19x19 positions get a quarter).
+        #[arg(long, default_value_t = 100_000)]
+        playouts: u64,
+        /// Go: instead of the speed bench, play this many 9x9 games mcts vs heuristic at
+        /// --playouts per move (colours alternate) and print the result.
+        #[arg(long)]
+        vs: Option<usize>,
     },
     /// Play the engine's own levels against each other in-process and report W/L/D and Elo.
     Match(MatchArgs),
@@ -48,12 +58,15 @@ enum Cmd {
     },
     /// Reproduce a paper's experiment and print its tables.
     Study {
-        /// Which study: ttt (the GA tic-tac-toe paper, SEEDS 000).
-        #[arg(value_parser = ["ttt"], default_value = "ttt")]
+        /// Which study: ttt (the GA tic-tac-toe paper, SEEDS 000) or kernels (the learning
+        /// gomoku player, SEEDS 001).
+        #[arg(value_parser = ["ttt", "kernels"], default_value = "ttt")]
         which: String,
-        /// Seed of the genetic algorithm.
+        /// Seed of the genetic algorithm (ttt) or of every game (kernels).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        #[command(flatten)]
+        kernels: KernelStudyArgs,
     },
 }
 
@@ -90,6 +103,77 @@ struct MatchArgs {
     /// Print each game as it finishes.
     #[arg(long)]
     verbose: bool,
+}
+
+/// Options of `sente study kernels`.
+#[derive(clap::Args, Debug)]
+struct KernelStudyArgs {
+    /// Rounds per kernel size (kernels only).
+    #[arg(long, default_value_t = 14)]
+    rounds: usize,
+    /// Games per round (kernels only).
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// Kernel sizes, comma-separated odd numbers 1..15 (kernels only).
+    #[arg(long, value_delimiter = ',', default_values_t = sente::eval::kernels::KERNEL_SIZES)]
+    sizes: Vec<usize>,
+    /// Where to write the SVG plot (kernels only).
+    #[arg(long, default_value = "kernels.svg")]
+    out: std::path::PathBuf,
+    /// Where kernels match: board (where they were cut, as 001) or anywhere (kernels only).
+    #[arg(long, value_parser = ["board", "anywhere"], default_value = "board")]
+    anchor: String,
+    /// Also match the 8 rotations/reflections of each kernel (kernels only).
+    #[arg(long)]
+    symmetry: bool,
+    /// Approximate matching: largest Hamming distance, 0 = exact as 001 (kernels only).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    near: u8,
+    /// Rule-map weights of both players: linear (plain counts, 001 read literally) or steep (the
+    /// `learner` level's default: fives first).
+    #[arg(long, value_parser = ["steep", "linear"], default_value = "linear")]
+    rule_map: String,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
+    use sente::eval::kernels::{valid_size, Anchor, MatchOptions};
+    use sente::study::kernels::{run, StudyConfig};
+    if let Some(bad) = args.sizes.iter().find(|&&k| k == 0 || !valid_size(k)) {
+        anyhow::bail!("kernel size {bad}: sizes are odd numbers 1..15");
+    }
+    if args.rounds == 0 || args.games == 0 {
+        anyhow::bail!("--rounds and --games must be at least 1");
+    }
+    let defaults = StudyConfig::default();
+    let cfg = StudyConfig {
+        seed,
+        rounds: args.rounds,
+        games: args.games,
+        sizes: args.sizes,
+        matching: MatchOptions {
+            anchor: Anchor::from_name(&args.anchor).unwrap_or(Anchor::Board),
+            symmetry: args.symmetry,
+            near: args.near as usize,
+            ..MatchOptions::default()
+        },
+        weights: sente::eval::rulemap::RuleWeights::from_name(&args.rule_map).unwrap_or_default(),
+        threads: args.threads.unwrap_or(defaults.threads).max(1),
+    };
+    let total = cfg.rounds * cfg.games * cfg.sizes.len();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let tick = || bar.inc(1);
+    let mut text = Vec::new();
+    run(&cfg, &args.out, &tick, &mut text)?;
+    bar.finish_and_clear();
+    print!("{}", String::from_utf8_lossy(&text));
+    Ok(())
 }
 
 fn run_match(args: MatchArgs) -> anyhow::Result<()> {
@@ -154,9 +238,21 @@ fn main() -> anyhow::Result<()> {
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
-        Some(Cmd::Bench { game, depth }) => {
-            if game == "ttt" {
+        Some(Cmd::Bench {
+            game,
+            depth,
+            playouts,
+            vs,
+        }) => {
+            if game == "go" {
+                match vs {
+                    Some(games) => println!("{}", sente::bench::go_vs(games, playouts, 9, 1)),
+                    None => println!("{}", sente::bench::run_go(playouts)),
+                }
+            } else if game == "ttt" {
                 println!("{}", sente::players::ttt::bench());
+            } else if game == "kernels" {
+                print!("{}", sente::bench::run_kernels());
             } else {
                 println!("{}", sente::bench::run_gomoku(depth));
             }
@@ -169,12 +265,20 @@ fn main() -> anyhow::Result<()> {
             sente::play::ttt::run(&mut input, &mut output, seed)?;
             return Ok(());
         }
-        Some(Cmd::Study { which: _, seed }) => {
+        Some(Cmd::Study {
+            which,
+            seed,
+            kernels,
+        }) => {
+            if which == "kernels" {
+                return run_kernel_study(seed, kernels);
+            }
             sente::study::ttt::run(seed, &mut std::io::stdout())?;
             return Ok(());
         }
         Some(Cmd::Match(args)) => return run_match(args),
     };
+    engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");
     sente::protocol::run(engine.run_options(protocol))?;
     Ok(())

@@ -1,6 +1,7 @@
 //! Golden transcripts: runs `sente` and `pbrain-sente` on every `protocol-tests/gomocup/*.in` and
-//! compares stdout with the `.out` beside it. The format is described in
-//! `protocol-tests/README.md`.
+//! compares stdout with the `.out` beside it, and runs `sente` on every `protocol-tests/gtp/*.tst`
+//! (GNU Go regression style: numbered commands checked against `#? [regex]`). The formats are
+//! described in `protocol-tests/README.md`.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -69,8 +70,28 @@ fn binary(name: &str) -> PathBuf {
 
 /// Runs `bin` on the transcript's input; returns stdout lines without MESSAGE/DEBUG lines.
 fn run(bin: &Path, t: &Transcript) -> Result<Vec<String>, String> {
-    let mut child = Command::new(bin)
-        .args(&t.args)
+    let out = run_raw(bin, &t.args, &t.input, None)?;
+    Ok(out
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"))
+        .map(String::from)
+        .collect())
+}
+
+/// Runs `bin args` in `cwd` with `input` on stdin; returns everything it wrote to stdout.
+fn run_raw(
+    bin: &Path,
+    args: &[String],
+    input: &[u8],
+    cwd: Option<&Path>,
+) -> Result<String, String> {
+    let mut command = Command::new(bin);
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    let mut child = command
+        .args(args)
         .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -78,7 +99,7 @@ fn run(bin: &Path, t: &Transcript) -> Result<Vec<String>, String> {
         .spawn()
         .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
     let mut stdin = child.stdin.take().unwrap();
-    let input = t.input.clone();
+    let input = input.to_vec();
     // Write from a thread: a big input must not deadlock against a full stdout pipe.
     let writer = thread::spawn(move || {
         let _ = stdin.write_all(&input);
@@ -109,12 +130,7 @@ fn run(bin: &Path, t: &Transcript) -> Result<Vec<String>, String> {
     if !status.success() {
         return Err(format!("exit status {status}; stderr:\n{err}"));
     }
-    Ok(out
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"))
-        .map(String::from)
-        .collect())
+    Ok(out)
 }
 
 fn is_move(s: &str) -> bool {
@@ -212,4 +228,196 @@ fn masks() {
         "v{VERSION}",
         &format!("v{}", env!("CARGO_PKG_VERSION"))
     ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// GTP: GNU Go regression-style `.tst` files
+
+/// Arguments for GTP transcripts unless a file says `#! args ...`: deterministic play.
+const GTP_ARGS: &[&str] = &["--protocol", "gtp", "--nodes", "200", "--seed", "1"];
+
+/// What a `.tst` command expects.
+#[derive(Debug)]
+enum Expect {
+    /// An unnumbered command: it must succeed; its result is not checked.
+    Success,
+    /// `#? [regex]`: success with a result matching the regex.
+    Match(regex::Regex),
+    /// `#? ?[regex]`: failure with a message matching the regex.
+    Failure(regex::Regex),
+}
+
+#[derive(Debug)]
+struct TstCommand {
+    line_no: usize,
+    text: String,
+    id: Option<String>,
+    expect: Expect,
+}
+
+fn anchored(pattern: &str, path: &Path, line_no: usize) -> regex::Regex {
+    regex::Regex::new(&format!("^(?s:{pattern})$"))
+        .unwrap_or_else(|e| panic!("{}:{line_no}: bad regex: {e}", path.display()))
+}
+
+/// Reads a `.tst` file: the engine input (the file as is: GTP ignores its comments), the
+/// arguments, and the commands with what each expects.
+fn load_tst(path: &Path) -> (Vec<u8>, Vec<String>, Vec<TstCommand>) {
+    let text = fs::read_to_string(path).unwrap();
+    let mut args: Vec<String> = GTP_ARGS.iter().map(|s| s.to_string()).collect();
+    let mut commands: Vec<TstCommand> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix("#!") {
+            let rest = rest.trim();
+            let extra = rest
+                .strip_prefix("args")
+                .unwrap_or_else(|| panic!("{}:{line_no}: unknown directive", path.display()));
+            args.extend(extra.split_whitespace().map(String::from));
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("#?") {
+            let rest = rest.trim();
+            let (fail, pattern) = match rest.strip_prefix('?') {
+                Some(p) => (true, p),
+                None => (false, rest),
+            };
+            let pattern = pattern
+                .strip_prefix('[')
+                .and_then(|p| p.strip_suffix(']'))
+                .unwrap_or_else(|| panic!("{}:{line_no}: expected #? [regex]", path.display()));
+            let re = anchored(pattern, path, line_no);
+            let last = commands
+                .last_mut()
+                .unwrap_or_else(|| panic!("{}:{line_no}: #? before any command", path.display()));
+            assert!(
+                last.id.is_some(),
+                "{}:{line_no}: #? after an unnumbered command",
+                path.display()
+            );
+            last.expect = if fail {
+                Expect::Failure(re)
+            } else {
+                Expect::Match(re)
+            };
+            continue;
+        }
+        let command = line.split('#').next().unwrap_or("").trim();
+        if command.is_empty() {
+            continue;
+        }
+        let first = command.split_whitespace().next().unwrap_or("");
+        let id = first
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| first.to_string());
+        commands.push(TstCommand {
+            line_no,
+            text: command.to_string(),
+            id,
+            expect: Expect::Success,
+        });
+    }
+    (text.into_bytes(), args, commands)
+}
+
+/// Splits GTP output into responses: (ok, id, body with the `=id ` / `?id ` prefix removed).
+fn responses(out: &str) -> Result<Vec<(bool, Option<String>, String)>, String> {
+    let mut v = Vec::new();
+    let mut rest = out;
+    while !rest.is_empty() {
+        let end = rest
+            .find("\n\n")
+            .ok_or_else(|| format!("a response without its empty line: {rest:?}"))?;
+        let resp = &rest[..end];
+        rest = &rest[end + 2..];
+        let ok = match resp.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => {
+                return Err(format!(
+                    "a response that starts with neither = nor ?: {resp:?}"
+                ))
+            }
+        };
+        let head = &resp[1..];
+        let digits = head.bytes().take_while(|b| b.is_ascii_digit()).count();
+        let id = (digits > 0).then(|| head[..digits].to_string());
+        let body = head[digits..].strip_prefix(' ').unwrap_or(&head[digits..]);
+        let body = body.strip_prefix('\n').unwrap_or(body);
+        v.push((ok, id, body.to_string()));
+    }
+    Ok(v)
+}
+
+fn check_tst(path: &Path) -> Vec<String> {
+    let (input, args, commands) = load_tst(path);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let out = match run_raw(&binary("sente"), &args, &input, path.parent()) {
+        Ok(out) => out,
+        Err(e) => return vec![format!("{name}: {e}")],
+    };
+    let got = match responses(&out) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("{name}: {e}\nfull output:\n{out}")],
+    };
+    let mut failures = Vec::new();
+    if got.len() != commands.len() {
+        failures.push(format!(
+            "{name}: {} commands but {} responses\nfull output:\n{out}",
+            commands.len(),
+            got.len()
+        ));
+    }
+    for (c, (ok, id, body)) in commands.iter().zip(&got) {
+        let at = format!("{name}:{} `{}`", c.line_no, c.text);
+        if id != &c.id {
+            failures.push(format!("{at}: response id {id:?}, expected {:?}", c.id));
+        }
+        let problem = match &c.expect {
+            Expect::Success if !ok => Some(format!("failed: ?{body}")),
+            Expect::Match(_) if !ok => Some(format!("failed: ?{body}")),
+            Expect::Match(re) if !re.is_match(body) => {
+                Some(format!("got {body:?}, expected [{}]", re.as_str()))
+            }
+            Expect::Failure(_) if *ok => {
+                Some(format!("succeeded with {body:?}, expected a failure"))
+            }
+            Expect::Failure(re) if !re.is_match(body) => {
+                Some(format!("error {body:?}, expected [{}]", re.as_str()))
+            }
+            _ => None,
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{at}: {p}"));
+        }
+    }
+    failures
+}
+
+#[test]
+fn gtp_transcripts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests/gtp");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tst"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .tst files in {}", dir.display());
+    let failures: Vec<String> = files.iter().flat_map(|f| check_tst(f)).collect();
+    eprintln!("{} GTP transcripts", files.len());
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn gtp_response_splitting() {
+    let r = responses("=1 sente\n\n?2 illegal move\n\n=\n\n=3\n   A B\n 1 . .\n\n").unwrap();
+    assert_eq!(r[0], (true, Some("1".into()), "sente".into()));
+    assert_eq!(r[1], (false, Some("2".into()), "illegal move".into()));
+    assert_eq!(r[2], (true, None, String::new()));
+    assert_eq!(r[3], (true, Some("3".into()), "   A B\n 1 . .".into()));
+    assert!(responses("= x\n").is_err());
+    assert!(responses("x\n\n").is_err());
 }

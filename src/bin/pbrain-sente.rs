@@ -15,6 +15,9 @@ struct Cli {
 fn main() -> anyhow::Result<()> {
     init_logging();
     let cli = Cli::parse();
+    cli.engine
+        .check(ProtocolArg::Gomocup)
+        .map_err(anyhow::Error::msg)?;
     hint_if_terminal("pbrain-sente");
     sente::protocol::run(cli.engine.run_options(ProtocolArg::Gomocup))?;
     Ok(())

@@ -3,12 +3,18 @@
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
 pub mod classic;
+pub mod go;
+pub mod kernel_file;
+pub mod learner;
 pub mod strong;
 pub mod ttt;
 
+use std::path::Path;
 use std::time::Duration;
 
-use crate::rules::{Board, Pos};
+pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+
+use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
 
 /// A snapshot of search progress, scored from the side to move's point of view.
@@ -67,6 +73,21 @@ pub trait GomokuPlayer: Send {
     fn prepare(&mut self, _rule: crate::rules::Rule) {}
     /// The move to play for the side to move, or `None` when no legal point exists.
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos>;
+    /// The Gomocup `INFO folder`: a directory for persistent files (a player that keeps any
+    /// makes its own sub-folder there).
+    fn set_folder(&mut self, _dir: &Path) {}
+    /// The file a learning player keeps its memory in (`--memory PATH`); outranks the folder.
+    fn set_memory_file(&mut self, _file: &Path) {}
+    /// A player-specific setting (`INFO key value` the session does not know, or a command-line
+    /// option): `None` when the key is not this player's, else whether the value was accepted.
+    fn set_option(&mut self, _key: &str, _value: &str) -> Option<Result<(), String>> {
+        None
+    }
+    /// The game on `board` is over or abandoned; we played `ours`. The board is the last
+    /// position the session saw: its winner is set when the winning move was seen (our own, or
+    /// the opponent's if the manager sent it), and unknown otherwise (Gomocup managers do not
+    /// send the move that beats us).
+    fn game_over(&mut self, _board: &Board, _ours: Color) {}
 }
 
 /// The gomoku levels, strongest first; the first is the default.
@@ -79,6 +100,10 @@ pub const GOMOKU_LEVELS: &[(&str, &str)] = &[
         "classic",
         "the seed's 5-cell window scoring with depth-2 alpha-beta (SEEDS 003)",
     ),
+    (
+        "learner",
+        "rule map plus kernels learned from finished games, kept across games (SEEDS 001)",
+    ),
 ];
 
 /// Makes the gomoku player named `level` (case-insensitive), seeded with `seed`.
@@ -86,6 +111,7 @@ pub fn gomoku_player(level: &str, seed: u64) -> Option<Box<dyn GomokuPlayer>> {
     let mut player: Box<dyn GomokuPlayer> = match level.to_ascii_lowercase().as_str() {
         "strong" | "default" => Box::new(strong::Strong::new()),
         "classic" => Box::new(classic::Classic::new()),
+        "learner" => Box::new(learner::Learner::new()),
         _ => return None,
     };
     player.set_seed(seed);

@@ -3,6 +3,7 @@
 //! strange first line still gets a Gomocup `UNKNOWN` rather than silence.
 
 use crate::protocol::gomocup::is_gomocup_word;
+use crate::protocol::gtp;
 
 /// A protocol the loop can speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,35 +12,19 @@ pub enum Detected {
     Gtp,
 }
 
-/// GTP v2 command words (standard and common extensions) that no Gomocup line starts with.
-const GTP_WORDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "final_status_list",
-    "time_settings",
-    "time_left",
-    "fixed_handicap",
-    "place_free_handicap",
-    "set_free_handicap",
-    "loadsgf",
-    "reg_genmove",
+/// GTP command words a controller may open with that we do not answer ourselves (they still
+/// mean the controller speaks GTP); the ones we answer come from [`gtp::command_names`].
+const OTHER_GTP_WORDS: &[&str] = &[
     "kgs-genmove_cleanup",
-    "kgs-time_settings",
-    "lz-analyze",
-    "kata-analyze",
     "gogui-analyze_commands",
+    "gomill-describe_engine",
+    "gomill-cpu_time",
 ];
+
+/// Whether `word` (lower case) is a GTP command name.
+fn is_gtp_word(word: &str) -> bool {
+    gtp::is_supported(word, gtp::GtpGameKind::Go) || OTHER_GTP_WORDS.contains(&word)
+}
 
 /// The protocol a line belongs to, or `None` when the line says nothing (a GTP comment).
 pub fn detect(line: &str) -> Option<Detected> {
@@ -66,7 +51,7 @@ pub fn detect(line: &str) -> Option<Detected> {
             Detected::Gtp
         });
     }
-    if !is_gomocup_word(first) && GTP_WORDS.contains(&lower.as_str()) {
+    if !is_gomocup_word(first) && is_gtp_word(&lower) {
         return Some(Detected::Gtp);
     }
     Some(Detected::Gomocup)

@@ -49,15 +49,18 @@ pub fn normalise(raw: &[u8]) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
-/// A test run on the reader thread for each line: whether it interrupts a running search.
-pub type InterruptTest = fn(&str) -> Option<Interrupt>;
-
-/// Starts the reader thread on `input`.
-pub fn spawn_reader<R: BufRead + Send + 'static>(
+/// Starts the reader thread on `input`. `interrupt` runs on the reader thread for each line
+/// (`Some(line)`) and once at end of input (`None`): whether that interrupts a running search.
+/// It may keep state (GTP: only the line after an analysis command interrupts).
+pub fn spawn_reader<R, I>(
     mut input: R,
     signal: Arc<StopSignal>,
-    interrupt: InterruptTest,
-) -> Receiver<Event> {
+    mut interrupt: I,
+) -> Receiver<Event>
+where
+    R: BufRead + Send + 'static,
+    I: FnMut(Option<&str>) -> Option<Interrupt> + Send + 'static,
+{
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("stdin".into())
@@ -79,13 +82,16 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
                 };
                 let at = Instant::now();
                 debug!("<- {line}");
-                if let Some(kind) = interrupt(&line) {
+                if let Some(kind) = interrupt(Some(&line)) {
                     signal.interrupt(seq, kind);
                 }
                 if tx.send(Event::Line(Input { line, at, seq })).is_err() {
                     return;
                 }
                 seq += 1;
+            }
+            if let Some(kind) = interrupt(None) {
+                signal.interrupt(seq, kind);
             }
             let _ = tx.send(Event::Eof);
         })
@@ -136,7 +142,7 @@ mod tests {
         let rx = spawn_reader(
             Cursor::new(b"START 15\r\n\r\nBEGIN\nEND".to_vec()),
             signal,
-            |l| (l == "END").then_some(Interrupt::End),
+            |l: Option<&str>| (l == Some("END")).then_some(Interrupt::End),
         );
         let events: Vec<Event> = rx.iter().collect();
         let lines: Vec<(String, u64)> = events

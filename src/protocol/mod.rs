@@ -4,7 +4,8 @@
 
 pub mod detect;
 pub mod gomocup;
-pub mod gtp_stub;
+pub mod gtp;
+pub mod gtp_loop;
 pub mod io;
 
 use std::io::{BufRead, BufReader, Write};
@@ -15,11 +16,12 @@ use log::{error, warn};
 
 use crate::players::GomokuPlayer;
 use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
-use crate::session::StopSignal;
+use crate::session::{Interrupt, StopSignal};
 use detect::{detect, Detected};
 use gomocup::{
     format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
 };
+pub use gtp_loop::GtpOptions;
 use io::{Event, Input, Output};
 
 /// Which protocol to speak.
@@ -30,7 +32,7 @@ pub enum ProtocolChoice {
     Auto,
     /// Gomocup / Piskvork (what `pbrain-sente` forces).
     Gomocup,
-    /// GTP (not available in this build: every command is refused).
+    /// GTP (Go, or tic-tac-toe with `--game ttt`).
     Gtp,
 }
 
@@ -38,7 +40,10 @@ pub enum ProtocolChoice {
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     pub protocol: ProtocolChoice,
+    /// The Gomocup session's settings.
     pub session: SessionConfig,
+    /// The GTP session's settings.
+    pub gtp: GtpOptions,
 }
 
 /// Runs the protocol loop on stdin and stdout until `END`, `quit` or end of input.
@@ -68,7 +73,8 @@ where
     W: Write,
 {
     let signal = Arc::new(StopSignal::new());
-    let rx = io::spawn_reader(input, signal.clone(), gomocup::interrupt_of);
+    let mut watch = InterruptWatch::new(options.protocol);
+    let rx = io::spawn_reader(input, signal.clone(), move |line| watch.check(line));
     let mut out = Output::new(output);
     let mut first = None;
     let protocol = match options.protocol {
@@ -94,39 +100,58 @@ where
             };
             gomocup_loop(first, &rx, &mut out, signal, session)
         }
-        Detected::Gtp => gtp_refusal_loop(first, &rx, &mut out),
+        Detected::Gtp => gtp_loop::gtp_loop(first, &rx, &mut out, signal, &options.gtp),
+    }
+}
+
+/// Decides, on the reader thread, which input lines interrupt a running search. Gomocup:
+/// `YXSTOP`/`STOP` stop it, `END` ends the session. GTP: the line after `lz-analyze` /
+/// `kata-analyze`, whatever it is, ends the analysis, and so does end of input; nothing
+/// interrupts a `genmove` (pipelined commands wait their turn). Under auto-detection the first
+/// meaningful line decides the dialect, exactly as the loop decides it.
+struct InterruptWatch {
+    protocol: Option<Detected>,
+    after_analysis: bool,
+}
+
+impl InterruptWatch {
+    fn new(choice: ProtocolChoice) -> InterruptWatch {
+        InterruptWatch {
+            protocol: match choice {
+                ProtocolChoice::Auto => None,
+                ProtocolChoice::Gomocup => Some(Detected::Gomocup),
+                ProtocolChoice::Gtp => Some(Detected::Gtp),
+            },
+            after_analysis: false,
+        }
+    }
+
+    /// `line` is `None` at end of input.
+    fn check(&mut self, line: Option<&str>) -> Option<Interrupt> {
+        let Some(line) = line else {
+            return self.after_analysis.then_some(Interrupt::Stop);
+        };
+        if self.protocol.is_none() {
+            self.protocol = detect(line);
+        }
+        match self.protocol? {
+            Detected::Gomocup => gomocup::interrupt_of(line),
+            Detected::Gtp => {
+                let analysing = gtp::starts_interruptible_analysis(line);
+                std::mem::replace(&mut self.after_analysis, analysing).then_some(Interrupt::Stop)
+            }
+        }
     }
 }
 
 /// The held-back first line if any, else the next line from the reader; `None` at end of input.
-fn next_input(held: &mut Option<Input>, rx: &Receiver<Event>) -> Option<Input> {
+pub(crate) fn next_input(held: &mut Option<Input>, rx: &Receiver<Event>) -> Option<Input> {
     if let Some(input) = held.take() {
         return Some(input);
     }
     match rx.recv() {
         Ok(Event::Line(i)) => Some(i),
         Ok(Event::Eof) | Err(_) => None,
-    }
-}
-
-fn gtp_refusal_loop<W: Write>(
-    first: Option<Input>,
-    rx: &Receiver<Event>,
-    out: &mut Output<W>,
-) -> std::io::Result<()> {
-    warn!("GTP detected, but this build has no GTP yet: every command will be refused");
-    let mut next = first;
-    loop {
-        let Some(input) = next_input(&mut next, rx) else {
-            return Ok(());
-        };
-        if let Some((text, quit)) = gtp_stub::answer(&input.line) {
-            out.line(&text)?;
-            out.line("")?;
-            if quit {
-                return Ok(());
-            }
-        }
     }
 }
 
@@ -256,6 +281,7 @@ mod tests {
                 nodes: Some(1000),
                 ..SessionConfig::default()
             },
+            ..RunOptions::default()
         };
         let mut buf = Vec::new();
         run_with(Cursor::new(input.as_bytes().to_vec()), &mut buf, options).unwrap();
@@ -286,12 +312,15 @@ mod tests {
     #[test]
     fn errors_never_end_the_loop() {
         let out = gomocup(
-            "TURN 1,1\nSTART 4\nSTART 3\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
+            "TURN 1,1\nSTART 4\nSTART 2\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
              DONE\n1,1,1\nbegin\nTURN 7,8\nABOUT\n",
         );
         assert!(out[0].starts_with("ERROR no game started"), "{out:?}");
         assert!(out[1].starts_with("ERROR unsupported board size"));
-        assert_eq!(out[2], "ERROR tic-tac-toe (START 3) is not supported yet");
+        assert!(
+            out[2].starts_with("ERROR unsupported board size 2x2"),
+            "{out:?}"
+        );
         assert_eq!(out[3], "OK");
         assert!(out[4].starts_with("ERROR TURN 15,0: point is off the board"));
         assert!(out[5].starts_with("ERROR TURN -1,0"));
@@ -367,7 +396,7 @@ mod tests {
         let (tx, rx) = std::sync::mpsc::channel();
         let options = RunOptions {
             protocol: ProtocolChoice::Gomocup,
-            session: SessionConfig::default(),
+            ..RunOptions::default()
         };
         let engine = std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -399,19 +428,40 @@ mod tests {
     }
 
     #[test]
-    fn gtp_is_refused_honestly() {
-        let out = talk("1 name\nboardsize 19\nquit\nname\n", ProtocolChoice::Auto);
+    fn gtp_is_detected_from_the_first_line() {
+        let options = RunOptions {
+            gtp: GtpOptions {
+                game: gtp::GtpGameKind::Ttt,
+                ..GtpOptions::default()
+            },
+            ..RunOptions::default()
+        };
+        let mut buf = Vec::new();
+        let input = "# a comment first\n1 name\nboardsize 3\nquit\nname\n";
+        run_with(Cursor::new(input.as_bytes().to_vec()), &mut buf, options).unwrap();
+        assert_eq!(String::from_utf8(buf).unwrap(), "=1 sente\n\n=\n\n=\n\n");
+    }
+
+    #[test]
+    fn the_watch_interrupts_only_what_follows_an_analysis() {
+        let mut w = InterruptWatch::new(ProtocolChoice::Auto);
+        assert_eq!(w.check(Some("# comment")), None);
+        assert_eq!(w.check(Some("genmove b")), None);
         assert_eq!(
-            out,
-            vec![
-                format!("?1 {}", gtp_stub::NOT_AVAILABLE),
-                String::new(),
-                format!("? {}", gtp_stub::NOT_AVAILABLE),
-                String::new(),
-                "=".to_string(),
-                String::new(),
-            ]
+            w.check(Some("play b d4")),
+            None,
+            "a queued line never stops genmove"
         );
+        assert_eq!(w.check(Some("12 lz-analyze b 50")), None);
+        assert_eq!(w.check(Some("protocol_version")), Some(Interrupt::Stop));
+        assert_eq!(w.check(Some("kata-analyze 10")), None);
+        assert_eq!(w.check(None), Some(Interrupt::Stop), "end of input ends it");
+        let mut g = InterruptWatch::new(ProtocolChoice::Auto);
+        assert_eq!(g.check(Some("START 15")), None);
+        assert_eq!(g.check(Some("lz-analyze")), None);
+        assert_eq!(g.check(Some("YXSTOP")), Some(Interrupt::Stop));
+        assert_eq!(g.check(Some("END")), Some(Interrupt::End));
+        assert_eq!(g.check(None), None);
     }
 
     #[test]

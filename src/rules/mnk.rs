@@ -651,6 +651,15 @@ impl Board {
     }
 }
 
+/// The eight symmetries of the square applied to an offset: bit 2 swaps x and y, bit 0 negates
+/// x, bit 1 negates y (`k` in 0..8; 0 is the identity).
+pub fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
+    let (x, y) = if k & 4 != 0 { (y, x) } else { (x, y) };
+    let x = if k & 1 != 0 { -x } else { x };
+    let y = if k & 2 != 0 { -y } else { y };
+    (x, y)
+}
+
 /// `a`, `b`, ... for column x (used by text boards and "h8"-style notation).
 pub fn column_letter(x: usize) -> char {
     (b'a' + (x as u8 % 26)) as char

@@ -1,5 +1,6 @@
 //! Game physics and law: boards, win tests, forbidden points. No search, no I/O.
 
+pub mod go;
 pub mod mnk;
 pub mod renju;
 

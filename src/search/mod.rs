@@ -1,6 +1,9 @@
-//! Search: clocks, alpha-beta with iterative deepening, threat search. Never prints.
+//! Search: clocks, alpha-beta with iterative deepening, threat search (gomoku); Go playouts and
+//! MCTS. Never prints.
 
 pub mod alphabeta;
 pub mod clock;
+pub mod mcts;
+pub mod playout;
 pub mod threats;
 pub mod tt;

@@ -20,7 +20,18 @@
 //!   below [`SWAP_MARGIN`] below zero, we answer `SWAP` (take black); otherwise we stay white and
 //!   play the move the search chose.
 //! * **YXNBEST** is analysis: it searches and answers the best move but does not play it.
+//! * **End of a game.** Gomocup never announces it, and a manager does not send the move that
+//!   beats us. The player's [`GomokuPlayer::game_over`] hook is called once per game with the
+//!   last position seen and the colour we played: at once when our move or the opponent's
+//!   (TURN, PLAY or BOARD) makes five; otherwise when the next START/RESTART/RECTSTART arrives,
+//!   or at END / end of input (when the session is dropped). A TAKEBACK reopens the game. The
+//!   learning player infers an unseen winning move from that position (`eval::kernels`).
+//! * **Player options.** An `INFO key value` the session does not know is offered to the player
+//!   ([`GomokuPlayer::set_option`]); one it refuses becomes a complaint. Every such setting is
+//!   remembered and offered again to a player chosen later with `INFO level`, so the order of
+//!   `INFO` lines does not matter.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,7 +40,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
+use crate::rules::mnk::symmetry;
 use crate::rules::renju::forbidden;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{GameClock, SearchLimit, TimeManager, UNLIMITED_MS};
@@ -143,6 +156,10 @@ pub struct SessionConfig {
     pub nodes: Option<u64>,
     /// Depth cap per move.
     pub depth: Option<u32>,
+    /// File a learning player keeps its memory in (`--memory`); outranks `INFO folder`.
+    pub memory: Option<PathBuf>,
+    /// Player-specific settings (`--kernel`, unknown `INFO` keys), offered to every player.
+    pub player_options: Vec<(String, String)>,
 }
 
 impl Default for SessionConfig {
@@ -152,6 +169,8 @@ impl Default for SessionConfig {
             seed: 0,
             nodes: None,
             depth: None,
+            memory: None,
+            player_options: Vec::new(),
         }
     }
 }
@@ -179,33 +198,81 @@ pub struct GomokuSession {
     settings: Settings,
     config: SessionConfig,
     player: Box<dyn GomokuPlayer>,
+    /// Who plays when the board is tic-tac-toe (`START 3`).
+    ttt: Box<dyn TttPlayer>,
     complaints: Vec<String>,
     /// Points a BOARD marked with field 3 (continuous game): empty for the board, taken for
     /// the manager, so we never play there.
     markers: Vec<Pos>,
     signal: Arc<StopSignal>,
     rng: ChaCha8Rng,
+    /// The colour we play in the current game, once known.
+    ours: Option<Color>,
+    /// Whether the player was told that the current game is over.
+    concluded: bool,
 }
 
 impl GomokuSession {
     /// A session with no board yet. An unknown level in `config` falls back to the default one
     /// (the CLI validates levels before getting here).
     pub fn new(config: SessionConfig, signal: Arc<StopSignal>) -> GomokuSession {
+        // A level names a gomoku player or a tic-tac-toe one; the other game gets its default.
+        let ttt = ttt_player(&config.level, config.seed);
         let player = gomoku_player(&config.level, config.seed).unwrap_or_else(|| {
-            warn!("unknown level '{}', using the default", config.level);
+            if ttt.is_none() {
+                warn!("unknown level '{}', using the default", config.level);
+            }
             gomoku_player(GOMOKU_LEVELS[0].0, config.seed).expect("default level exists")
         });
-        GomokuSession {
+        let ttt = ttt.unwrap_or_else(|| {
+            ttt_player(TTT_LEVELS[0].0, config.seed).expect("default tic-tac-toe level exists")
+        });
+        let mut s = GomokuSession {
             board: None,
             rule: Rule::Freestyle,
             settings: Settings::default(),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
             player,
+            ttt,
             complaints: Vec::new(),
             markers: Vec::new(),
             signal,
+            ours: None,
+            concluded: false,
+        };
+        s.configure_player();
+        s
+    }
+
+    /// Hands the current player the memory file or folder and the remembered player options.
+    /// A refused option is a complaint.
+    fn configure_player(&mut self) {
+        if let Some(file) = &self.config.memory {
+            self.player.set_memory_file(file);
+        } else if let Some(dir) = &self.settings.folder {
+            self.player.set_folder(Path::new(dir));
         }
+        let options = self.config.player_options.clone();
+        for (key, value) in options {
+            if let Some(Err(e)) = self.player.set_option(&key, &value) {
+                self.complain(format!("{key} {value}: {e}"));
+            }
+        }
+    }
+
+    /// Tells the player, once, that the current game is over (see the module notes).
+    fn conclude_game(&mut self) {
+        if self.concluded {
+            return;
+        }
+        if let (Some(b), Some(ours)) = (&self.board, self.ours) {
+            // A tic-tac-toe game is not the gomoku player's to learn from.
+            if b.stones() > 0 && !is_tic_tac_toe(b) {
+                self.player.game_over(b, ours);
+            }
+        }
+        self.concluded = true;
     }
 
     /// A session with a given player (tests, tools, other front ends).
@@ -216,6 +283,8 @@ impl GomokuSession {
     ) -> GomokuSession {
         let mut s = GomokuSession::new(config, signal);
         s.player = player;
+        s.complaints.clear();
+        s.configure_player();
         s
     }
 
@@ -231,16 +300,16 @@ impl GomokuSession {
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
-    /// The current player's level name.
+    /// The current player's level name (the tic-tac-toe one while a 3 x 3 game is on).
     pub fn level(&self) -> &'static str {
-        self.player.name()
+        match &self.board {
+            Some(b) if is_tic_tac_toe(b) => self.ttt.name(),
+            _ => self.player.name(),
+        }
     }
 
-    /// `START n`.
+    /// `START n` (3 = tic-tac-toe, 5..32 = the gomoku family).
     pub fn start(&mut self, size: i64) -> Reply {
-        if size == 3 {
-            return Reply::Error("tic-tac-toe (START 3) is not supported yet".into());
-        }
         self.new_board(size, size)
     }
 
@@ -262,8 +331,11 @@ impl GomokuSession {
 
     fn new_board(&mut self, width: i64, height: i64) -> Reply {
         let size = |v: i64| usize::try_from(v).unwrap_or(0);
-        match Board::new(size(width), size(height), self.rule) {
+        match empty_board(size(width), size(height), self.rule) {
             Ok(b) => {
+                self.conclude_game();
+                self.concluded = false;
+                self.ours = None;
                 self.board = Some(b);
                 self.markers.clear();
                 self.player.new_game();
@@ -303,7 +375,12 @@ impl GomokuSession {
                      4 renju, 8 caro, 9 caro with exact five; +2 continuous is ignored)"
                 )),
             },
-            Setting::Folder(f) => s.folder = Some(f),
+            Setting::Folder(f) => {
+                if self.config.memory.is_none() {
+                    self.player.set_folder(Path::new(&f));
+                }
+                s.folder = Some(f);
+            }
             Setting::Evaluate(x, y) => s.evaluate = Some((x, y)),
             // 0 means "no limit" for both, as c-gomoku-cli uses it.
             Setting::MaxDepth(v) => match u32::try_from(v) {
@@ -322,8 +399,8 @@ impl GomokuSession {
                 Ok(v) => s.time_increment = v,
                 Err(_) => self.complain(format!("INFO time_increment {v}: must not be negative")),
             },
-            Setting::Level(name) => match gomoku_player(&name, self.config.seed) {
-                Some(mut p) => {
+            Setting::Level(name) => {
+                if let Some(mut p) = gomoku_player(&name, self.config.seed) {
                     if self.settings.max_memory > 0 {
                         p.set_memory_limit(self.settings.max_memory);
                     }
@@ -331,21 +408,44 @@ impl GomokuSession {
                     info!("level switched to {}", p.name());
                     self.player = p;
                     self.config.level = name;
-                }
-                None => {
-                    let known: Vec<&str> = GOMOKU_LEVELS.iter().map(|l| l.0).collect();
+                    self.configure_player();
+                } else if let Some(p) = ttt_player(&name, self.config.seed) {
+                    info!("tic-tac-toe level switched to {}", p.name());
+                    self.ttt = p;
+                    self.config.level = name;
+                } else {
+                    let known: Vec<&str> = GOMOKU_LEVELS
+                        .iter()
+                        .chain(TTT_LEVELS)
+                        .map(|l| l.0)
+                        .collect();
                     self.complain(format!(
                         "INFO level {name}: unknown level (known: {})",
                         known.join(", ")
                     ))
                 }
-            },
+            }
             Setting::Seed(seed) => {
                 self.config.seed = seed;
                 self.player.set_seed(seed);
+                if let Some(p) = ttt_player(self.ttt.name(), seed) {
+                    self.ttt = p;
+                }
                 self.rng = ChaCha8Rng::seed_from_u64(seed);
             }
-            Setting::Other { key, value } => info!("ignoring INFO {key} {value}"),
+            Setting::Other { key, value } => {
+                let result = self.player.set_option(&key, &value);
+                match &result {
+                    None => info!("INFO {key} {value}: not used by {}", self.player.name()),
+                    Some(Ok(())) => info!("INFO {key} {value}: set"),
+                    Some(Err(e)) => self.complain(format!("INFO {e}")),
+                }
+                if !matches!(result, Some(Err(_))) {
+                    let opts = &mut self.config.player_options;
+                    opts.retain(|(k, _)| *k != key);
+                    opts.push((key, value));
+                }
+            }
             Setting::Invalid { key, value } => {
                 self.complain(format!("INFO {key} {value}: value does not parse"))
             }
@@ -372,7 +472,8 @@ impl GomokuSession {
         self.rule = rule;
         self.player.prepare(rule);
         if let Some(old) = &self.board {
-            if old.rule() == rule {
+            // Tic-tac-toe has one rule whatever the manager says.
+            if old.rule() == rule || is_tic_tac_toe(old) {
                 return;
             }
             let mut b = Board::new(old.width(), old.height(), rule).expect("same size as before");
@@ -400,7 +501,13 @@ impl GomokuSession {
 
     /// `TURN x,y`: the opponent played there; we answer.
     pub fn turn(&mut self, x: i64, y: i64, req: &mut Request<'_>) -> Reply {
+        let mover = self.board.as_ref().map(Board::to_move);
         match self.play_checked("TURN", x, y) {
+            Ok(()) if self.board.as_ref().is_some_and(|b| b.winner().is_some()) => {
+                self.ours = mover.map(Color::opponent);
+                self.conclude_game();
+                Reply::Error("the game is already over".into())
+            }
             Ok(()) => self.our_move(req),
             Err(reply) => reply,
         }
@@ -408,8 +515,15 @@ impl GomokuSession {
 
     /// `PLAY x,y`: play our stone (the side to move) there and echo it.
     pub fn play(&mut self, x: i64, y: i64) -> Reply {
+        let mover = self.board.as_ref().map(Board::to_move);
         match self.play_checked("PLAY", x, y) {
-            Ok(()) => Reply::Move(x as usize, y as usize),
+            Ok(()) => {
+                self.ours = mover;
+                if self.board.as_ref().is_some_and(|b| b.winner().is_some()) {
+                    self.conclude_game();
+                }
+                Reply::Move(x as usize, y as usize)
+            }
             Err(reply) => reply,
         }
     }
@@ -447,7 +561,10 @@ impl GomokuSession {
         match board.pos(x, y) {
             None => Reply::Error(format!("TAKEBACK {x},{y}: point is off the board")),
             Some(p) => match board.remove(p) {
-                Some(_) => Reply::Ok,
+                Some(_) => {
+                    self.concluded = false;
+                    Reply::Ok
+                }
                 None => Reply::Error(format!("TAKEBACK {x},{y}: no stone there")),
             },
         }
@@ -465,8 +582,13 @@ impl GomokuSession {
         }
         match self.position_from(stones) {
             Ok((b, markers)) => {
+                let over = b.winner().is_some();
+                self.ours = Some(b.to_move());
                 self.board = Some(b);
                 self.markers = markers;
+                if over {
+                    self.conclude_game();
+                }
             }
             Err(e) => {
                 let cmd = if think { "BOARD" } else { "YXBOARD" };
@@ -490,7 +612,7 @@ impl GomokuSession {
     /// nothing.
     fn position_from(&self, stones: &[StoneLine]) -> Result<(Board, Vec<Pos>), String> {
         let old = self.board.as_ref().ok_or(NO_GAME)?;
-        let mut b = Board::new(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
+        let mut b = empty_board(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
         let mut own = 0;
         let mut opp = 0;
         for s in stones {
@@ -539,7 +661,7 @@ impl GomokuSession {
             };
             b.place(p, color);
         }
-        if self.rule.renju() {
+        if b.rule().renju() {
             let alternates = b.history().iter().enumerate().all(|(i, &(_, c))| {
                 c == if i % 2 == 0 {
                     Color::Black
@@ -562,6 +684,9 @@ impl GomokuSession {
         };
         if let Some(r) = self.pending_complaint() {
             return r;
+        }
+        if self.board.as_ref().is_some_and(is_tic_tac_toe) {
+            return Reply::Error("SWAP2BOARD is a gomoku opening; this game is tic-tac-toe".into());
         }
         if ![0, 3, 5].contains(&stones.len()) {
             return Reply::Error(format!(
@@ -696,8 +821,14 @@ impl GomokuSession {
     fn play_ours(&mut self, p: Pos) -> Reply {
         let board = self.board.as_mut().expect("searched a board");
         let (x, y) = board.xy(p);
+        self.ours = Some(board.to_move());
         match board.play(p) {
-            Ok(_) => Reply::Move(x, y),
+            Ok(won) => {
+                if won {
+                    self.conclude_game();
+                }
+                Reply::Move(x, y)
+            }
             Err(e) => Reply::Error(format!("internal: our move {x},{y} was refused: {e}")),
         }
     }
@@ -759,7 +890,11 @@ impl GomokuSession {
             nbest,
             report: &mut report,
         };
-        let choice = self.player.choose(board, &mut mr);
+        let choice = if is_tic_tac_toe(board) {
+            self.ttt.choose(board)
+        } else {
+            self.player.choose(board, &mut mr)
+        };
         self.signal.disarm();
         let markers = &self.markers;
         let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok() && !markers.contains(&p);
@@ -780,6 +915,27 @@ impl GomokuSession {
             }
         }
     }
+}
+
+impl Drop for GomokuSession {
+    /// END or end of input: the game in progress ends with the session.
+    fn drop(&mut self) {
+        self.conclude_game();
+    }
+}
+
+/// The empty board a `START`/`RECTSTART` of this size asks for: 3 x 3 is tic-tac-toe (three in
+/// a row, no rule variants), 5..32 the gomoku family under `rule`.
+fn empty_board(width: usize, height: usize, rule: Rule) -> Result<Board, String> {
+    if (width, height) == (3, 3) {
+        return Ok(Board::with_k(3, 3, 3, Rule::Freestyle));
+    }
+    Board::new(width, height, rule).map_err(|e| format!("{e}; START 3 is tic-tac-toe"))
+}
+
+/// Whether `b` is a tic-tac-toe board rather than a gomoku one.
+fn is_tic_tac_toe(b: &Board) -> bool {
+    b.k() == 3
 }
 
 /// Whether `p` is a point of `b` (and not a wall or out of the array).
@@ -806,14 +962,6 @@ fn to_progress(b: &Board, i: &SearchInfo) -> Progress {
     }
 }
 
-/// The eight symmetries of the square applied to an offset.
-fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
-    let (x, y) = if k & 4 != 0 { (y, x) } else { (x, y) };
-    let x = if k & 1 != 0 { -x } else { x };
-    let y = if k & 2 != 0 { -y } else { y };
-    (x, y)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -827,6 +975,9 @@ mod tests {
         nbest: usize,
         hard_limit: Option<Duration>,
         max_nodes: Option<u64>,
+        /// Each game_over call: (stones, winner, ours).
+        game_overs: Vec<(usize, Option<Color>, Color)>,
+        options: Vec<(String, String)>,
     }
 
     /// A player that reports a fixed score and plays a fixed point (or the first legal one).
@@ -841,6 +992,25 @@ mod tests {
     impl GomokuPlayer for Scripted {
         fn name(&self) -> &'static str {
             "scripted"
+        }
+        fn game_over(&mut self, board: &Board, ours: Color) {
+            let mut seen = self.seen.lock().unwrap();
+            seen.game_overs.push((board.stones(), board.winner(), ours));
+        }
+        fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
+            if key != "scripted_opt" {
+                return None;
+            }
+            self.seen
+                .lock()
+                .unwrap()
+                .options
+                .push((key.into(), value.into()));
+            Some(if value == "bad" {
+                Err(format!("{key} {value}: refused"))
+            } else {
+                Ok(())
+            })
         }
         fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
             let mut seen = self.seen.lock().unwrap();
@@ -930,7 +1100,7 @@ mod tests {
         assert!(is_err(&s.start(4), "unsupported board size"));
         assert!(is_err(&s.start(33), "unsupported board size"));
         assert!(is_err(&s.start(-1), "unsupported board size"));
-        assert!(is_err(&s.start(3), "tic-tac-toe"));
+        assert!(is_err(&s.start(2), "START 3 is tic-tac-toe"));
         assert!(s.board().is_none());
         assert_eq!(s.start(5), Reply::Ok);
         assert_eq!(s.start(32), Reply::Ok);
@@ -940,6 +1110,53 @@ mod tests {
         assert!(is_err(&s.rect_start(20, 4), "unsupported"));
         // A refused size keeps the old board.
         assert_eq!(s.board().unwrap().width(), 20);
+    }
+
+    #[test]
+    fn start_3_is_tic_tac_toe_played_by_the_ttt_level() {
+        let mut s = session();
+        assert_eq!(s.start(3), Reply::Ok);
+        let b = s.board().unwrap();
+        assert_eq!((b.width(), b.height(), b.k()), (3, 3, 3));
+        assert_eq!(s.level(), "perfect");
+        // Black (us) has two on the top row: the perfect player must complete it.
+        let (r, _) = ask(|r| {
+            s.set_board(
+                &stones(&[(0, 0, 1), (1, 0, 1), (1, 1, 2), (0, 2, 2)]),
+                true,
+                r,
+            )
+        });
+        assert_eq!(r, Reply::Move(2, 0));
+        assert!(s.board().unwrap().winner().is_some());
+        // White must block the only threat.
+        assert_eq!(s.restart(), Reply::Ok);
+        assert_eq!(s.board().unwrap().k(), 3);
+        let (r, _) = ask(|r| s.set_board(&stones(&[(2, 2, 1), (0, 0, 2), (1, 0, 2)]), true, r));
+        assert_eq!(r, Reply::Move(2, 0));
+        assert!(is_err(&ask(|r| s.turn(3, 0, r)).0, "off the board"));
+        assert!(is_err(&ask(|r| s.swap2(&[], r)).0, "tic-tac-toe"));
+        // A rule change keeps the tic-tac-toe board as it is.
+        s.info(Setting::Rule(4));
+        assert_eq!(s.board().unwrap().stones(), 4);
+        assert_eq!(s.board().unwrap().rule(), Rule::Freestyle);
+    }
+
+    #[test]
+    fn ttt_levels_switch_only_the_ttt_player() {
+        let mut s = session();
+        s.info(Setting::Level("dumber".into()));
+        assert!(s.complaints.is_empty());
+        assert_eq!(s.start(3), Reply::Ok);
+        assert_eq!(s.level(), "dumber");
+        assert_eq!(ask(|r| s.begin(r)).0, Reply::Move(0, 0));
+        assert_eq!(ask(|r| s.turn(2, 2, r)).0, Reply::Move(1, 0));
+        // The gomoku player is untouched.
+        assert_eq!(s.start(15), Reply::Ok);
+        assert_eq!(s.level(), "scripted");
+        s.info(Setting::Level("nosuch".into()));
+        let r = ask(|r| s.begin(r)).0;
+        assert!(is_err(&r, "known: strong, classic, learner, perfect"), "{r:?}");
     }
 
     #[test]
@@ -1305,5 +1522,107 @@ mod tests {
         let mut s = session();
         s.start(15);
         assert_eq!(s.show_forbid(), Reply::Forbid(Vec::new()));
+    }
+
+    #[test]
+    fn game_over_is_called_once_when_our_move_makes_five() {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            score: 0,
+            mate: None,
+            pick: Some((4, 0)),
+            none: false,
+            seen: seen.clone(),
+        };
+        let mut s = GomokuSession::with_player(
+            SessionConfig::default(),
+            Arc::new(StopSignal::new()),
+            Box::new(player),
+        );
+        s.start(15);
+        let own = [(0, 0, 1), (1, 0, 1), (2, 0, 1), (3, 0, 1)];
+        let opp = [(0, 9, 2), (2, 9, 2), (4, 9, 2), (6, 9, 2)];
+        let block: Vec<_> = own
+            .iter()
+            .zip(opp.iter())
+            .flat_map(|(a, b)| [*a, *b])
+            .collect();
+        let (r, _) = ask(|r| s.set_board(&stones(&block), true, r));
+        assert_eq!(r, Reply::Move(4, 0));
+        assert_eq!(
+            seen.lock().unwrap().game_overs,
+            vec![(9, Some(Color::Black), Color::Black)]
+        );
+        // The next START does not report the same game again.
+        s.start(15);
+        drop(s);
+        assert_eq!(seen.lock().unwrap().game_overs.len(), 1);
+    }
+
+    #[test]
+    fn game_over_follows_the_opponents_five_a_new_start_takeback_and_the_end() {
+        let (mut s, seen) = scripted(0);
+        s.start(15);
+        // We are white: the opponent builds a row on y = 7, we answer the first legal points.
+        for x in 3..7 {
+            let (r, _) = ask(|r| s.turn(x, 7, r));
+            assert!(matches!(r, Reply::Move(_, _)), "{r:?}");
+        }
+        let (r, _) = ask(|r| s.turn(7, 7, r));
+        assert!(is_err(&r, "already over"));
+        let calls = seen.lock().unwrap().game_overs.clone();
+        assert_eq!(calls, vec![(9, Some(Color::Black), Color::White)]);
+        // TAKEBACK reopens the game; START then reports the position as it stands.
+        assert_eq!(s.takeback(7, 7), Reply::Ok);
+        s.start(15);
+        let calls = seen.lock().unwrap().game_overs.clone();
+        assert_eq!(calls[1], (8, None, Color::White));
+        // A game with no move of ours is not reported; one with a move is, when the session
+        // ends (END or end of input).
+        s.start(15);
+        assert_eq!(seen.lock().unwrap().game_overs.len(), 2);
+        let (r, _) = ask(|r| s.begin(r));
+        assert!(matches!(r, Reply::Move(_, _)));
+        drop(s);
+        let calls = seen.lock().unwrap().game_overs.clone();
+        assert_eq!(calls.len(), 3);
+        assert_eq!(calls[2], (1, None, Color::Black));
+    }
+
+    #[test]
+    fn unknown_info_keys_go_to_the_player_and_refusals_become_complaints() {
+        let (mut s, seen) = scripted(0);
+        s.start(15);
+        s.info(Setting::Other {
+            key: "scripted_opt".into(),
+            value: "7".into(),
+        });
+        s.info(Setting::Other {
+            key: "hash_size".into(),
+            value: "1".into(),
+        });
+        let (r, _) = ask(|r| s.begin(r));
+        assert!(matches!(r, Reply::Move(_, _)));
+        s.info(Setting::Other {
+            key: "scripted_opt".into(),
+            value: "bad".into(),
+        });
+        let (r, _) = ask(|r| s.turn(0, 14, r));
+        assert!(is_err(&r, "INFO scripted_opt bad: refused"), "{r:?}");
+        assert_eq!(
+            seen.lock().unwrap().options,
+            vec![
+                ("scripted_opt".to_string(), "7".to_string()),
+                ("scripted_opt".to_string(), "bad".to_string())
+            ]
+        );
+        // Remembered for a player chosen later: the learner gets a valid kernel size.
+        s.info(Setting::Other {
+            key: "kernel".into(),
+            value: "5".into(),
+        });
+        s.info(Setting::Level("learner".into()));
+        assert_eq!(s.level(), "learner");
+        assert!(s.pending_complaint().is_none());
     }
 }

@@ -2,9 +2,15 @@
 //! Also owns [`StopSignal`], the handshake between the input thread (which sees `YXSTOP`, `STOP`
 //! and `END` the moment they arrive) and the search running on the session's thread.
 
+pub mod go;
+pub mod go_clock;
 pub mod gomoku;
+pub mod gtp_game;
+pub mod sgf;
+pub mod ttt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// An input line that interrupts a running search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,13 +30,16 @@ const NONE: u64 = u64::MAX;
 /// Every input line carries a sequence number. An interrupt on line `n` is meant for the search
 /// requested by line `n - 1`: stdin is read ahead of the session, so a `YXSTOP` further down a
 /// piped script must not cut short a search that comes earlier. Both sides publish before they
-/// look (sequentially consistent atomics), so whichever of "search starts" and "interrupt read"
-/// happens second sees the first:
+/// look (the session publishes `busy_seq` before taking the lock the reader records under), so
+/// whichever of "search starts" and "interrupt read" happens second sees the first:
 ///
 /// ```text
-///   reader:  last_interrupt = (n, kind);  if busy_seq == n - 1 { stop = true }
-///   session: stop = false; busy_seq = k;  if last_interrupt == (k + 1, Stop) { stop = true }
+///   reader:  lock { pending += (n, kind);  if busy_seq == n - 1 { stop = true } }
+///   session: stop = false; busy_seq = k;  lock { if (k + 1, Stop) in pending { stop = true } }
 /// ```
+///
+/// Every interrupt read ahead is kept until the search it may concern has been armed, because a
+/// piped GTP script can hold several analyses, each ended by the line after it.
 ///
 /// `END` is different: read ahead of its search (a piped script, or a manager that sends `END`
 /// after reading the reply) it simply ends the session in turn, after the answer; only an `END`
@@ -39,8 +48,9 @@ const NONE: u64 = u64::MAX;
 pub struct StopSignal {
     stop: AtomicBool,
     busy_seq: AtomicU64,
-    /// `seq << 2 | kind` of the last interrupting line (kind 1 = stop, 2 = end).
-    last_interrupt: AtomicU64,
+    /// `seq << 2 | kind` of the interrupting lines not yet passed by an `arm` (kind 1 = stop,
+    /// 2 = end).
+    pending: Mutex<Vec<u64>>,
     ended_during_search: AtomicBool,
 }
 
@@ -59,7 +69,7 @@ impl StopSignal {
         StopSignal {
             stop: AtomicBool::new(false),
             busy_seq: AtomicU64::new(NONE),
-            last_interrupt: AtomicU64::new(NONE),
+            pending: Mutex::new(Vec::new()),
             ended_during_search: AtomicBool::new(false),
         }
     }
@@ -75,7 +85,8 @@ impl StopSignal {
             Interrupt::Stop => STOP_CODE,
             Interrupt::End => END_CODE,
         };
-        self.last_interrupt.store(seq << 2 | code, Ordering::SeqCst);
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.push(seq << 2 | code);
         if seq > 0 && self.busy_seq.load(Ordering::SeqCst) == seq - 1 {
             if kind == Interrupt::End {
                 self.ended_during_search.store(true, Ordering::SeqCst);
@@ -89,7 +100,10 @@ impl StopSignal {
         self.stop.store(false, Ordering::SeqCst);
         self.ended_during_search.store(false, Ordering::SeqCst);
         self.busy_seq.store(seq, Ordering::SeqCst);
-        if self.last_interrupt.load(Ordering::SeqCst) == (seq.wrapping_add(1) << 2 | STOP_CODE) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        // Lines before this command can no longer stop anything.
+        pending.retain(|&c| c >> 2 > seq);
+        if pending.contains(&(seq.wrapping_add(1) << 2 | STOP_CODE)) {
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -119,6 +133,26 @@ mod tests {
         s.arm(8);
         assert!(s.flag().load(Ordering::SeqCst));
         assert!(!s.ended_during_search());
+        s.disarm();
+    }
+
+    #[test]
+    fn every_stop_read_ahead_is_kept_for_its_search() {
+        let s = StopSignal::new();
+        s.interrupt(5, Interrupt::Stop);
+        s.interrupt(7, Interrupt::Stop);
+        s.interrupt(9, Interrupt::Stop);
+        s.arm(4);
+        assert!(s.flag().load(Ordering::SeqCst));
+        s.disarm();
+        s.arm(5);
+        assert!(!s.flag().load(Ordering::SeqCst));
+        s.disarm();
+        s.arm(6);
+        assert!(s.flag().load(Ordering::SeqCst));
+        s.disarm();
+        s.arm(8);
+        assert!(s.flag().load(Ordering::SeqCst));
         s.disarm();
     }
 

@@ -1,3 +1,5 @@
-//! Reproducible experiments from the source papers: the tic-tac-toe census and GA (SEEDS 000).
+//! Reproducible experiments from the source papers: the tic-tac-toe census and GA (SEEDS 000)
+//! and the learned gomoku kernels (SEEDS 001).
 
+pub mod kernels;
 pub mod ttt;

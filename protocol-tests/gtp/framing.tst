@@ -1,0 +1,82 @@
+# GTP framing and the administrative commands (Go, the default game).
+# Ids are echoed, comments and empty lines get no response, tabs are spaces,
+# unknown commands and bad arguments are errors that change nothing.
+
+1 protocol_version
+#? [2]
+2 name
+#? [sente]
+3 version
+#? [\d+\.\d+\.\d+]
+protocol_version   # an unnumbered command: must succeed, result unchecked
+
+# A line with only a comment.
+	4	known_command	play
+#? [true]
+5 known_command playout
+#? [false]
+6 known_command lz-analyze
+#? [true]
+7 known_command PLAY
+#? [false]
+8 list_commands
+#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\nrectangular_boardsize\nfixed_handicap\nplace_free_handicap\nset_free_handicap\ntime_settings\ntime_left\nkgs-time_settings\nfinal_status_list\nloadsgf\nlz-analyze\nkata-analyze\nlz-genmove_analyze\nkata-genmove_analyze]
+9 foo
+#? ?[unknown command]
+10 playout b d4
+#? ?[unknown command]
+11 PLAY b d4
+#? ?[unknown command]
+12 known_command
+#? ?[syntax error.*]
+13 name extra
+#? ?[syntax error.*]
+00014 protocol_version
+#? [2]
+
+# Board sizes: 2..25, square or rectangular.
+20 boardsize 1
+#? ?[unacceptable size]
+21 boardsize 26
+#? ?[unacceptable size]
+22 boardsize 0
+#? ?[unacceptable size]
+23 boardsize nine
+#? ?[syntax error.*]
+24 boardsize 9.0
+#? ?[syntax error.*]
+25 boardsize 25
+#? []
+26 play b Z25
+#? []
+27 boardsize 2
+#? []
+28 rectangular_boardsize 7 5
+#? []
+29 play b G5
+#? []
+30 play b H5
+#? ?[invalid coordinate.*]
+31 play b A6
+#? ?[invalid coordinate.*]
+32 rectangular_boardsize 7 26
+#? ?[unacceptable size]
+33 rectangular_boardsize 7
+#? ?[syntax error.*]
+34 showboard
+#? [\s*A B C D E F G\n 5 \. \. \. \. \. \. X 5.*\n 1 \. \. \. \. \. \. \. 1.*\n\s*A B C D E F G]
+
+# Komi: any float.
+40 komi 6.5
+#? []
+41 komi -3
+#? []
+42 komi 0
+#? []
+43 komi six
+#? ?[syntax error.*]
+44 komi
+#? ?[syntax error.*]
+
+50 quit
+#? []

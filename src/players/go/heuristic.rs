@@ -1,0 +1,309 @@
+//! `heuristic`: the seed's Go AI (SEEDS 003, `calculateBadukAIMove`): every empty point is
+//! scored with [`crate::eval::baduk`]'s `getBadukMoveScore` and the best is played, ties broken
+//! at random (seeded). One ply, no search.
+//!
+//! Choices of this implementation, which the seed leaves open:
+//! - **Legality**: a point must also pass the game's law (simple ko, superko); when every
+//!   point of the best score is illegal, the next score down is tried.
+//! - **Own eyes**: a point that fills an own eye (all four neighbours own stones or edge, and
+//!   the diagonal test) is left out unless the move has tactical value (it captures or saves
+//!   a group): the seed has no pass and would otherwise fill its last eyes and die.
+//! - **Passing**: the player passes when no move scores above [`PASS_THRESHOLD`], when only
+//!   own-eye fills remain, or when the opponent has just passed and the board as it stands
+//!   (every stone alive, area count, komi) is a win for us — the game is then over in our
+//!   favour, and playing on could only spoil it.
+//! - **Analysis** reports the best-scoring points with their share of a softmax over scores as
+//!   `prior`; the scorer has no winrate, so candidates carry `winrate` 0.5 and one visit.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
+use crate::eval::baduk::BadukScorer;
+use crate::rules::go::{GoGame, GoMove, Point};
+use crate::rules::Color;
+use crate::search::clock::TimeManager;
+use crate::search::playout::{self, Rng};
+
+/// A best score at or below this means nothing is worth a stone: pass.
+pub const PASS_THRESHOLD: i32 = 0;
+/// Candidates reported by `analyze`.
+const REPORTED: usize = 10;
+/// Playouts spent on the dead-stone estimate.
+pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
+
+/// The seed's one-ply scorer as a player.
+pub struct Heuristic {
+    rng: ChaCha8Rng,
+    seed: u64,
+}
+
+impl Heuristic {
+    /// A player seeded with 0.
+    pub fn new() -> Heuristic {
+        Heuristic {
+            rng: ChaCha8Rng::seed_from_u64(0),
+            seed: 0,
+        }
+    }
+
+    /// Every acceptable point with its score, best first.
+    fn scored(game: &GoGame, color: Color) -> Vec<(i32, Point)> {
+        let board = game.board();
+        let scorer = BadukScorer::new(board, color);
+        let mut out: Vec<(i32, Point)> = board
+            .empty_points()
+            .iter()
+            .filter_map(|&p| {
+                let p = Point(p);
+                if !board.is_legal(p, color) {
+                    return None;
+                }
+                let b = scorer.breakdown(p)?;
+                if board.is_eye(p.idx(), color as u8) && b.capture == 0 && b.save == 0 {
+                    return None;
+                }
+                Some((b.total(), p))
+            })
+            .collect();
+        // Sort by score, then by point so that the order never depends on the empty list's.
+        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        out
+    }
+
+    /// The decision and the scored list it came from.
+    fn decide(&mut self, game: &GoGame, color: Color) -> (GoMove, Vec<(i32, Point)>) {
+        let scored = Self::scored(game, color);
+        if opponent_passed_and_we_win(game, color) {
+            return (GoMove::Pass, scored);
+        }
+        let mut i = 0;
+        while i < scored.len() && scored[i].0 > PASS_THRESHOLD {
+            let best = scored[i].0;
+            let ties: Vec<Point> = scored[i..]
+                .iter()
+                .take_while(|s| s.0 == best)
+                .map(|s| s.1)
+                .filter(|&p| game.is_legal(p, color))
+                .collect();
+            if let Some(&p) = ties.choose(&mut self.rng) {
+                return (GoMove::Play(p), scored);
+            }
+            i += scored[i..].iter().take_while(|s| s.0 == best).count();
+        }
+        (GoMove::Pass, scored)
+    }
+}
+
+impl Default for Heuristic {
+    fn default() -> Self {
+        Heuristic::new()
+    }
+}
+
+/// Whether the last move was the opponent's pass and the board as it stands (all stones
+/// alive) wins for `color` by area.
+pub fn opponent_passed_and_we_win(game: &GoGame, color: Color) -> bool {
+    match game.moves().last() {
+        Some(&(GoMove::Pass, c)) if c != color => {
+            let mut rules = *game.rules();
+            rules.scoring = crate::rules::go::Scoring::Area;
+            let s = crate::rules::go::score(game.board(), &[], &rules);
+            match color {
+                Color::Black => s > 0.0,
+                Color::White => s < 0.0,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Softmax shares of the scores (temperature 50 points), in the list's order.
+fn priors(scored: &[(i32, Point)]) -> Vec<f64> {
+    let Some(&(top, _)) = scored.first() else {
+        return Vec::new();
+    };
+    let w: Vec<f64> = scored
+        .iter()
+        .map(|&(s, _)| ((s - top) as f64 / 50.0).exp())
+        .collect();
+    let sum: f64 = w.iter().sum();
+    w.into_iter().map(|x| x / sum).collect()
+}
+
+fn candidates(scored: &[(i32, Point)], chosen: GoMove) -> Vec<GoCandidate> {
+    let pri = priors(scored);
+    let mut out: Vec<GoCandidate> = Vec::new();
+    if chosen == GoMove::Pass {
+        out.push(GoCandidate {
+            mv: GoMove::Pass,
+            visits: 1,
+            winrate: 0.5,
+            prior: 0.0,
+            score_lead: 0.0,
+            order: 0,
+            pv: vec![GoMove::Pass],
+        });
+    }
+    for (i, &(_, p)) in scored.iter().enumerate().take(REPORTED) {
+        let mv = GoMove::Play(p);
+        out.push(GoCandidate {
+            mv,
+            visits: 1,
+            winrate: 0.5,
+            prior: pri[i],
+            score_lead: 0.0,
+            order: out.len(),
+            pv: vec![mv],
+        });
+    }
+    out
+}
+
+impl GoPlayer for Heuristic {
+    fn name(&self) -> &'static str {
+        "heuristic"
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+    fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
+        let (mv, scored) = self.decide(game, color);
+        if req.report_every.is_some() {
+            (req.report)(&candidates(&scored, mv));
+        }
+        GoDecision::Play(mv)
+    }
+    fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+        // One ply is all there is: report once, then wait for the stop like any analysis.
+        let (mv, scored) = self.decide(game, color);
+        (req.report)(&candidates(&scored, mv));
+        while !req.tm.should_stop(0) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
+        let mut rng = Rng::new(self.seed ^ game.board().hash());
+        playout::dead_stones(game, DEAD_STONE_PLAYOUTS, &mut rng, tm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::go::genmove_with_limit;
+    use crate::rules::go::{parse_point, GoRules};
+    use crate::search::clock::SearchLimit;
+
+    fn pt(g: &GoGame, s: &str) -> Point {
+        parse_point(g.board(), s).unwrap()
+    }
+
+    fn gen(p: &mut Heuristic, g: &GoGame, c: Color) -> GoDecision {
+        genmove_with_limit(p, g, c, &SearchLimit::default())
+    }
+
+    #[test]
+    fn opens_on_a_star_point_and_ties_depend_on_the_seed() {
+        let g = GoGame::new(19, 19, GoRules::default()).unwrap();
+        let stars = ["D4", "Q4", "D16", "Q16"].map(|s| GoMove::Play(pt(&g, s)));
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..12 {
+            let mut p = Heuristic::new();
+            p.set_seed(seed);
+            let GoDecision::Play(mv) = gen(&mut p, &g, Color::Black) else {
+                panic!("resigned")
+            };
+            assert!(stars.contains(&mv), "{mv:?}");
+            seen.insert(mv);
+            // Same seed, same move.
+            let mut q = Heuristic::new();
+            q.set_seed(seed);
+            assert_eq!(gen(&mut q, &g, Color::Black), GoDecision::Play(mv));
+        }
+        assert!(seen.len() > 1, "ties are broken at random");
+    }
+
+    #[test]
+    fn captures_when_it_can() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        for (s, c) in [
+            ("D4", Color::Black),
+            ("E4", Color::White),
+            ("F4", Color::Black),
+            ("J9", Color::White),
+            ("E3", Color::Black),
+            ("J8", Color::White),
+        ] {
+            g.play(GoMove::Play(pt(&g, s)), c).unwrap();
+        }
+        let mut p = Heuristic::new();
+        assert_eq!(
+            gen(&mut p, &g, Color::Black),
+            GoDecision::Play(GoMove::Play(pt(&g, "E5")))
+        );
+    }
+
+    #[test]
+    fn passes_when_only_own_eyes_remain_or_the_opponent_passed_while_we_win() {
+        // 5x5: black owns everything but two eyes; white has nothing.
+        let mut g = GoGame::new(5, 5, GoRules::default()).unwrap();
+        let eyes = ["B2", "D4"];
+        let stones: Vec<(Point, Color)> = g
+            .board()
+            .points()
+            .filter(|&p| !eyes.iter().any(|&e| pt(&g, e) == p))
+            .map(|p| (p, Color::Black))
+            .collect();
+        g.place_setup(&stones).unwrap();
+        let mut p = Heuristic::new();
+        assert_eq!(
+            gen(&mut p, &g, Color::Black),
+            GoDecision::Play(GoMove::Pass)
+        );
+        // White has only suicides: it passes too.
+        assert_eq!(
+            gen(&mut p, &g, Color::White),
+            GoDecision::Play(GoMove::Pass)
+        );
+
+        // After a white pass on a board where black leads, black passes.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        for row in 1..=9 {
+            g.play(GoMove::Play(pt(&g, &format!("F{row}"))), Color::Black)
+                .unwrap();
+        }
+        g.play(GoMove::Pass, Color::White).unwrap();
+        assert_eq!(
+            gen(&mut p, &g, Color::Black),
+            GoDecision::Play(GoMove::Pass)
+        );
+        // White, behind, does not pass just because black passed.
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        assert_ne!(
+            gen(&mut p, &g, Color::White),
+            GoDecision::Play(GoMove::Pass)
+        );
+    }
+
+    #[test]
+    fn respects_superko() {
+        // The position of the superko test in rules::go::game: black's retake at C2 is a
+        // superko violation, so the heuristic must not play it even though it captures.
+        let mut g = GoGame::new(5, 5, GoRules::default()).unwrap();
+        for s in "B3 C3 A2 D2 B1 C1 C2 B2".split_whitespace() {
+            let c = g.to_move();
+            g.play(GoMove::Play(pt(&g, s)), c).unwrap();
+        }
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        let mut p = Heuristic::new();
+        let d = gen(&mut p, &g, Color::Black);
+        assert_ne!(d, GoDecision::Play(GoMove::Play(pt(&g, "C2"))));
+        if let GoDecision::Play(mv) = d {
+            assert!(g.check(mv, Color::Black).is_ok());
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the seed's scorer as
+//! prior, light playouts, tree reuse) plus the player's decisions around it:
+//!
+//! - **Pass** when the opponent has just passed and we win the position as it stands, counted
+//!   by area after removing the stones that Monte Carlo ownership calls dead
+//!   ([`PASS_CHECK_PLAYOUTS`] playouts); and when no legal move is left but filling own eyes.
+//! - **Resign** when, after a full search, the best move's winrate is below
+//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before a
+//!   quarter of the board's points have been played as moves.
+//! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
+//! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
+
+use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
+use crate::eval::baduk::BadukScorer;
+use crate::rules::go::{score, GoGame, GoMove, Point, Scoring};
+use crate::rules::Color;
+use crate::search::clock::TimeManager;
+use crate::search::mcts::{Mcts, Mode, RootMove, NODE_BYTES};
+use crate::search::playout::{self, Rng};
+
+/// Resign below this winrate ...
+pub const RESIGN_WINRATE: f64 = 0.10;
+/// ... with at least this many visits at the root.
+pub const RESIGN_MIN_VISITS: u64 = 2000;
+/// Playouts for the "opponent passed: are we winning?" check.
+pub const PASS_CHECK_PLAYOUTS: u32 = 500;
+/// Playouts for the dead-stone estimate.
+pub const DEAD_STONE_PLAYOUTS: u32 = 2000;
+
+/// The MCTS player.
+pub struct MctsPlayer {
+    search: Mcts,
+    seed: u64,
+}
+
+impl MctsPlayer {
+    /// A player seeded with 0.
+    pub fn new() -> MctsPlayer {
+        MctsPlayer {
+            search: Mcts::new(0),
+            seed: 0,
+        }
+    }
+
+    fn rng(&self, game: &GoGame) -> Rng {
+        Rng::new(self.seed ^ game.board().hash().rotate_left(17) ^ game.moves().len() as u64)
+    }
+
+    /// Whether the opponent just passed and the position, dead stones removed, is ours.
+    fn game_won_after_pass(&self, game: &GoGame, color: Color, tm: &TimeManager<'_>) -> bool {
+        match game.moves().last() {
+            Some(&(GoMove::Pass, c)) if c != color => {}
+            _ => return false,
+        }
+        let mut rng = self.rng(game);
+        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
+        let mut rules = *game.rules();
+        rules.scoring = Scoring::Area;
+        let s = score(game.board(), &dead, &rules);
+        match color {
+            Color::Black => s > 0.0,
+            Color::White => s < 0.0,
+        }
+    }
+}
+
+impl Default for MctsPlayer {
+    fn default() -> Self {
+        MctsPlayer::new()
+    }
+}
+
+/// The scorer's best move that the game allows (no search), or a pass.
+fn quick_move(game: &GoGame, color: Color) -> GoMove {
+    let board = game.board();
+    let scorer = BadukScorer::new(board, color);
+    let mut best: Option<(i32, Point)> = None;
+    for &p in board.empty_points() {
+        let p = Point(p);
+        if board.is_eye(p.idx(), color as u8) || !board.is_legal(p, color) {
+            continue;
+        }
+        if let Some(s) = scorer.score(p) {
+            if best.is_none_or(|(b, q)| s > b || (s == b && p < q)) && game.is_legal(p, color) {
+                best = Some((s, p));
+            }
+        }
+    }
+    best.map_or(GoMove::Pass, |(_, p)| GoMove::Play(p))
+}
+
+fn candidates(moves: &[RootMove]) -> Vec<GoCandidate> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(order, m)| GoCandidate {
+            mv: m.mv,
+            visits: m.visits,
+            winrate: m.winrate,
+            prior: m.prior,
+            score_lead: m.score_lead,
+            order,
+            pv: m.pv.clone(),
+        })
+        .collect()
+}
+
+impl GoPlayer for MctsPlayer {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+    fn new_game(&mut self) {
+        self.search.clear();
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.search.set_seed(seed);
+    }
+    fn set_memory_limit(&mut self, bytes: u64) {
+        if bytes > 0 {
+            let mut cfg = *self.search.config();
+            // Half the limit for the tree; the rest is boards, history and buffers.
+            cfg.max_nodes = ((bytes / 2) as usize / NODE_BYTES).max(10_000);
+            self.search.set_config(cfg);
+        }
+    }
+    fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
+        if req.tm.must_answer_now() {
+            return GoDecision::Play(quick_move(game, color));
+        }
+        if self.game_won_after_pass(game, color, req.tm) {
+            return GoDecision::Play(GoMove::Pass);
+        }
+        let report = &mut *req.report;
+        let result = self.search.search(
+            game,
+            color,
+            req.tm,
+            Mode::Play,
+            req.report_every,
+            &mut |moves| report(&candidates(moves)),
+        );
+        if req.report_every.is_some() {
+            report(&candidates(&result.moves));
+        }
+        let Some(best) = result.best else {
+            return GoDecision::Play(GoMove::Pass);
+        };
+        let area = game.board().width() * game.board().height();
+        if result.winrate() < RESIGN_WINRATE
+            && result.total_visits() >= RESIGN_MIN_VISITS
+            && game.moves().len() >= area / 4
+        {
+            log::info!(
+                "resigning: winrate {:.3} over {} visits",
+                result.winrate(),
+                result.total_visits()
+            );
+            return GoDecision::Resign;
+        }
+        log::debug!(
+            "mcts: {} playouts in {:?}, best {:?} winrate {:.3}, tree {} nodes",
+            result.playouts,
+            result.elapsed,
+            best,
+            result.winrate(),
+            self.search.tree_size()
+        );
+        // The search offers only legal moves; check anyway, the session must never see an
+        // illegal one.
+        if game.check(best, color).is_err() {
+            log::warn!("search proposed an illegal move; playing the scorer's choice");
+            return GoDecision::Play(quick_move(game, color));
+        }
+        GoDecision::Play(best)
+    }
+    fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+        let report = &mut *req.report;
+        let result = self.search.search(
+            game,
+            color,
+            req.tm,
+            Mode::Analyze,
+            req.report_every,
+            &mut |moves| report(&candidates(moves)),
+        );
+        if req.report_every.is_none() {
+            report(&candidates(&result.moves));
+        }
+    }
+    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
+        let mut rng = self.rng(game);
+        playout::dead_stones(game, DEAD_STONE_PLAYOUTS, &mut rng, tm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::go::genmove_with_limit;
+    use crate::rules::go::{parse_point, GoRules};
+    use crate::search::clock::SearchLimit;
+
+    fn gen(p: &mut MctsPlayer, g: &GoGame, c: Color, limit: SearchLimit) -> GoDecision {
+        genmove_with_limit(p, g, c, &limit)
+    }
+
+    fn pt(g: &GoGame, s: &str) -> Point {
+        parse_point(g.board(), s).unwrap()
+    }
+
+    #[test]
+    fn passes_after_the_opponent_passes_when_ahead() {
+        // Black owns the left five columns of 9x9 (wall on E, split by row 5), white the rest.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut setup = Vec::new();
+        for row in 1..=9 {
+            setup.push((pt(&g, &format!("E{row}")), Color::Black));
+            setup.push((pt(&g, &format!("F{row}")), Color::White));
+        }
+        for col in ["A", "B", "C", "D"] {
+            setup.push((pt(&g, &format!("{col}5")), Color::Black));
+        }
+        for col in ["G", "H", "J"] {
+            setup.push((pt(&g, &format!("{col}5")), Color::White));
+        }
+        g.place_setup(&setup).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        let mut p = MctsPlayer::new();
+        // Black 45 - white 36 - 7.5 > 0: black passes.
+        assert_eq!(
+            gen(&mut p, &g, Color::Black, SearchLimit::nodes(500)),
+            GoDecision::Play(GoMove::Pass)
+        );
+        // White, behind after black's pass, plays on.
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(500));
+        assert_ne!(d, GoDecision::Play(GoMove::Pass));
+    }
+
+    #[test]
+    fn resigns_a_hopeless_game_but_not_early() {
+        // Black builds walls on 7x7 while white passes: 26 moves, white has nothing.
+        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+        let black = "A4 B4 C4 D4 E4 F4 G4 B2 D2 F2 B6 D6 F6";
+        for s in black.split_whitespace() {
+            g.play(GoMove::Play(pt(&g, s)), Color::Black).unwrap();
+            g.play(GoMove::Pass, Color::White).unwrap();
+        }
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        let mut p = MctsPlayer::new();
+        // 27 moves on 49 points: past a quarter of the board.
+        let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(6000));
+        assert_eq!(d, GoDecision::Resign);
+        // In the opening it never resigns, however bad.
+        let mut h = GoGame::new(7, 7, GoRules::default()).unwrap();
+        for s in ["D4", "C4", "E4"] {
+            h.play(GoMove::Play(pt(&h, s)), Color::Black).unwrap();
+        }
+        assert_ne!(
+            gen(&mut p, &h, Color::White, SearchLimit::nodes(6000)),
+            GoDecision::Resign
+        );
+    }
+
+    #[test]
+    fn answers_at_once_without_time() {
+        let g = GoGame::new(19, 19, GoRules::default()).unwrap();
+        let mut p = MctsPlayer::new();
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::move_time(0));
+        let GoDecision::Play(GoMove::Play(q)) = d else {
+            panic!("{d:?}")
+        };
+        assert!(g.check(GoMove::Play(q), Color::Black).is_ok());
+    }
+}

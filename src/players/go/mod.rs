@@ -1,0 +1,109 @@
+//! Go players (levels) behind one trait, [`GoPlayer`], apart from the gomoku registry. A player
+//! turns a [`GoGame`] and a time manager into a [`GoDecision`]; it never prints: analysis goes
+//! out through the request's `report` callback as [`GoCandidate`] lists that the GTP layer
+//! formats (`lz-analyze`, `kata-analyze`).
+
+pub mod heuristic;
+pub mod mcts;
+
+use std::time::Duration;
+
+use crate::rules::go::{GoGame, GoMove, Point};
+use crate::rules::Color;
+use crate::search::clock::{SearchLimit, TimeManager};
+
+/// One candidate move of an analysis, from the point of view of the side asked about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoCandidate {
+    pub mv: GoMove,
+    /// Playouts through this move.
+    pub visits: u64,
+    /// Estimated probability of winning, 0..1, for the side to move.
+    pub winrate: f64,
+    /// The move's prior probability, 0..1.
+    pub prior: f64,
+    /// Expected final margin in points for the side to move (area, komi included).
+    pub score_lead: f64,
+    /// Rank among the candidates, 0 = best.
+    pub order: usize,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<GoMove>,
+}
+
+/// What a player answers to genmove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoDecision {
+    Play(GoMove),
+    Resign,
+}
+
+/// A request for a move or an analysis.
+pub struct GoRequest<'r, 's> {
+    /// Deadlines, playout budget (`SearchLimit::nodes`) and the stop flag.
+    pub tm: &'r TimeManager<'s>,
+    /// Receives candidate lists; called from the searching thread.
+    pub report: &'r mut dyn FnMut(&[GoCandidate]),
+    /// How often to report during analysis (and genmove_analyze); `None` = never.
+    pub report_every: Option<Duration>,
+}
+
+/// A Go player.
+pub trait GoPlayer: Send {
+    /// The level's name as selected on the command line.
+    fn name(&self) -> &'static str;
+    /// Forget everything tied to the previous game.
+    fn new_game(&mut self) {}
+    /// Seed for every random choice, so a game can be replayed.
+    fn set_seed(&mut self, _seed: u64) {}
+    /// Cap on the memory the player may allocate, in bytes (0 = no cap).
+    fn set_memory_limit(&mut self, _bytes: u64) {}
+    /// The move for `color` (need not be `game.to_move()`); must return in time.
+    fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
+    /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
+    fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
+    /// Dead stones at the end of the game, for final_score / final_status_list.
+    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point>;
+}
+
+/// Asks `player` for `color`'s move under `limit`, starting the clock now, without reports
+/// (in-process matches and tests).
+pub fn genmove_with_limit(
+    player: &mut dyn GoPlayer,
+    game: &GoGame,
+    color: Color,
+    limit: &SearchLimit,
+) -> GoDecision {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let tm = TimeManager::new(limit, std::time::Instant::now(), &stop);
+    let mut sink = |_: &[GoCandidate]| {};
+    let mut req = GoRequest {
+        tm: &tm,
+        report: &mut sink,
+        report_every: None,
+    };
+    player.genmove(game, color, &mut req)
+}
+
+/// The Go levels, strongest first; the first is the default.
+pub const GO_LEVELS: &[(&str, &str)] = &[
+    (
+        "mcts",
+        "UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse (default)",
+    ),
+    (
+        "heuristic",
+        "the seed's one-ply move scorer: tactics, phase-weighted strategy, shape, territory (SEEDS 003)",
+    ),
+];
+
+/// Makes the Go player named `level` (case-insensitive), seeded with `seed`; `None` for an
+/// unknown level.
+pub fn go_player(level: &str, seed: u64) -> Option<Box<dyn GoPlayer>> {
+    let mut player: Box<dyn GoPlayer> = match level.to_ascii_lowercase().as_str() {
+        "mcts" | "default" => Box::new(mcts::MctsPlayer::new()),
+        "heuristic" => Box::new(heuristic::Heuristic::new()),
+        _ => return None,
+    };
+    player.set_seed(seed);
+    Some(player)
+}

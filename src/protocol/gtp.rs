@@ -1,0 +1,1119 @@
+//! The GTP v2 dialect (Go Text Protocol, draft 2): one normalised input line becomes an optional
+//! id and a typed [`Command`] with validated arguments (nom parsers), and typed session results
+//! become responses. No game state lives here; whether a vertex is on the current board is the
+//! session's question.
+//!
+//! Framing, as the spec's preprocessing steps: control characters other than HT and LF are
+//! dropped and tabs become spaces (done by the reader, [`crate::protocol::io::normalise`]), a `#`
+//! starts a comment to the end of the line, and a line that is then empty gets no response
+//! ([`preprocess`]). A first token of digits is the id, echoed as `=12 ...` / `?12 ...`. Command
+//! names are matched as whole, case-sensitive tokens (`play` is not `playout`, `PLAY` is
+//! unknown, as in GNU Go); colours (`b`, `w`, `black`, `white`) and vertices (`d4`, `D4`,
+//! `pass`) in any case, with the column letter `I` skipped. Every response ends with an empty
+//! line ([`format_response`]).
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag_no_case, take_while_m_n};
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::sequence::{pair, tuple};
+use nom::IResult;
+
+use crate::rules::Color;
+use crate::session::gtp_game::{
+    AnalyzeKind, AnalyzeOptions, Candidate, Genmove, Score, Status, TimeSystem, Vertex,
+};
+
+/// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
+pub const MAX_SIDE: usize = 25;
+
+/// Which game a GTP session plays; it decides which commands exist.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GtpGameKind {
+    /// Go / baduk (the default).
+    #[default]
+    Go,
+    /// Tic-tac-toe on `boardsize 3`.
+    Ttt,
+}
+
+/// A parsed GTP command with validated arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    Boardsize(usize),
+    RectangularBoardsize(usize, usize),
+    ClearBoard,
+    Komi(f32),
+    Play(Color, Vertex),
+    Genmove(Color),
+    RegGenmove(Color),
+    Undo,
+    FixedHandicap(usize),
+    PlaceFreeHandicap(usize),
+    SetFreeHandicap(Vec<Vertex>),
+    /// `time_settings` or `kgs-time_settings`.
+    TimeSettings(TimeSystem),
+    TimeLeft {
+        color: Color,
+        seconds: f64,
+        stones: u64,
+    },
+    FinalScore,
+    FinalStatusList(Status),
+    Showboard,
+    LoadSgf {
+        file: String,
+        move_number: Option<usize>,
+    },
+    /// `lz-analyze` / `kata-analyze`: stream until the next line arrives.
+    Analyze(AnalyzeKind, AnalyzeOptions),
+    /// `lz-genmove_analyze` / `kata-genmove_analyze`: genmove with streaming, then `play V`.
+    GenmoveAnalyze(AnalyzeKind, Color, AnalyzeOptions),
+    /// `sente-level [name]`: show or switch the player level.
+    Level(Option<String>),
+}
+
+/// Why a line was refused before reaching the session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// Not a command we know (`? unknown command`).
+    Unknown,
+    /// A known command with bad arguments: the message after `?`.
+    Syntax(String),
+}
+
+/// One input line after framing: the id to echo and the command (or why it was refused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    /// The id digits as sent, if any.
+    pub id: Option<String>,
+    /// The command name as sent (empty when the line held only an id).
+    pub name: String,
+    pub command: Result<Command, LineError>,
+}
+
+/// Commands every game answers.
+pub const COMMON_COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "sente-level",
+];
+
+/// Commands only Go answers.
+pub const GO_ONLY_COMMANDS: &[&str] = &[
+    "rectangular_boardsize",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "final_status_list",
+    "loadsgf",
+    "lz-analyze",
+    "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
+];
+
+/// Every command `game` answers, in `list_commands` order.
+pub fn command_names(game: GtpGameKind) -> Vec<&'static str> {
+    let mut v = COMMON_COMMANDS.to_vec();
+    if game == GtpGameKind::Go {
+        v.extend_from_slice(GO_ONLY_COMMANDS);
+    }
+    v
+}
+
+/// Whether `game` answers the command `name` (exact, case-sensitive).
+pub fn is_supported(name: &str, game: GtpGameKind) -> bool {
+    COMMON_COMMANDS.contains(&name) || (game == GtpGameKind::Go && GO_ONLY_COMMANDS.contains(&name))
+}
+
+/// GTP preprocessing on a line the reader already cleaned: cut the `#` comment, trim, and
+/// `None` when nothing is left (no response).
+pub fn preprocess(line: &str) -> Option<&str> {
+    let text = line.split('#').next().unwrap_or("").trim();
+    (!text.is_empty()).then_some(text)
+}
+
+/// The id (if any) and the command name of a line, without parsing arguments: what the reader
+/// thread needs to know whether a line starts a streaming analysis.
+pub fn id_and_name(line: &str) -> Option<(Option<&str>, &str)> {
+    let text = preprocess(line)?;
+    let mut tokens = text.split_whitespace();
+    let first = tokens.next()?;
+    if first.bytes().all(|b| b.is_ascii_digit()) {
+        Some((Some(first), tokens.next().unwrap_or("")))
+    } else {
+        Some((None, first))
+    }
+}
+
+/// Whether `line` asks for a streaming analysis that the next input line must end.
+pub fn starts_interruptible_analysis(line: &str) -> bool {
+    matches!(id_and_name(line), Some((_, "lz-analyze" | "kata-analyze")))
+}
+
+/// Parses one reader line; `None` when preprocessing leaves nothing (no response is due).
+pub fn parse_line(line: &str) -> Option<Parsed> {
+    let text = preprocess(line)?;
+    let (id, name) = id_and_name(text)?;
+    let args: Vec<&str> = {
+        let mut t = text.split_whitespace();
+        if id.is_some() {
+            t.next();
+        }
+        t.next();
+        t.collect()
+    };
+    Some(Parsed {
+        id: id.map(String::from),
+        name: name.to_string(),
+        command: parse_command(name, &args),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token parsers
+
+/// The whole token must match `p`.
+fn whole<'a, T>(tok: &'a str, p: impl FnMut(&'a str) -> IResult<&'a str, T>) -> Option<T> {
+    all_consuming(p)(tok).ok().map(|(_, v)| v)
+}
+
+fn color_p(i: &str) -> IResult<&str, Color> {
+    alt((
+        value(Color::Black, tag_no_case("black")),
+        value(Color::White, tag_no_case("white")),
+        value(Color::Black, tag_no_case("b")),
+        value(Color::White, tag_no_case("w")),
+    ))(i)
+}
+
+/// A colour: `b`, `w`, `black`, `white`, any case.
+pub fn parse_color(tok: &str) -> Option<Color> {
+    whole(tok, color_p)
+}
+
+fn column_p(i: &str) -> IResult<&str, usize> {
+    map(
+        satisfy(|c| c.is_ascii_alphabetic() && !c.eq_ignore_ascii_case(&'i')),
+        |c| {
+            let k = (c.to_ascii_uppercase() as u8 - b'A') as usize;
+            if k > 8 {
+                k - 1
+            } else {
+                k
+            }
+        },
+    )(i)
+}
+
+fn row_p(i: &str) -> IResult<&str, usize> {
+    map_res(
+        take_while_m_n(1, 2, |c: char| c.is_ascii_digit()),
+        |s: &str| match s.parse::<usize>() {
+            Ok(n) if (1..=MAX_SIDE).contains(&n) && !s.starts_with('0') => Ok(n - 1),
+            _ => Err(()),
+        },
+    )(i)
+}
+
+fn vertex_p(i: &str) -> IResult<&str, Vertex> {
+    alt((
+        value(Vertex::Pass, tag_no_case("pass")),
+        map(pair(column_p, row_p), |(x, y)| Vertex::At { x, y }),
+    ))(i)
+}
+
+/// A vertex: `pass` or a column letter (not `I`) and a row 1..25, any case.
+pub fn parse_vertex(tok: &str) -> Option<Vertex> {
+    whole(tok, vertex_p)
+}
+
+fn unsigned_p(i: &str) -> IResult<&str, u64> {
+    map_res(recognize(pair(opt(char('+')), digit1)), |s: &str| {
+        s.parse::<u64>()
+    })(i)
+}
+
+/// An unsigned integer.
+pub fn parse_uint(tok: &str) -> Option<u64> {
+    whole(tok, unsigned_p)
+}
+
+fn float_p(i: &str) -> IResult<&str, f64> {
+    map_res(
+        recognize(tuple((
+            opt(alt((char('-'), char('+')))),
+            alt((
+                recognize(pair(digit1, opt(pair(char('.'), opt(digit1))))),
+                recognize(pair(char('.'), digit1)),
+            )),
+        ))),
+        |s: &str| s.parse::<f64>(),
+    )(i)
+}
+
+/// A float such as `6.5`, `-3`, `.5` (no exponents, no `inf`/`nan`).
+pub fn parse_float(tok: &str) -> Option<f64> {
+    whole(tok, float_p)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+fn syntax(expected: &str) -> LineError {
+    LineError::Syntax(format!("syntax error (expected {expected})"))
+}
+
+/// `args` must be exactly `n` tokens.
+fn arity(args: &[&str], n: usize, expected: &str) -> Result<(), LineError> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        Err(syntax(expected))
+    }
+}
+
+fn color_arg(tok: &str) -> Result<Color, LineError> {
+    parse_color(tok).ok_or_else(|| LineError::Syntax(format!("invalid color '{tok}'")))
+}
+
+fn vertex_arg(tok: &str) -> Result<Vertex, LineError> {
+    parse_vertex(tok).ok_or_else(|| LineError::Syntax(format!("invalid coordinate '{tok}'")))
+}
+
+fn uint_arg(tok: &str, expected: &str) -> Result<u64, LineError> {
+    parse_uint(tok).ok_or_else(|| syntax(expected))
+}
+
+fn size_arg(tok: &str, expected: &str) -> Result<usize, LineError> {
+    // A huge number is a size we cannot play, not a syntax error.
+    uint_arg(tok, expected).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// Parses the arguments of command `name`.
+pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
+    let none = |c: Command| arity(args, 0, &format!("{name} with no arguments")).map(|_| c);
+    match name {
+        "protocol_version" => none(Command::ProtocolVersion),
+        "name" => none(Command::Name),
+        "version" => none(Command::Version),
+        "list_commands" => none(Command::ListCommands),
+        "quit" => none(Command::Quit),
+        "clear_board" => none(Command::ClearBoard),
+        "undo" => none(Command::Undo),
+        "final_score" => none(Command::FinalScore),
+        "showboard" => none(Command::Showboard),
+        "known_command" => {
+            arity(args, 1, "known_command <command_name>")?;
+            Ok(Command::KnownCommand(args[0].to_string()))
+        }
+        "boardsize" => {
+            arity(args, 1, "boardsize <int>")?;
+            Ok(Command::Boardsize(size_arg(args[0], "boardsize <int>")?))
+        }
+        "rectangular_boardsize" => {
+            let e = "rectangular_boardsize <width> <height>";
+            arity(args, 2, e)?;
+            Ok(Command::RectangularBoardsize(
+                size_arg(args[0], e)?,
+                size_arg(args[1], e)?,
+            ))
+        }
+        "komi" => {
+            arity(args, 1, "komi <float>")?;
+            let k = parse_float(args[0]).ok_or_else(|| syntax("komi <float>"))?;
+            Ok(Command::Komi(k as f32))
+        }
+        "play" => {
+            arity(args, 2, "play <color> <vertex>")?;
+            Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))
+        }
+        "genmove" | "reg_genmove" => {
+            arity(args, 1, &format!("{name} <color>"))?;
+            let c = color_arg(args[0])?;
+            Ok(if name == "genmove" {
+                Command::Genmove(c)
+            } else {
+                Command::RegGenmove(c)
+            })
+        }
+        "fixed_handicap" | "place_free_handicap" => {
+            let e = format!("{name} <number_of_stones>");
+            arity(args, 1, &e)?;
+            let n = size_arg(args[0], &e)?;
+            Ok(if name == "fixed_handicap" {
+                Command::FixedHandicap(n)
+            } else {
+                Command::PlaceFreeHandicap(n)
+            })
+        }
+        "set_free_handicap" => {
+            if args.is_empty() {
+                return Err(syntax("set_free_handicap <vertex> <vertex> ..."));
+            }
+            let vs = args
+                .iter()
+                .map(|t| vertex_arg(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Command::SetFreeHandicap(vs))
+        }
+        "time_settings" => {
+            let e = "time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>";
+            arity(args, 3, e)?;
+            let v: Vec<u64> = args
+                .iter()
+                .map(|t| uint_arg(t, e))
+                .collect::<Result<_, _>>()?;
+            Ok(Command::TimeSettings(TimeSystem::from_time_settings(
+                v[0], v[1], v[2],
+            )))
+        }
+        "kgs-time_settings" => parse_kgs_time(args).map(Command::TimeSettings),
+        "time_left" => {
+            let e = "time_left <color> <time> <stones>";
+            arity(args, 3, e)?;
+            let color = color_arg(args[0])?;
+            let seconds = parse_float(args[1]).ok_or_else(|| syntax(e))?;
+            let stones = uint_arg(args[2], e)?;
+            Ok(Command::TimeLeft {
+                color,
+                seconds,
+                stones,
+            })
+        }
+        "final_status_list" => {
+            let e = "final_status_list alive|dead|seki";
+            arity(args, 1, e)?;
+            let s = match args[0].to_ascii_lowercase().as_str() {
+                "alive" => Status::Alive,
+                "dead" => Status::Dead,
+                "seki" => Status::Seki,
+                _ => return Err(syntax(e)),
+            };
+            Ok(Command::FinalStatusList(s))
+        }
+        "loadsgf" => {
+            let e = "loadsgf <filename> [move_number]";
+            if args.is_empty() || args.len() > 2 {
+                return Err(syntax(e));
+            }
+            let move_number = match args.get(1) {
+                Some(t) => Some(size_arg(t, e)?),
+                None => None,
+            };
+            Ok(Command::LoadSgf {
+                file: args[0].to_string(),
+                move_number,
+            })
+        }
+        "lz-analyze" | "kata-analyze" => {
+            let kind = analyze_kind(name);
+            parse_analyze(name, args, false).map(|(_, o)| Command::Analyze(kind, o))
+        }
+        "lz-genmove_analyze" | "kata-genmove_analyze" => {
+            let kind = analyze_kind(name);
+            parse_analyze(name, args, true)
+                .map(|(c, o)| Command::GenmoveAnalyze(kind, c.expect("colour required"), o))
+        }
+        "sente-level" => match args {
+            [] => Ok(Command::Level(None)),
+            [level] => Ok(Command::Level(Some(level.to_string()))),
+            _ => Err(syntax("sente-level [level]")),
+        },
+        _ => Err(LineError::Unknown),
+    }
+}
+
+fn analyze_kind(name: &str) -> AnalyzeKind {
+    if name.starts_with("kata-") {
+        AnalyzeKind::Kata
+    } else {
+        AnalyzeKind::Lz
+    }
+}
+
+/// `[color] [interval] [interval N] [minmoves N] [maxmoves N]` (the colour is required for the
+/// genmove forms). Keys we do not implement (`allow`, `avoid`, `ownership`, ...) are refused
+/// rather than silently ignored.
+fn parse_analyze(
+    name: &str,
+    args: &[&str],
+    need_color: bool,
+) -> Result<(Option<Color>, AnalyzeOptions), LineError> {
+    let e = if need_color {
+        format!("{name} <color> [interval] [minmoves N] [maxmoves N]")
+    } else {
+        format!("{name} [color] [interval] [minmoves N] [maxmoves N]")
+    };
+    let mut o = AnalyzeOptions::default();
+    let mut rest = args;
+    if let Some(c) = rest.first().and_then(|t| parse_color(t)) {
+        o.color = Some(c);
+        rest = &rest[1..];
+    } else if need_color {
+        return Err(syntax(&e));
+    }
+    if let Some(n) = rest.first().and_then(|t| parse_uint(t)) {
+        o.interval_cs = u32::try_from(n).unwrap_or(u32::MAX);
+        rest = &rest[1..];
+    }
+    while let [key, val, tail @ ..] = rest {
+        let n = parse_uint(val).ok_or_else(|| syntax(&e))?;
+        match *key {
+            "interval" => o.interval_cs = u32::try_from(n).unwrap_or(u32::MAX),
+            "minmoves" => o.min_moves = usize::try_from(n).unwrap_or(usize::MAX),
+            "maxmoves" => o.max_moves = Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            _ => return Err(syntax(&e)),
+        }
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        return Err(syntax(&e));
+    }
+    Ok((o.color, o))
+}
+
+/// `kgs-time_settings none | absolute M | byoyomi M T P | canadian M T S`.
+fn parse_kgs_time(args: &[&str]) -> Result<TimeSystem, LineError> {
+    let e = "kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> | \
+             canadian <main> <period> <stones>";
+    let nums = |n: usize| -> Result<Vec<u64>, LineError> {
+        arity(args, n + 1, e)?;
+        args[1..].iter().map(|t| uint_arg(t, e)).collect()
+    };
+    let kind = args.first().ok_or_else(|| syntax(e))?;
+    match kind.to_ascii_lowercase().as_str() {
+        "none" => nums(0).map(|_| TimeSystem::None),
+        "absolute" => nums(1).map(|v| TimeSystem::Absolute { main: v[0] }),
+        "byoyomi" => nums(3).map(|v| TimeSystem::Byoyomi {
+            main: v[0],
+            period: v[1],
+            periods: v[2],
+        }),
+        "canadian" => nums(3).map(|v| {
+            if v[2] == 0 {
+                // No stones per period cannot be played: like time_settings, no limit.
+                TimeSystem::None
+            } else {
+                TimeSystem::Canadian {
+                    main: v[0],
+                    period: v[1],
+                    stones: v[2],
+                }
+            }
+        }),
+        _ => Err(syntax(e)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+/// A vertex in upper case (`D4`), or `pass`.
+pub fn format_vertex(v: Vertex) -> String {
+    match v {
+        Vertex::Pass => "pass".to_string(),
+        Vertex::At { x, y } => {
+            let letter = if x < 8 {
+                b'A' + x as u8
+            } else {
+                b'A' + x as u8 + 1
+            };
+            format!("{}{}", letter as char, y + 1)
+        }
+    }
+}
+
+/// Space-separated vertices.
+pub fn format_vertices(vs: &[Vertex]) -> String {
+    vs.iter()
+        .map(|&v| format_vertex(v))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `genmove`'s answer.
+pub fn format_genmove(m: Genmove) -> String {
+    match m {
+        Genmove::Move(v) => format_vertex(v),
+        Genmove::Resign => "resign".to_string(),
+    }
+}
+
+/// `final_score`'s answer: `B+2.5`, `W+31`, `0`.
+pub fn format_score(s: Score) -> String {
+    match s.winner {
+        None => "0".to_string(),
+        Some(Color::Black) => format!("B+{}", s.margin),
+        Some(Color::White) => format!("W+{}", s.margin),
+    }
+}
+
+/// A colour as a word (`black`, `white`).
+pub fn format_color(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// A full response: `=id result` or `?id message`, then the empty line that ends every
+/// response. A multi-line result must not hold an empty line (the controller would take it for
+/// the end), so blank lines are dropped; a result that starts with a newline (a board drawing)
+/// begins on the line after the `=`.
+pub fn format_response(id: Option<&str>, result: Result<&str, &str>) -> String {
+    let (mark, body) = match result {
+        Ok(b) => ('=', b),
+        Err(m) => ('?', m),
+    };
+    let mut s = String::with_capacity(body.len() + 8);
+    s.push(mark);
+    s.push_str(id.unwrap_or(""));
+    let starts_new_line = body.starts_with('\n');
+    let mut first = true;
+    for line in body.lines() {
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        if first && !starts_new_line {
+            s.push(' ');
+        } else {
+            s.push('\n');
+        }
+        s.push_str(line);
+        first = false;
+    }
+    s.push_str("\n\n");
+    s
+}
+
+/// The first line of a streaming response (`=` or `=12`).
+pub fn format_stream_start(id: Option<&str>) -> String {
+    format!("={}", id.unwrap_or(""))
+}
+
+/// One `info` line holding every candidate, in the dialect of `kind`. `None` when there is no
+/// candidate yet.
+pub fn format_info(kind: AnalyzeKind, candidates: &[Candidate]) -> Option<String> {
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        let mut s = format!("info move {} visits {}", format_vertex(c.vertex), c.visits);
+        match kind {
+            AnalyzeKind::Lz => s.push_str(&format!(
+                " winrate {} prior {}",
+                per_ten_thousand(c.winrate),
+                per_ten_thousand(c.prior)
+            )),
+            AnalyzeKind::Kata => s.push_str(&format!(
+                " winrate {:.6} scoreLead {:.6} prior {:.6}",
+                c.winrate.clamp(0.0, 1.0),
+                c.score_lead,
+                c.prior.clamp(0.0, 1.0)
+            )),
+        }
+        s.push_str(&format!(" order {} pv", c.order));
+        let pv: &[Vertex] = if c.pv.is_empty() {
+            std::slice::from_ref(&c.vertex)
+        } else {
+            &c.pv
+        };
+        for &v in pv {
+            s.push(' ');
+            s.push_str(&format_vertex(v));
+        }
+        parts.push(s);
+    }
+    Some(parts.join(" "))
+}
+
+/// A probability as an integer in 0..=10000 (Leela Zero's unit).
+fn per_ten_thousand(p: f64) -> u32 {
+    (p.clamp(0.0, 1.0) * 10000.0).round() as u32
+}
+
+/// The last line of a genmove_analyze response.
+pub fn format_play_line(m: Genmove) -> String {
+    format!("play {}", format_genmove(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Result<Command, LineError> {
+        parse_line(line).expect("a command").command
+    }
+
+    fn at(x: usize, y: usize) -> Vertex {
+        Vertex::At { x, y }
+    }
+
+    #[test]
+    fn preprocessing_comments_and_blank_lines() {
+        assert_eq!(preprocess("# only a comment"), None);
+        assert_eq!(preprocess("   "), None);
+        assert_eq!(preprocess("clear_board  # trailing"), Some("clear_board"));
+        assert!(parse_line("#").is_none());
+        let p = parse_line("  2   play   b   D5 ").unwrap();
+        assert_eq!(p.id.as_deref(), Some("2"));
+        assert_eq!(p.command, Ok(Command::Play(Color::Black, at(3, 4))));
+    }
+
+    #[test]
+    fn ids_are_kept_as_sent() {
+        let p = parse_line("0012 name").unwrap();
+        assert_eq!(p.id.as_deref(), Some("0012"));
+        assert_eq!(p.command, Ok(Command::Name));
+        let p = parse_line("7").unwrap();
+        assert_eq!(p.id.as_deref(), Some("7"));
+        assert_eq!(p.command, Err(LineError::Unknown));
+        assert_eq!(parse_line("name").unwrap().id, None);
+    }
+
+    #[test]
+    fn whole_token_case_sensitive_names() {
+        assert_eq!(cmd("playout b d4"), Err(LineError::Unknown));
+        assert_eq!(cmd("PLAY b d4"), Err(LineError::Unknown));
+        assert_eq!(cmd("names"), Err(LineError::Unknown));
+        assert_eq!(cmd("name"), Ok(Command::Name));
+    }
+
+    #[test]
+    fn no_argument_commands_refuse_arguments() {
+        for (line, c) in [
+            ("protocol_version", Command::ProtocolVersion),
+            ("version", Command::Version),
+            ("list_commands", Command::ListCommands),
+            ("quit", Command::Quit),
+            ("clear_board", Command::ClearBoard),
+            ("undo", Command::Undo),
+            ("final_score", Command::FinalScore),
+            ("showboard", Command::Showboard),
+        ] {
+            assert_eq!(cmd(line), Ok(c));
+            assert!(matches!(
+                cmd(&format!("{line} x")),
+                Err(LineError::Syntax(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn colours() {
+        for t in ["b", "B", "black", "BLACK", "Black"] {
+            assert_eq!(parse_color(t), Some(Color::Black), "{t}");
+        }
+        for t in ["w", "W", "white", "WHITE"] {
+            assert_eq!(parse_color(t), Some(Color::White), "{t}");
+        }
+        for t in ["", "bl", "blackx", "x", "white2"] {
+            assert_eq!(parse_color(t), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn vertices() {
+        assert_eq!(parse_vertex("a1"), Some(at(0, 0)));
+        assert_eq!(parse_vertex("D4"), Some(at(3, 3)));
+        assert_eq!(parse_vertex("h8"), Some(at(7, 7)));
+        assert_eq!(parse_vertex("J9"), Some(at(8, 8)));
+        assert_eq!(parse_vertex("t19"), Some(at(18, 18)));
+        assert_eq!(parse_vertex("Z25"), Some(at(24, 24)));
+        assert_eq!(parse_vertex("pass"), Some(Vertex::Pass));
+        assert_eq!(parse_vertex("PASS"), Some(Vertex::Pass));
+        for t in [
+            "i5", "I5", "a0", "a26", "a01", "4d", "aa1", "a", "1", "passx", "d4x", "",
+        ] {
+            assert_eq!(parse_vertex(t), None, "{t}");
+        }
+        for x in 0..25 {
+            for y in 0..25 {
+                let v = at(x, y);
+                assert_eq!(parse_vertex(&format_vertex(v)), Some(v));
+                assert_eq!(
+                    parse_vertex(&format_vertex(v).to_ascii_lowercase()),
+                    Some(v)
+                );
+            }
+        }
+        assert_eq!(format_vertex(at(8, 0)), "J1");
+        assert_eq!(format_vertex(Vertex::Pass), "pass");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_float("6.5"), Some(6.5));
+        assert_eq!(parse_float("-3.5"), Some(-3.5));
+        assert_eq!(parse_float("7"), Some(7.0));
+        assert_eq!(parse_float("+0.5"), Some(0.5));
+        assert_eq!(parse_float(".5"), Some(0.5));
+        assert_eq!(parse_float("7."), Some(7.0));
+        for t in ["nan", "inf", "1e3", "6,5", "", "-", "."] {
+            assert_eq!(parse_float(t), None, "{t}");
+        }
+        assert_eq!(parse_uint("19"), Some(19));
+        assert_eq!(parse_uint("-1"), None);
+        assert_eq!(parse_uint("1.0"), None);
+    }
+
+    #[test]
+    fn play_and_genmove() {
+        assert_eq!(
+            cmd("play white pass"),
+            Ok(Command::Play(Color::White, Vertex::Pass))
+        );
+        assert_eq!(
+            cmd("play B T19"),
+            Ok(Command::Play(Color::Black, at(18, 18)))
+        );
+        assert!(matches!(cmd("play x d4"), Err(LineError::Syntax(m)) if m.contains("color")));
+        assert!(matches!(cmd("play b i4"), Err(LineError::Syntax(m)) if m.contains("coordinate")));
+        assert!(matches!(cmd("play b"), Err(LineError::Syntax(_))));
+        assert!(matches!(cmd("play b d4 d5"), Err(LineError::Syntax(_))));
+        assert_eq!(cmd("genmove w"), Ok(Command::Genmove(Color::White)));
+        assert_eq!(cmd("reg_genmove B"), Ok(Command::RegGenmove(Color::Black)));
+        assert!(matches!(cmd("genmove"), Err(LineError::Syntax(_))));
+        assert!(matches!(cmd("genmove d4"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn board_commands() {
+        assert_eq!(cmd("boardsize 19"), Ok(Command::Boardsize(19)));
+        assert_eq!(cmd("boardsize 0"), Ok(Command::Boardsize(0)));
+        assert_eq!(
+            cmd("boardsize 99999999999999999999999"),
+            Err(syntax("boardsize <int>"))
+        );
+        assert!(matches!(cmd("boardsize 9.5"), Err(LineError::Syntax(_))));
+        assert!(matches!(cmd("boardsize"), Err(LineError::Syntax(_))));
+        assert_eq!(
+            cmd("rectangular_boardsize 9 13"),
+            Ok(Command::RectangularBoardsize(9, 13))
+        );
+        assert!(matches!(
+            cmd("rectangular_boardsize 9"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(cmd("komi 6.5"), Ok(Command::Komi(6.5)));
+        assert_eq!(cmd("komi -3"), Ok(Command::Komi(-3.0)));
+        assert!(matches!(cmd("komi six"), Err(LineError::Syntax(_))));
+        assert_eq!(
+            cmd("known_command play"),
+            Ok(Command::KnownCommand("play".into()))
+        );
+        assert!(matches!(cmd("known_command"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn handicap_commands() {
+        assert_eq!(cmd("fixed_handicap 4"), Ok(Command::FixedHandicap(4)));
+        assert_eq!(
+            cmd("place_free_handicap 9"),
+            Ok(Command::PlaceFreeHandicap(9))
+        );
+        assert!(matches!(
+            cmd("fixed_handicap -1"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(
+            cmd("set_free_handicap d4 Q16 k10"),
+            Ok(Command::SetFreeHandicap(vec![
+                at(3, 3),
+                at(15, 15),
+                at(9, 9)
+            ]))
+        );
+        assert!(matches!(
+            cmd("set_free_handicap"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("set_free_handicap d4 i9"),
+            Err(LineError::Syntax(_))
+        ));
+        // `pass` parses as a vertex; the session refuses it as a bad vertex list.
+        assert_eq!(
+            cmd("set_free_handicap d4 pass"),
+            Ok(Command::SetFreeHandicap(vec![at(3, 3), Vertex::Pass]))
+        );
+    }
+
+    #[test]
+    fn time_commands() {
+        assert_eq!(
+            cmd("time_settings 300 30 5"),
+            Ok(Command::TimeSettings(TimeSystem::Canadian {
+                main: 300,
+                period: 30,
+                stones: 5
+            }))
+        );
+        assert_eq!(
+            cmd("time_settings 60 0 0"),
+            Ok(Command::TimeSettings(TimeSystem::Absolute { main: 60 }))
+        );
+        assert!(matches!(
+            cmd("time_settings 1 2"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("time_settings a 2 3"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(
+            cmd("kgs-time_settings none"),
+            Ok(Command::TimeSettings(TimeSystem::None))
+        );
+        assert_eq!(
+            cmd("kgs-time_settings absolute 600"),
+            Ok(Command::TimeSettings(TimeSystem::Absolute { main: 600 }))
+        );
+        assert_eq!(
+            cmd("kgs-time_settings byoyomi 600 30 5"),
+            Ok(Command::TimeSettings(TimeSystem::Byoyomi {
+                main: 600,
+                period: 30,
+                periods: 5
+            }))
+        );
+        assert_eq!(
+            cmd("kgs-time_settings canadian 600 300 25"),
+            Ok(Command::TimeSettings(TimeSystem::Canadian {
+                main: 600,
+                period: 300,
+                stones: 25
+            }))
+        );
+        for bad in [
+            "kgs-time_settings",
+            "kgs-time_settings fischer 1 2",
+            "kgs-time_settings absolute",
+            "kgs-time_settings byoyomi 1 2",
+            "kgs-time_settings none 5",
+        ] {
+            assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
+        }
+        assert_eq!(
+            cmd("time_left b 120 0"),
+            Ok(Command::TimeLeft {
+                color: Color::Black,
+                seconds: 120.0,
+                stones: 0
+            })
+        );
+        assert!(matches!(cmd("time_left b 120"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn scoring_and_sgf_commands() {
+        assert_eq!(
+            cmd("final_status_list dead"),
+            Ok(Command::FinalStatusList(Status::Dead))
+        );
+        assert_eq!(
+            cmd("final_status_list SEKI"),
+            Ok(Command::FinalStatusList(Status::Seki))
+        );
+        assert!(matches!(
+            cmd("final_status_list unknown"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(
+            cmd("loadsgf game.sgf"),
+            Ok(Command::LoadSgf {
+                file: "game.sgf".into(),
+                move_number: None
+            })
+        );
+        assert_eq!(
+            cmd("loadsgf game.sgf 12"),
+            Ok(Command::LoadSgf {
+                file: "game.sgf".into(),
+                move_number: Some(12)
+            })
+        );
+        assert!(matches!(cmd("loadsgf"), Err(LineError::Syntax(_))));
+        assert!(matches!(cmd("loadsgf a.sgf x"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn analysis_commands() {
+        assert_eq!(
+            cmd("lz-analyze B 50"),
+            Ok(Command::Analyze(
+                AnalyzeKind::Lz,
+                AnalyzeOptions {
+                    color: Some(Color::Black),
+                    interval_cs: 50,
+                    ..AnalyzeOptions::default()
+                }
+            ))
+        );
+        assert_eq!(
+            cmd("kata-analyze 25"),
+            Ok(Command::Analyze(
+                AnalyzeKind::Kata,
+                AnalyzeOptions {
+                    interval_cs: 25,
+                    ..AnalyzeOptions::default()
+                }
+            ))
+        );
+        assert_eq!(
+            cmd("lz-analyze"),
+            Ok(Command::Analyze(AnalyzeKind::Lz, AnalyzeOptions::default()))
+        );
+        assert_eq!(
+            cmd("kata-analyze w interval 10 maxmoves 3 minmoves 1"),
+            Ok(Command::Analyze(
+                AnalyzeKind::Kata,
+                AnalyzeOptions {
+                    color: Some(Color::White),
+                    interval_cs: 10,
+                    min_moves: 1,
+                    max_moves: Some(3),
+                }
+            ))
+        );
+        assert!(matches!(
+            cmd("lz-analyze b 50 ownership true"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("lz-analyze b 50 interval"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(
+            cmd("lz-genmove_analyze W 30"),
+            Ok(Command::GenmoveAnalyze(
+                AnalyzeKind::Lz,
+                Color::White,
+                AnalyzeOptions {
+                    color: Some(Color::White),
+                    interval_cs: 30,
+                    ..AnalyzeOptions::default()
+                }
+            ))
+        );
+        assert!(matches!(
+            cmd("kata-genmove_analyze 30"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(starts_interruptible_analysis("5 lz-analyze b 50"));
+        assert!(starts_interruptible_analysis("kata-analyze"));
+        assert!(!starts_interruptible_analysis("lz-genmove_analyze b"));
+        assert!(!starts_interruptible_analysis("# lz-analyze"));
+    }
+
+    #[test]
+    fn level_command() {
+        assert_eq!(cmd("sente-level"), Ok(Command::Level(None)));
+        assert_eq!(
+            cmd("sente-level mcts"),
+            Ok(Command::Level(Some("mcts".into())))
+        );
+        assert!(matches!(cmd("sente-level a b"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn every_listed_command_parses_and_nothing_else_does() {
+        for name in command_names(GtpGameKind::Go) {
+            assert_ne!(
+                parse_command(name, &[]).err(),
+                Some(LineError::Unknown),
+                "{name}"
+            );
+            assert!(is_supported(name, GtpGameKind::Go));
+        }
+        for name in GO_ONLY_COMMANDS {
+            assert!(!is_supported(name, GtpGameKind::Ttt));
+        }
+        assert!(is_supported("play", GtpGameKind::Ttt));
+        assert!(!is_supported("playout", GtpGameKind::Go));
+    }
+
+    #[test]
+    fn responses() {
+        assert_eq!(format_response(Some("12"), Ok("")), "=12\n\n");
+        assert_eq!(format_response(None, Ok("")), "=\n\n");
+        assert_eq!(format_response(None, Ok("D4")), "= D4\n\n");
+        assert_eq!(
+            format_response(Some("3"), Err("illegal move")),
+            "?3 illegal move\n\n"
+        );
+        assert_eq!(format_response(None, Ok("a\n\nb\n")), "= a\nb\n\n");
+        assert_eq!(
+            format_response(None, Ok("\n  A B\n1 . .")),
+            "=\n  A B\n1 . .\n\n"
+        );
+        assert_eq!(
+            format_score(Score {
+                winner: Some(Color::White),
+                margin: 2.5
+            }),
+            "W+2.5"
+        );
+        assert_eq!(
+            format_score(Score {
+                winner: Some(Color::Black),
+                margin: 31.0
+            }),
+            "B+31"
+        );
+        assert_eq!(format_score(Score::from_black_lead(0.0)), "0");
+        assert_eq!(format_genmove(Genmove::Resign), "resign");
+        assert_eq!(format_play_line(Genmove::Move(at(2, 3))), "play C4");
+    }
+
+    #[test]
+    fn info_lines() {
+        let c = |v, visits, order| Candidate {
+            vertex: v,
+            visits,
+            winrate: 0.4656,
+            prior: 0.0839,
+            score_lead: -1.25,
+            order,
+            pv: vec![v, at(15, 15)],
+        };
+        let cands = [c(at(3, 3), 836, 0), c(at(3, 15), 20, 1)];
+        assert_eq!(
+            format_info(AnalyzeKind::Lz, &cands).unwrap(),
+            "info move D4 visits 836 winrate 4656 prior 839 order 0 pv D4 Q16 \
+             info move D16 visits 20 winrate 4656 prior 839 order 1 pv D16 Q16"
+        );
+        assert_eq!(
+            format_info(AnalyzeKind::Kata, &cands[..1]).unwrap(),
+            "info move D4 visits 836 winrate 0.465600 scoreLead -1.250000 prior 0.083900 \
+             order 0 pv D4 Q16"
+        );
+        assert_eq!(format_info(AnalyzeKind::Lz, &[]), None);
+    }
+}

@@ -1,0 +1,444 @@
+//! The GTP loop: reads framed lines from the reader thread, answers each command in order (a
+//! controller may pipeline: Sabaki sends `clear_board` and every `play` at once), dispatches
+//! typed commands to the game's session and writes each response, flushed, ending with its
+//! empty line. Streaming commands (`lz-analyze`, `kata-analyze`, `*-genmove_analyze`) write
+//! their `=` at once, then `info` lines as the session reports candidates.
+//!
+//! Which lines stop what is decided on the reader thread ([`super::InterruptWatch`]): any line
+//! after `lz-analyze` / `kata-analyze` (or end of input) ends the analysis at once; nothing
+//! interrupts a `genmove`, whose queued successors simply wait their turn.
+
+use std::io::{self, Write};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+
+use log::{error, warn};
+
+use super::gtp::{
+    command_names, format_genmove, format_info, format_play_line, format_response, format_score,
+    format_stream_start, format_vertices, is_supported, parse_line, Command, GtpGameKind,
+    LineError,
+};
+use super::io::{Event, Input, Output};
+use super::next_input;
+use crate::session::go::{GoConfig, GoSession};
+use crate::session::gtp_game::{Candidate, GtpGame, GtpRequest};
+use crate::session::ttt::TttSession;
+use crate::session::StopSignal;
+
+/// What the GTP side takes from the command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GtpOptions {
+    /// The game (`--game`).
+    pub game: GtpGameKind,
+    /// The level (`--level`); `None` = the game's default.
+    pub level: Option<String>,
+    /// Seed for every random choice.
+    pub seed: u64,
+    /// Fixed search budget per move (MCTS playouts); switches the clock off.
+    pub nodes: Option<u64>,
+}
+
+/// The engine's name for `name`.
+pub const ENGINE_NAME: &str = "sente";
+
+/// The session of the chosen game.
+enum Engine {
+    Ttt(TttSession),
+    Go(Box<GoSession>),
+}
+
+impl Engine {
+    /// The session for `options`; an unknown level falls back to the game's default (the CLI
+    /// refuses unknown levels before getting here). An error when the game has no player.
+    fn new(options: &GtpOptions, signal: Arc<StopSignal>) -> Result<Engine, String> {
+        let level = options.level.as_deref();
+        let fallback = |e: String| {
+            warn!("{e}; using the default level");
+        };
+        Ok(match options.game {
+            GtpGameKind::Ttt => Engine::Ttt(TttSession::new(level, options.seed).or_else(|e| {
+                fallback(e);
+                TttSession::new(None, options.seed)
+            })?),
+            GtpGameKind::Go => {
+                let config = GoConfig {
+                    level: options.level.clone(),
+                    seed: options.seed,
+                    nodes: options.nodes,
+                };
+                let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
+                    fallback(e);
+                    let config = GoConfig {
+                        level: None,
+                        ..config
+                    };
+                    GoSession::new(config, signal)
+                })?;
+                Engine::Go(Box::new(session))
+            }
+        })
+    }
+
+    fn common(&mut self) -> &mut dyn GtpGame {
+        match self {
+            Engine::Ttt(s) => s,
+            Engine::Go(s) => s.as_mut(),
+        }
+    }
+}
+
+/// Runs GTP until `quit` or end of input.
+pub fn gtp_loop<W: Write>(
+    first: Option<Input>,
+    rx: &Receiver<Event>,
+    out: &mut Output<W>,
+    signal: Arc<StopSignal>,
+    options: &GtpOptions,
+) -> io::Result<()> {
+    let game = options.game;
+    let mut engine = Engine::new(options, signal);
+    if let Err(e) = &engine {
+        error!("no GTP session: {e}");
+    }
+    let mut next = first;
+    loop {
+        let Some(input) = next_input(&mut next, rx) else {
+            return Ok(());
+        };
+        let Some(parsed) = parse_line(&input.line) else {
+            continue;
+        };
+        let id = parsed.id.as_deref();
+        let command = match parsed.command {
+            _ if !is_supported(&parsed.name, game) => Err("unknown command".to_string()),
+            Err(LineError::Unknown) => Err("unknown command".to_string()),
+            Err(LineError::Syntax(m)) => Err(m),
+            Ok(c) => Ok(c),
+        };
+        let command = match command {
+            Ok(c) => c,
+            Err(m) => {
+                send(out, &format_response(id, Err(&m)))?;
+                continue;
+            }
+        };
+        let result = match (command, engine.as_mut()) {
+            (Command::Quit, _) => {
+                send(out, &format_response(id, Ok("")))?;
+                return Ok(());
+            }
+            // Without a session (no player for the game) only `quit` works.
+            (_, Err(e)) => Err(e.clone()),
+            (c @ (Command::Analyze(..) | Command::GenmoveAnalyze(..)), Ok(engine)) => {
+                stream(engine, c, id, &input, out)?;
+                continue;
+            }
+            (other, Ok(engine)) => execute(engine, game, other, &input),
+        };
+        let text = match &result {
+            Ok(body) => format_response(id, Ok(body)),
+            Err(m) => format_response(id, Err(m)),
+        };
+        send(out, &text)?;
+    }
+}
+
+/// Writes a whole response (which already ends with its empty line) and flushes it.
+fn send<W: Write>(out: &mut Output<W>, response: &str) -> io::Result<()> {
+    out.line(response.strip_suffix('\n').unwrap_or(response))
+        .inspect_err(|e| error!("writing the response: {e}"))
+}
+
+/// One non-streaming command: the result text or the error message.
+fn execute(
+    engine: &mut Engine,
+    game: GtpGameKind,
+    command: Command,
+    input: &Input,
+) -> Result<String, String> {
+    let empty = |r: Result<(), String>| r.map(|_| String::new());
+    if let Engine::Go(go) = engine {
+        match command {
+            Command::RectangularBoardsize(w, h) => return empty(go.boardsize(w, h)),
+            Command::FixedHandicap(n) => return go.fixed_handicap(n).map(|v| format_vertices(&v)),
+            Command::PlaceFreeHandicap(n) => {
+                return go.place_free_handicap(n).map(|v| format_vertices(&v))
+            }
+            Command::SetFreeHandicap(vs) => return empty(go.set_free_handicap(&vs)),
+            Command::TimeSettings(t) => {
+                go.time_settings(t);
+                return Ok(String::new());
+            }
+            Command::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                go.time_left(color, seconds, stones);
+                return Ok(String::new());
+            }
+            Command::FinalStatusList(status) => {
+                let groups = go.final_status_list(status);
+                let lines: Vec<String> = groups.iter().map(|g| format_vertices(g)).collect();
+                return Ok(lines.join("\n"));
+            }
+            Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
+            _ => {}
+        }
+    }
+    let s = engine.common();
+    match command {
+        Command::ProtocolVersion => Ok("2".into()),
+        Command::Name => Ok(ENGINE_NAME.into()),
+        Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+        Command::KnownCommand(name) => Ok(is_supported(&name, game).to_string()),
+        Command::ListCommands => Ok(command_names(game).join("\n")),
+        Command::Level(None) => Ok(s.level().to_string()),
+        Command::Level(Some(name)) => empty(s.set_level(&name)),
+        Command::Boardsize(n) => empty(s.boardsize(n, n)),
+        Command::ClearBoard => {
+            s.clear_board();
+            Ok(String::new())
+        }
+        Command::Komi(k) => {
+            s.komi(k);
+            Ok(String::new())
+        }
+        Command::Play(c, v) => empty(s.play(c, v)),
+        Command::Genmove(c) | Command::RegGenmove(c) => {
+            let commit = matches!(command, Command::Genmove(_));
+            let mut req = GtpRequest::plain(input.seq, input.at);
+            Ok(format_genmove(s.genmove(c, commit, &mut req)))
+        }
+        Command::Undo => empty(s.undo()),
+        Command::Showboard => Ok(s.showboard()),
+        Command::FinalScore => s.final_score().map(format_score),
+        // The rest belong to other games; `is_supported` keeps them away from this one.
+        _ => Err("unknown command".into()),
+    }
+}
+
+/// A streaming command: `=` at once, `info` lines while the session works, then the end
+/// (`play <move>` for the genmove form) and the empty line.
+fn stream<W: Write>(
+    engine: &mut Engine,
+    command: Command,
+    id: Option<&str>,
+    input: &Input,
+    out: &mut Output<W>,
+) -> io::Result<()> {
+    let Engine::Go(go) = engine else {
+        return send(out, &format_response(id, Err("unknown command")));
+    };
+    out.line(&format_stream_start(id))?;
+    let mut failed: Option<io::Error> = None;
+    match command {
+        Command::Analyze(kind, options) => {
+            let mut write = |c: &[Candidate]| write_info(out, &mut failed, format_info(kind, c));
+            go.analyze(options, input.seq, &mut write);
+        }
+        Command::GenmoveAnalyze(kind, color, options) => {
+            let decision = {
+                let mut write =
+                    |c: &[Candidate]| write_info(out, &mut failed, format_info(kind, c));
+                let mut req = GtpRequest {
+                    seq: input.seq,
+                    at: input.at,
+                    analysis: Some((&mut write, options)),
+                };
+                go.genmove(color, true, &mut req)
+            };
+            out.line(&format_play_line(decision))?;
+        }
+        _ => unreachable!("only streaming commands come here"),
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.line("")
+}
+
+/// Writes one `info` line; the first write error is kept for the end of the response.
+fn write_info<W: Write>(out: &mut Output<W>, failed: &mut Option<io::Error>, line: Option<String>) {
+    if let (Some(line), None) = (line, failed.as_ref()) {
+        if let Err(e) = out.line(&line) {
+            error!("writing analysis: {e}");
+            *failed = Some(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run_with, ProtocolChoice, RunOptions};
+    use super::*;
+    use std::io::Cursor;
+
+    fn talk(input: &str, game: GtpGameKind, level: Option<&str>) -> String {
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gtp,
+            gtp: GtpOptions {
+                game,
+                level: level.map(String::from),
+                seed: 1,
+                nodes: Some(200),
+            },
+            ..RunOptions::default()
+        };
+        let mut buf = Vec::new();
+        run_with(Cursor::new(input.as_bytes().to_vec()), &mut buf, options).unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    fn ttt(input: &str) -> String {
+        talk(input, GtpGameKind::Ttt, None)
+    }
+
+    #[test]
+    fn framing_ids_comments_and_blank_lines() {
+        let out = ttt("1 boardsize 3\n\n# comment\nclear_board  # trailing\n\t2\tplay   b   B2\n3 play w B2\n10 name\n");
+        assert_eq!(out, "=1\n\n=\n\n=2\n\n?3 illegal move\n\n=10 sente\n\n");
+    }
+
+    #[test]
+    fn unknown_and_game_specific_commands() {
+        let out = ttt(
+            "foo\n5 playout b a1\nfixed_handicap 2\nknown_command loadsgf\nknown_command play\n",
+        );
+        assert_eq!(
+            out,
+            "? unknown command\n\n?5 unknown command\n\n? unknown command\n\n= false\n\n= true\n\n"
+        );
+    }
+
+    #[test]
+    fn list_commands_is_exactly_what_works() {
+        let out = ttt("list_commands\n");
+        let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
+        assert_eq!(listed, command_names(GtpGameKind::Ttt));
+        for name in listed {
+            let reply = ttt(&format!("{name}\n"));
+            assert!(!reply.contains("unknown command"), "{name}: {reply}");
+        }
+    }
+
+    #[test]
+    fn quit_answers_then_stops_reading() {
+        assert_eq!(ttt("7 quit\nname\n"), "=7\n\n");
+        assert_eq!(ttt("name\n"), "= sente\n\n", "end of input quits quietly");
+    }
+
+    #[test]
+    fn ttt_game_and_levels() {
+        let out = ttt("boardsize 4\nboardsize 3\nplay b a1\nplay b b1\ngenmove w\nsente-level\nsente-level nosuch\nsente-level dumber\nsente-level\n");
+        let replies: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(replies[0], "? unacceptable size");
+        assert_eq!(replies[1], "=");
+        assert_eq!(replies[4], "= C1", "perfect blocks");
+        assert_eq!(replies[5], "= perfect");
+        assert!(replies[6].starts_with("? unknown level 'nosuch'"));
+        assert_eq!(replies[7], "=");
+        assert_eq!(replies[8], "= dumber");
+    }
+
+    /// Forwards everything written to a channel, so a test can watch output as it comes.
+    struct Tee(std::sync::mpsc::Sender<Vec<u8>>);
+
+    impl Write for Tee {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let _ = self.0.send(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs Go over a live pipe: sends `before`, waits until the output holds `marker`, sends
+    /// `after` (which must end with `9 protocol_version`), closes the input once that is
+    /// answered, and returns all the output and how long the answer took.
+    fn live_go(before: &str, marker: &str, after: &str) -> (String, Duration) {
+        use std::io::BufReader;
+        use std::time::{Duration, Instant};
+        let (reader, writer) = std::io::pipe().unwrap();
+        let mut writer = Some(writer);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gtp,
+            gtp: GtpOptions {
+                seed: 1,
+                nodes: Some(50),
+                ..GtpOptions::default()
+            },
+            ..RunOptions::default()
+        };
+        let engine = std::thread::spawn(move || {
+            run_with(BufReader::new(reader), Tee(tx), options).unwrap();
+        });
+        let send = |w: &mut Option<std::io::PipeWriter>, text: &str| {
+            w.as_mut().unwrap().write_all(text.as_bytes()).unwrap()
+        };
+        send(&mut writer, before);
+        let mut out = String::new();
+        let t = Instant::now();
+        while !out.contains(marker) {
+            let chunk = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the marker appears");
+            out.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let sent = Instant::now();
+        send(&mut writer, after);
+        let mut answered = None;
+        while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
+            out.push_str(&String::from_utf8_lossy(&chunk));
+            if answered.is_none() && out.ends_with("=9 2\n\n") {
+                answered = Some(sent.elapsed());
+                drop(writer.take()); // end of input: the engine quits
+            }
+        }
+        engine.join().unwrap();
+        assert!(t.elapsed() < Duration::from_secs(60));
+        (out, answered.expect("the next command was answered"))
+    }
+
+    use std::time::Duration;
+
+    #[test]
+    fn a_live_line_ends_the_analysis_at_once() {
+        let (out, latency) = live_go(
+            "boardsize 9\nclear_board\nplay b E5\n5 lz-analyze w 5\n",
+            "info move",
+            "9 protocol_version\n",
+        );
+        let analysis = &out[out.find("=5\n").expect("analysis started")..];
+        let (body, rest) = analysis.split_once("\n\n").expect("the analysis ended");
+        assert!(
+            body.lines().skip(1).all(|l| l.starts_with("info move ")),
+            "{body}"
+        );
+        assert_eq!(rest, "=9 2\n\n");
+        assert!(latency < Duration::from_secs(2), "{latency:?}");
+    }
+
+    #[test]
+    fn pipelined_commands_are_answered_in_order() {
+        let mut input = String::from("1 boardsize 9\n2 clear_board\n");
+        let moves = ["D4", "E5", "D5", "E4", "pass", "C3", "F6"];
+        for (i, m) in moves.iter().enumerate() {
+            let c = if i % 2 == 0 { "B" } else { "W" };
+            input.push_str(&format!("{} play {c} {m}\n", 10 + i));
+        }
+        input.push_str("20 genmove b\n21 protocol_version\n22 play W D4\n");
+        let out = talk(&input, GtpGameKind::Go, None);
+        let replies: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(
+            &replies[..9],
+            ["=1", "=2", "=10", "=11", "=12", "=13", "=14", "=15", "=16"]
+        );
+        assert!(replies[9].starts_with("=20 "), "{out}");
+        assert_eq!(replies[10], "=21 2");
+        assert_eq!(replies[11], "?22 illegal move");
+    }
+}

@@ -1,0 +1,895 @@
+//! Go board physics (no law beyond one move): stones, groups, liberties, captures, the simple-ko
+//! point and an incremental Zobrist hash. History, superko and undo live in [`super::game`].
+//!
+//! Points index a padded one-dimensional array. One column of wall between rows serves as both
+//! the right edge of a row and the left edge of the next, and a wall row lies above and below:
+//!
+//! ```text
+//!   stride = width + 1
+//!   # # # # # #        row 0: wall
+//!   # . . . . .        rows 1..=height: column 0 is wall, then the board (y = row - 1)
+//!   # . . . . .        the right neighbour of the last column is column 0 of the next row
+//!   # # # # # # #      row height + 1: wall (plus one cell for the top-right diagonal)
+//! ```
+//!
+//! Groups are circular linked lists of stones (`next`) with a representative (`head`). Each
+//! group keeps *pseudo-liberties*: one count per (stone, empty neighbour) pair, with their sum
+//! and sum of squares. A group is captured when the count reaches zero, and it is in atari
+//! exactly when every pseudo-liberty is the same point, which holds when
+//! `count * sum_of_squares == sum * sum` (equality in Cauchy–Schwarz); the liberty is then
+//! `sum / count`. Exact liberty counts are computed on demand by walking the group.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::rules::mnk::splitmix64;
+use crate::rules::Color;
+
+/// Smallest accepted board side.
+pub const MIN_SIDE: usize = 2;
+/// Largest accepted board side (the GTP notation ends at column Z).
+pub const MAX_SIDE: usize = 25;
+/// Length of the padded array of the largest board.
+pub const MAX_POINTS: usize = (MAX_SIDE + 2) * (MAX_SIDE + 1) + 1;
+
+/// Cell contents in the padded array; black and white share their values with [`Color`].
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+pub(crate) const WALL: u8 = 3;
+
+/// The column letters of GTP and showboard: `A`..`Z` without `I`.
+pub const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// An index into a board's padded array. Only points made by [`GoBoard::point`] (or read from a
+/// board) mean anything, and only for boards of the same width.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord, Default)]
+pub struct Point(pub u16);
+
+impl Point {
+    /// The array index.
+    #[inline]
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A move: a stone on a point, or a pass. Resigning is a player's decision, not a move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum GoMove {
+    Play(Point),
+    Pass,
+}
+
+/// A board side outside `MIN_SIDE..=MAX_SIDE`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SizeError {
+    pub width: usize,
+    pub height: usize,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unsupported Go board size {}x{} (sides must be {MIN_SIDE}..{MAX_SIDE})",
+            self.width, self.height
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// Zobrist keys (per colour, per padded index) from a fixed-seed generator.
+fn zobrist() -> &'static [[u64; MAX_POINTS]; 2] {
+    static KEYS: OnceLock<Box<[[u64; MAX_POINTS]; 2]>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut state = 0x60B0_A4D5_E57E_0003u64;
+        let mut keys = Box::new([[0u64; MAX_POINTS]; 2]);
+        for side in keys.iter_mut() {
+            for key in side.iter_mut() {
+                *key = splitmix64(&mut state);
+            }
+        }
+        keys
+    })
+}
+
+/// The key table, held by every board so the hot path skips the lazy-init check.
+#[derive(Clone, Copy)]
+struct Keys(&'static [[u64; MAX_POINTS]; 2]);
+
+impl Keys {
+    #[inline]
+    fn get(self, color: u8, p: usize) -> u64 {
+        self.0[color as usize - 1][p]
+    }
+}
+
+impl fmt::Debug for Keys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Keys")
+    }
+}
+
+/// The colour of a cell value, if it holds a stone.
+#[inline]
+pub(crate) fn cell_color(v: u8) -> Option<Color> {
+    match v {
+        BLACK => Some(Color::Black),
+        WHITE => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Reads `v[i]` without a bounds check. Every index the board passes here is an on-board point
+/// or one of its eight neighbours, which the padding keeps inside the array (`new` sizes it
+/// so); debug builds check.
+#[inline(always)]
+fn at<T: Copy>(v: &[T], i: usize) -> T {
+    debug_assert!(i < v.len());
+    // SAFETY: see above: i < v.len() for every call.
+    unsafe { *v.get_unchecked(i) }
+}
+
+/// Writes `v[i]` without a bounds check; same contract as [`at`].
+#[inline(always)]
+fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < v.len());
+    // SAFETY: see `at`.
+    unsafe { v.get_unchecked_mut(i) }
+}
+
+/// The physics of a Go position. Cloning allocates; [`GoBoard::copy_from`] reuses buffers and
+/// is what the search uses for playouts.
+#[derive(Clone, Debug)]
+pub struct GoBoard {
+    width: usize,
+    height: usize,
+    stride: usize,
+    cell: Vec<u8>,
+    /// Group representative of each stone.
+    head: Vec<u16>,
+    /// Next stone of the same group (circular).
+    next: Vec<u16>,
+    /// Per group, indexed by its head: stones, pseudo-liberty count, sum and sum of squares.
+    size: Vec<u16>,
+    plibs: Vec<u16>,
+    libsum: Vec<u32>,
+    libsum2: Vec<u32>,
+    /// Empty points, unordered, and each empty point's index in that list.
+    empties: Vec<u16>,
+    empty_at: Vec<u16>,
+    hash: u64,
+    /// Simple-ko point (0 = none) and the colour that may not play there next.
+    ko: u16,
+    ko_color: u8,
+    captures: [u32; 2],
+    stones: [u16; 2],
+    /// The last stone played (0 after a pass or at the start) and its colour.
+    last: u16,
+    last_color: u8,
+    /// Whether suicide of more than zero stones is allowed (the Rules value decides).
+    suicide: bool,
+    keys: Keys,
+    /// False once a playout move skipped the hash update.
+    hashed: bool,
+}
+
+impl GoBoard {
+    /// An empty board; each side 2..=25.
+    pub fn new(width: usize, height: usize) -> Result<GoBoard, SizeError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(SizeError { width, height });
+        }
+        let stride = width + 1;
+        let len = (height + 2) * stride + 1;
+        let mut b = GoBoard {
+            width,
+            height,
+            stride,
+            cell: vec![WALL; len],
+            head: vec![0; len],
+            next: vec![0; len],
+            size: vec![0; len],
+            plibs: vec![0; len],
+            libsum: vec![0; len],
+            libsum2: vec![0; len],
+            empties: Vec::with_capacity(width * height),
+            empty_at: vec![0; len],
+            hash: 0,
+            ko: 0,
+            ko_color: 0,
+            captures: [0; 2],
+            stones: [0; 2],
+            last: 0,
+            last_color: 0,
+            suicide: false,
+            keys: Keys(zobrist()),
+            hashed: true,
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let p = (y + 1) * stride + x + 1;
+                b.cell[p] = EMPTY;
+                b.empty_at[p] = b.empties.len() as u16;
+                b.empties.push(p as u16);
+            }
+        }
+        Ok(b)
+    }
+
+    /// Becomes a copy of `other` without allocating when the sizes match.
+    pub fn copy_from(&mut self, other: &GoBoard) {
+        self.width = other.width;
+        self.height = other.height;
+        self.stride = other.stride;
+        self.cell.clone_from(&other.cell);
+        self.head.clone_from(&other.head);
+        self.next.clone_from(&other.next);
+        self.size.clone_from(&other.size);
+        self.plibs.clone_from(&other.plibs);
+        self.libsum.clone_from(&other.libsum);
+        self.libsum2.clone_from(&other.libsum2);
+        self.empties.clone_from(&other.empties);
+        self.empty_at.clone_from(&other.empty_at);
+        self.hash = other.hash;
+        self.ko = other.ko;
+        self.ko_color = other.ko_color;
+        self.captures = other.captures;
+        self.stones = other.stones;
+        self.last = other.last;
+        self.last_color = other.last_color;
+        self.suicide = other.suicide;
+        self.keys = other.keys;
+        self.hashed = other.hashed;
+    }
+
+    /// Board width (columns).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// Board height (rows).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    /// Row stride of the padded array.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+    /// Length of the padded array (every point index is below it).
+    #[inline]
+    pub fn array_len(&self) -> usize {
+        self.cell.len()
+    }
+    /// Whether suicide (of the played stone's group) is a legal move on this board.
+    pub fn suicide_allowed(&self) -> bool {
+        self.suicide
+    }
+    /// Sets whether suicide is legal (from the rules).
+    pub fn set_suicide_allowed(&mut self, allowed: bool) {
+        self.suicide = allowed;
+    }
+
+    /// The point at column `x` from the left and row `y` from the bottom (GTP row 1), 0-based.
+    #[inline]
+    pub fn point(&self, x: usize, y: usize) -> Option<Point> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        Some(Point(((y + 1) * self.stride + x + 1) as u16))
+    }
+    /// The (x, y) of an on-board point (x from the left, y from the bottom, 0-based).
+    #[inline]
+    pub fn xy(&self, p: Point) -> (usize, usize) {
+        let i = p.idx();
+        (i % self.stride - 1, i / self.stride - 1)
+    }
+    /// Whether `p` is a point of this board (not a wall, not out of the array).
+    #[inline]
+    pub fn on_board(&self, p: Point) -> bool {
+        p.idx() < self.cell.len() && at(&self.cell, p.idx()) != WALL
+    }
+    /// The stone on `p`, if any (None for empty or off-board points).
+    #[inline]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        self.cell.get(p.idx()).and_then(|&v| cell_color(v))
+    }
+    /// Raw cell value: 0 empty, 1 black, 2 white, 3 wall.
+    #[inline]
+    pub(crate) fn cell(&self, p: usize) -> u8 {
+        at(&self.cell, p)
+    }
+    /// Whether `p` is an empty on-board point.
+    #[inline]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cell.get(p.idx()) == Some(&EMPTY)
+    }
+    /// Every on-board point, row by row from the bottom.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        let (w, s) = (self.width, self.stride);
+        (0..self.height).flat_map(move |y| (0..w).map(move |x| Point(((y + 1) * s + x + 1) as u16)))
+    }
+    /// The empty points, in no particular order.
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empties
+    }
+    /// The four orthogonal neighbours (walls included).
+    #[inline]
+    pub fn neighbors(&self, p: usize) -> [usize; 4] {
+        [p - self.stride, p - 1, p + 1, p + self.stride]
+    }
+    /// The four diagonal neighbours (walls included).
+    #[inline]
+    pub fn diagonals(&self, p: usize) -> [usize; 4] {
+        let s = self.stride;
+        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+    }
+    /// Zobrist hash of the stones only (what positional superko compares).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Prisoners taken by `by` (suicided stones count for the opponent).
+    #[inline]
+    pub fn captures(&self, by: Color) -> u32 {
+        self.captures[by.index()]
+    }
+    /// Stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> usize {
+        (self.stones[0] + self.stones[1]) as usize
+    }
+    /// Stones of one colour on the board.
+    #[inline]
+    pub fn stones_of(&self, c: Color) -> usize {
+        self.stones[c.index()] as usize
+    }
+    /// The simple-ko point and the colour that may not play there on the next move.
+    #[inline]
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        if self.ko == 0 {
+            None
+        } else {
+            cell_color(self.ko_color).map(|c| (Point(self.ko), c))
+        }
+    }
+    /// The last stone played and its colour (None after a pass or on a fresh board).
+    #[inline]
+    pub fn last_move(&self) -> Option<(Point, Color)> {
+        if self.last == 0 {
+            None
+        } else {
+            cell_color(self.last_color).map(|c| (Point(self.last), c))
+        }
+    }
+
+    /// Representative of the group on `p` (a stone).
+    #[inline]
+    pub(crate) fn head(&self, p: usize) -> usize {
+        at(&self.head, p) as usize
+    }
+    /// Stones in the group whose head is `h`.
+    #[inline]
+    pub(crate) fn group_size(&self, h: usize) -> usize {
+        at(&self.size, h) as usize
+    }
+    /// Whether the group with head `h` has exactly one liberty.
+    #[inline]
+    pub(crate) fn in_atari(&self, h: usize) -> bool {
+        let n = at(&self.plibs, h) as u64;
+        n > 0 && n * at(&self.libsum2, h) as u64 == (at(&self.libsum, h) as u64).pow(2)
+    }
+    /// The only liberty of a group in atari (head `h`).
+    #[inline]
+    pub(crate) fn atari_liberty(&self, h: usize) -> usize {
+        (at(&self.libsum, h) / at(&self.plibs, h) as u32) as usize
+    }
+
+    /// The stones of the group on `p` (empty when `p` holds no stone). Not for the hot path.
+    pub fn group_stones(&self, p: Point) -> Vec<Point> {
+        if self.get(p).is_none() {
+            return Vec::new();
+        }
+        let start = p.idx();
+        let mut out = vec![p];
+        let mut s = at(&self.next, start) as usize;
+        while s != start {
+            out.push(Point(s as u16));
+            s = at(&self.next, s) as usize;
+        }
+        out
+    }
+
+    /// Exact liberties of the group on `p` (0 when `p` holds no stone).
+    pub fn liberties(&self, p: Point) -> usize {
+        if self.get(p).is_none() {
+            return 0;
+        }
+        let h = at(&self.head, p.idx()) as usize;
+        let mut seen = vec![false; self.cell.len()];
+        let mut count = 0;
+        let mut s = h;
+        loop {
+            for n in self.neighbors(s) {
+                if at(&self.cell, n) == EMPTY && !seen[n] {
+                    seen[n] = true;
+                    count += 1;
+                }
+            }
+            s = at(&self.next, s) as usize;
+            if s == h {
+                return count;
+            }
+        }
+    }
+
+    /// Distinct liberties of the group with head `h`, counting no further than `limit` (at
+    /// most [`LibSet::CAP`]).
+    pub(crate) fn count_liberties(&self, h: usize, limit: usize) -> usize {
+        let limit = limit.min(LibSet::CAP);
+        let mut found = LibSet::new();
+        let mut s = h;
+        loop {
+            for n in self.neighbors(s) {
+                if at(&self.cell, n) == EMPTY && found.insert(n) && found.len() >= limit {
+                    return found.len();
+                }
+            }
+            s = at(&self.next, s) as usize;
+            if s == h {
+                return found.len();
+            }
+        }
+    }
+
+    /// Liberties the group holding a new `c` stone on empty `p` would have, counting no further
+    /// than `limit` (at most [`LibSet::CAP`]). Captured neighbours count by the point next to `p`
+    /// only, which is a lower bound that is exact for the usual one-stone captures.
+    pub(crate) fn liberties_after(&self, p: usize, c: u8, limit: usize) -> usize {
+        let limit = limit.min(LibSet::CAP);
+        let mut found = LibSet::new();
+        let opp = 3 - c;
+        for n in self.neighbors(p) {
+            let v = at(&self.cell, n);
+            if v == EMPTY || (v == opp && self.in_atari(at(&self.head, n) as usize)) {
+                found.insert(n);
+                if found.len() >= limit {
+                    return found.len();
+                }
+            }
+        }
+        for n in self.neighbors(p) {
+            if at(&self.cell, n) != c {
+                continue;
+            }
+            let h = at(&self.head, n) as usize;
+            let mut s = h;
+            loop {
+                for m in self.neighbors(s) {
+                    if m != p
+                        && at(&self.cell, m) == EMPTY
+                        && found.insert(m)
+                        && found.len() >= limit
+                    {
+                        return found.len();
+                    }
+                }
+                s = at(&self.next, s) as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        found.len()
+    }
+
+    /// Whether `c` may play on `p` under the board's physics: empty, not the simple-ko point for
+    /// `c`, and not suicide (unless allowed). Superko is the game's business.
+    #[inline]
+    pub fn is_legal(&self, p: Point, c: Color) -> bool {
+        let p = p.idx();
+        if p >= self.cell.len() || at(&self.cell, p) != EMPTY {
+            return false;
+        }
+        let c = c as u8;
+        if p == self.ko as usize && c == self.ko_color {
+            return false;
+        }
+        self.suicide || !self.is_suicide(p, c)
+    }
+
+    /// Whether a `c` stone on empty `p` would have no liberty after its captures.
+    #[inline(always)]
+    pub(crate) fn is_suicide(&self, p: usize, c: u8) -> bool {
+        for n in self.neighbors(p) {
+            let v = at(&self.cell, n);
+            if v == EMPTY {
+                return false;
+            }
+            if v == WALL {
+                continue;
+            }
+            let in_atari = self.in_atari(at(&self.head, n) as usize);
+            // A friend with another liberty keeps us alive; an enemy in atari is captured.
+            if (v == c) != in_atari {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a `c` stone on `p` would capture something.
+    #[inline]
+    pub(crate) fn captures_at(&self, p: usize, c: u8) -> bool {
+        let opp = 3 - c;
+        self.neighbors(p)
+            .into_iter()
+            .any(|n| at(&self.cell, n) == opp && self.in_atari(at(&self.head, n) as usize))
+    }
+
+    /// Passes: only the ko point is forgotten.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.ko = 0;
+        self.ko_color = 0;
+        self.last = 0;
+        self.last_color = 0;
+    }
+
+    /// Plays `c` on `p`, which must satisfy [`GoBoard::is_legal`] (the caller's promise; a
+    /// debug build checks the whole state afterwards). Returns the stones captured.
+    pub fn play(&mut self, p: Point, c: Color) -> usize {
+        debug_assert!(self.is_legal(p, c), "illegal play {p:?} {c:?}");
+        let n = self.play_raw(p.idx(), c as u8);
+        #[cfg(debug_assertions)]
+        self.validate();
+        n
+    }
+
+    /// The hot path of [`GoBoard::play`].
+    #[inline]
+    pub(crate) fn play_raw(&mut self, p: usize, c: u8) -> usize {
+        self.play_inner::<true>(p, c)
+    }
+
+    /// [`GoBoard::play_raw`] without the hash update, for playouts: the hash of the board is
+    /// stale afterwards (the board is thrown away or overwritten by [`GoBoard::copy_from`]).
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, p: usize, c: u8) -> usize {
+        self.play_inner::<false>(p, c)
+    }
+
+    #[inline]
+    fn play_inner<const HASH: bool>(&mut self, p: usize, c: u8) -> usize {
+        let opp = 3 - c;
+        self.remove_empty(p);
+        *at_mut(&mut self.cell, p) = c;
+        if HASH {
+            self.hash ^= self.keys.get(c, p);
+        } else {
+            self.hashed = false;
+        }
+        self.stones[c as usize - 1] += 1;
+        *at_mut(&mut self.head, p) = p as u16;
+        *at_mut(&mut self.next, p) = p as u16;
+        *at_mut(&mut self.size, p) = 1;
+        *at_mut(&mut self.plibs, p) = 0;
+        *at_mut(&mut self.libsum, p) = 0;
+        *at_mut(&mut self.libsum2, p) = 0;
+        let nbrs = self.neighbors(p);
+        for n in nbrs {
+            match at(&self.cell, n) {
+                EMPTY => self.add_lib(p, n),
+                WALL => {}
+                _ => {
+                    let h = at(&self.head, n) as usize;
+                    self.remove_lib(h, p);
+                }
+            }
+        }
+        for n in nbrs {
+            if at(&self.cell, n) == c {
+                let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+        let mut captured = 0;
+        let mut captured_at = 0;
+        for n in nbrs {
+            if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
+                captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
+                captured_at = n;
+            }
+        }
+        self.captures[c as usize - 1] += captured as u32;
+        let h = at(&self.head, p) as usize;
+        self.ko = 0;
+        self.ko_color = 0;
+        if captured == 1 && at(&self.size, h) == 1 && at(&self.plibs, h) == 1 {
+            self.ko = captured_at as u16;
+            self.ko_color = opp;
+        }
+        self.last = p as u16;
+        self.last_color = c;
+        if at(&self.plibs, h) == 0 {
+            // Suicide (only reached when the rules allow it): the opponent takes the stones.
+            let lost = self.remove_group::<HASH>(h);
+            self.captures[opp as usize - 1] += lost as u32;
+        }
+        captured
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: usize, lib: usize) {
+        *at_mut(&mut self.plibs, h) += 1;
+        *at_mut(&mut self.libsum, h) += lib as u32;
+        *at_mut(&mut self.libsum2, h) += (lib * lib) as u32;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, h: usize, lib: usize) {
+        *at_mut(&mut self.plibs, h) -= 1;
+        *at_mut(&mut self.libsum, h) -= lib as u32;
+        *at_mut(&mut self.libsum2, h) -= (lib * lib) as u32;
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: usize) {
+        let i = at(&self.empty_at, p) as usize;
+        let last = self.empties.pop().expect("an empty point to fill");
+        if last as usize != p {
+            *at_mut(&mut self.empties, i) = last;
+            *at_mut(&mut self.empty_at, last as usize) = i as u16;
+        }
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: usize) {
+        *at_mut(&mut self.empty_at, p) = self.empties.len() as u16;
+        self.empties.push(p as u16);
+    }
+
+    /// Joins two groups (heads `a` and `b`), relabelling the smaller.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if at(&self.size, a) >= at(&self.size, b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            *at_mut(&mut self.head, s) = big as u16;
+            s = at(&self.next, s) as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        *at_mut(&mut self.size, big) += at(&self.size, small);
+        *at_mut(&mut self.plibs, big) += at(&self.plibs, small);
+        *at_mut(&mut self.libsum, big) += at(&self.libsum, small);
+        *at_mut(&mut self.libsum2, big) += at(&self.libsum2, small);
+    }
+
+    /// Takes the group with head `h` off the board; returns its size.
+    fn remove_group<const HASH: bool>(&mut self, h: usize) -> usize {
+        let color = at(&self.cell, h);
+        let other = 3 - color;
+        let mut s = h;
+        let mut n = 0;
+        loop {
+            *at_mut(&mut self.cell, s) = EMPTY;
+            if HASH {
+                self.hash ^= self.keys.get(color, s);
+            }
+            self.add_empty(s);
+            n += 1;
+            for m in self.neighbors(s) {
+                if at(&self.cell, m) == other {
+                    let g = at(&self.head, m) as usize;
+                    self.add_lib(g, s);
+                }
+            }
+            s = at(&self.next, s) as usize;
+            if s == h {
+                break;
+            }
+        }
+        self.stones[color as usize - 1] -= n as u16;
+        n
+    }
+
+    /// Whether `p` is empty and every orthogonal neighbour is a `c` stone or the edge.
+    #[inline]
+    pub(crate) fn is_eyeish(&self, p: usize, c: u8) -> bool {
+        at(&self.cell, p) == EMPTY
+            && self
+                .neighbors(p)
+                .into_iter()
+                .all(|n| at(&self.cell, n) == c || at(&self.cell, n) == WALL)
+    }
+
+    /// Whether `p` is an eye of `c` that the usual diagonal test calls real: eyeish, and at most
+    /// one opponent diagonal in the middle (none on the edge).
+    #[inline]
+    pub(crate) fn is_eye(&self, p: usize, c: u8) -> bool {
+        if !self.is_eyeish(p, c) {
+            return false;
+        }
+        let opp = 3 - c;
+        let mut bad = 0;
+        let mut edge = false;
+        for d in self.diagonals(p) {
+            match at(&self.cell, d) {
+                WALL => edge = true,
+                v if v == opp => bad += 1,
+                _ => {}
+            }
+        }
+        bad == 0 || (!edge && bad < 2)
+    }
+
+    /// Checks every incremental field against a recomputation from the stones alone and panics
+    /// on any difference. Called after each play in debug builds; tests call it directly.
+    pub fn validate(&self) {
+        let len = self.cell.len();
+        let mut hash = 0u64;
+        let mut stones = [0u16; 2];
+        let mut seen = vec![false; len];
+        let mut empties = 0;
+        for p in self.points() {
+            let p = p.idx();
+            match self.cell[p] {
+                EMPTY => {
+                    empties += 1;
+                    let i = self.empty_at[p] as usize;
+                    assert_eq!(self.empties.get(i), Some(&(p as u16)), "empty list at {p}");
+                }
+                c @ (BLACK | WHITE) => {
+                    hash ^= self.keys.get(c, p);
+                    stones[c as usize - 1] += 1;
+                }
+                v => panic!("bad cell {v} at {p}"),
+            }
+        }
+        assert_eq!(empties, self.empties.len(), "empty count");
+        if self.hashed {
+            assert_eq!(hash, self.hash, "hash");
+        }
+        assert_eq!(stones, self.stones, "stone counts");
+        for p in self.points() {
+            let p = p.idx();
+            let c = self.cell[p];
+            if c == EMPTY || seen[p] {
+                continue;
+            }
+            // Flood fill the group from scratch.
+            let mut group = vec![p];
+            seen[p] = true;
+            let mut i = 0;
+            while i < group.len() {
+                let s = group[i];
+                i += 1;
+                for n in self.neighbors(s) {
+                    if self.cell[n] == c && !seen[n] {
+                        seen[n] = true;
+                        group.push(n);
+                    }
+                }
+            }
+            let h = self.head[p] as usize;
+            assert!(group.iter().all(|&s| self.head[s] as usize == h), "heads");
+            assert_eq!(self.size[h] as usize, group.len(), "group size at {p}");
+            let mut walked = 0;
+            let mut s = h;
+            loop {
+                assert!(group.contains(&s), "linked list leaves the group at {p}");
+                walked += 1;
+                s = self.next[s] as usize;
+                if s == h || walked > group.len() {
+                    break;
+                }
+            }
+            assert_eq!(walked, group.len(), "linked list length at {p}");
+            let (mut n, mut sum, mut sum2) = (0u32, 0u32, 0u32);
+            for &s in &group {
+                for m in self.neighbors(s) {
+                    if self.cell[m] == EMPTY {
+                        n += 1;
+                        sum += m as u32;
+                        sum2 += (m * m) as u32;
+                    }
+                }
+            }
+            assert_eq!(
+                (self.plibs[h] as u32, self.libsum[h], self.libsum2[h]),
+                (n, sum, sum2),
+                "pseudo-liberties at {p}"
+            );
+            assert!(n > 0, "a group without liberties at {p}");
+        }
+        if self.ko != 0 {
+            assert_eq!(self.cell[self.ko as usize], EMPTY, "ko point not empty");
+        }
+    }
+
+    /// A showboard-style drawing: columns lettered A..Z without I, rows numbered from the
+    /// bottom, `X` black, `O` white, `.` empty (hoshi not marked), prisoners on the side.
+    pub fn to_text(&self) -> String {
+        let letters: String = (0..self.width)
+            .map(|x| format!(" {}", COLUMNS[x] as char))
+            .collect();
+        let mut out = format!("   {letters}\n");
+        for y in (0..self.height).rev() {
+            out.push_str(&format!("{:>2} ", y + 1));
+            for x in 0..self.width {
+                let p = self.point(x, y).map_or(0, |p| p.idx());
+                let ch = match self.cell[p] {
+                    BLACK => 'X',
+                    WHITE => 'O',
+                    _ => '.',
+                };
+                out.push(ch);
+                out.push(' ');
+            }
+            out.push_str(&format!("{}", y + 1));
+            if y + 1 == self.height {
+                out.push_str(&format!(
+                    "     WHITE (O) has captured {} stones",
+                    self.captures[1]
+                ));
+            } else if y + 2 == self.height {
+                out.push_str(&format!(
+                    "     BLACK (X) has captured {} stones",
+                    self.captures[0]
+                ));
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!("   {letters}"));
+        out
+    }
+}
+
+/// A few distinct points, found while walking a group (liberty counting up to a small limit).
+pub(crate) struct LibSet {
+    pts: [u16; LibSet::CAP],
+    n: usize,
+}
+
+impl LibSet {
+    /// Most points held; counts above it are reported as "at least CAP".
+    pub(crate) const CAP: usize = 8;
+
+    #[inline]
+    fn new() -> LibSet {
+        LibSet {
+            pts: [0; LibSet::CAP],
+            n: 0,
+        }
+    }
+    /// Adds `p`; whether it was new. Past the capacity every point counts as new.
+    #[inline]
+    fn insert(&mut self, p: usize) -> bool {
+        let p = p as u16;
+        if self.pts[..self.n.min(Self::CAP)].contains(&p) {
+            return false;
+        }
+        if self.n < Self::CAP {
+            self.pts[self.n] = p;
+        }
+        self.n += 1;
+        true
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+}

@@ -1,0 +1,130 @@
+//! Go: board physics ([`board`]), the law and history of a game ([`game`]: ko, superko, undo,
+//! handicap) and counting ([`score`]). No search, no I/O.
+//!
+//! The split follows KataGo: the board only knows captures and the simple-ko point; the game
+//! keeps the history of position hashes for superko and the board before every move for undo;
+//! a [`GoRules`] value carries komi, ko rule, suicide and scoring.
+
+pub mod board;
+pub mod game;
+pub mod score;
+
+use std::fmt;
+
+pub use crate::rules::Color;
+pub use board::{GoBoard, GoMove, Point, SizeError, COLUMNS, MAX_SIDE, MIN_SIDE};
+pub use game::GoGame;
+pub use score::{score, score_detail, ScoreDetail};
+
+/// Which repetitions are forbidden.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum KoRule {
+    /// Only the immediate recapture of a single stone.
+    Simple,
+    /// No move may recreate an earlier board position (Chinese rules, GNU Go's
+    /// `--positional-superko`).
+    #[default]
+    PositionalSuperko,
+    /// No move may recreate an earlier position with the same player to move.
+    SituationalSuperko,
+}
+
+/// How the result is counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum Scoring {
+    /// Stones plus surrounded empty points (Chinese; what gomill's internal scorer does).
+    #[default]
+    Area,
+    /// Surrounded empty points plus prisoners (Japanese).
+    Territory,
+}
+
+/// The rules of a game. The default is what the GNU Go ladder of the issue plays: Chinese
+/// (area) counting, komi 7.5, positional superko, no suicide.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct GoRules {
+    /// Points given to white.
+    pub komi: f32,
+    pub ko: KoRule,
+    pub scoring: Scoring,
+    /// Whether suicide of a group is a legal move (it is not by default).
+    pub suicide: bool,
+}
+
+impl Default for GoRules {
+    fn default() -> Self {
+        GoRules {
+            komi: 7.5,
+            ko: KoRule::PositionalSuperko,
+            scoring: Scoring::Area,
+            suicide: false,
+        }
+    }
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum IllegalMove {
+    /// A stone is already there.
+    Occupied,
+    /// The stone would have no liberties and captures nothing.
+    Suicide,
+    /// Immediate recapture of a ko.
+    Ko,
+    /// The move would repeat an earlier position.
+    Superko,
+    /// The point is not on this board.
+    OffBoard,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::Occupied => "point is occupied",
+            IllegalMove::Suicide => "suicide is not allowed",
+            IllegalMove::Ko => "ko: the stone cannot be retaken at once",
+            IllegalMove::Superko => "superko: the move repeats an earlier position",
+            IllegalMove::OffBoard => "point is off the board",
+        })
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// The GTP/showboard name of a point: column letter (no I) and row number from the bottom.
+pub fn point_name(board: &GoBoard, p: Point) -> String {
+    let (x, y) = board.xy(p);
+    format!("{}{}", COLUMNS[x] as char, y + 1)
+}
+
+/// The GTP name of a move (`PASS` for a pass).
+pub fn move_name(board: &GoBoard, mv: GoMove) -> String {
+    match mv {
+        GoMove::Play(p) => point_name(board, p),
+        GoMove::Pass => "PASS".to_string(),
+    }
+}
+
+/// Parses a GTP vertex that must be a point (`D4`; not `pass`).
+pub fn parse_point(board: &GoBoard, s: &str) -> Option<Point> {
+    match parse_move(board, s)? {
+        GoMove::Play(p) => Some(p),
+        GoMove::Pass => None,
+    }
+}
+
+/// Parses a GTP vertex (`D4`, case-insensitive, no `I`); `pass` gives [`GoMove::Pass`].
+pub fn parse_move(board: &GoBoard, s: &str) -> Option<GoMove> {
+    if s.eq_ignore_ascii_case("pass") {
+        return Some(GoMove::Pass);
+    }
+    let mut chars = s.chars();
+    let letter = chars.next()?.to_ascii_uppercase() as u8;
+    let x = COLUMNS.iter().position(|&c| c == letter)?;
+    let row = chars.as_str();
+    if row.is_empty() || !row.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let y: usize = row.parse().ok()?;
+    board.point(x, y.checked_sub(1)?).map(GoMove::Play)
+}

@@ -1,0 +1,803 @@
+//! Monte Carlo tree search for Go: UCT with RAVE (all-moves-as-first), priors from the seed's
+//! move scorer, light playouts ([`super::playout`]) and tree reuse between moves.
+//!
+//! - **Tree**: one arena of nodes; a node's children are contiguous. A node holds the move
+//!   that led to it, the colour that played it and its statistics from that colour's side.
+//! - **Expansion**: the root at once, any other node once it has been visited
+//!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
+//!   eye (at the root also the game's superko law); a pass child exists only when there is no
+//!   such point. Each child gets a prior from [`BadukScorer`]: a virtual
+//!   [`MctsConfig::prior_visits`] visits at a winrate between 0.35 and 0.65 that falls with the
+//!   score's distance below the best, and 0.1 for a self-atari that captures nothing.
+//! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
+//!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
+//! - **Playout** from the leaf; the area margin (komi included) decides the winner, and every
+//!   node on the path and every sibling whose move the same colour played first later in the
+//!   simulation (AMAF) is updated.
+//! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
+//!   and the clock are polled every 8 simulations; in play mode the soft deadline ends the search
+//!   when the most visited move leads the next by 2:1, otherwise the search runs to the hard
+//!   deadline.
+//! - **Reuse**: when the new position descends from the last root by moves found in the tree,
+//!   that subtree becomes the new root (copied into a fresh arena).
+//! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
+//!
+//! Deterministic for a given seed, command history and playout budget.
+
+use std::time::Duration;
+
+use crate::eval::baduk::BadukScorer;
+use crate::rules::go::board::{GoBoard, BLACK};
+use crate::rules::go::{GoGame, GoMove, Point};
+use crate::rules::Color;
+use crate::search::clock::TimeManager;
+use crate::search::playout::{area_margin, playout, PlayoutTrace, Rng};
+
+/// Point index used for a pass child.
+const PASS: u16 = 0;
+/// Index of the root in the arena.
+const ROOT: u32 = 0;
+/// Length of a reported principal variation.
+const PV_LEN: usize = 12;
+
+/// Tunable constants of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Visits a leaf needs before it is expanded.
+    pub expand_after: u32,
+    /// Virtual visits of the prior.
+    pub prior_visits: f32,
+    /// RAVE equivalence parameter: visits at which tree and AMAF statistics weigh the same.
+    pub rave_equiv: f32,
+    /// UCT exploration constant.
+    pub explore: f32,
+    /// Nodes the tree may hold.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            expand_after: 8,
+            prior_visits: 10.0,
+            rave_equiv: 3500.0,
+            explore: 0.1,
+            max_nodes: 2_000_000,
+        }
+    }
+}
+
+/// Bytes one tree node takes.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Point played to reach this node (PASS for a pass).
+    mv: u16,
+    /// Colour that played `mv` (1 black, 2 white).
+    color: u8,
+    expanded: bool,
+    /// Root children only: false when the game's law (superko) forbids the move.
+    allowed: bool,
+    n_children: u16,
+    first_child: u32,
+    visits: u32,
+    wins: f32,
+    amaf_visits: u32,
+    amaf_wins: f32,
+    /// Prior winrate (virtual visits) and prior probability (for reports).
+    prior_q: f32,
+    prior_p: f32,
+    /// Sum of final margins from `color`'s side.
+    score_sum: f32,
+}
+
+/// One root move's statistics, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    pub mv: GoMove,
+    /// Real (not virtual) visits.
+    pub visits: u64,
+    /// Winrate of the simulations through this move (the prior's when unvisited).
+    pub winrate: f64,
+    pub prior: f64,
+    /// Mean final margin for the side to move.
+    pub score_lead: f64,
+    pub pv: Vec<GoMove>,
+}
+
+/// What a search ends with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The most visited root move; `None` when the root has no child at all.
+    pub best: Option<GoMove>,
+    /// Root moves, most visited first.
+    pub moves: Vec<RootMove>,
+    /// Simulations run by this search (reused visits not included).
+    pub playouts: u64,
+    pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// The best move's winrate (0.5 when nothing was searched).
+    pub fn winrate(&self) -> f64 {
+        self.moves.first().map_or(0.5, |m| m.winrate)
+    }
+    /// The best move's visits.
+    pub fn best_visits(&self) -> u64 {
+        self.moves.first().map_or(0, |m| m.visits)
+    }
+    /// Visits of all root moves (reused ones included).
+    pub fn total_visits(&self) -> u64 {
+        self.moves.iter().map(|m| m.visits).sum()
+    }
+}
+
+/// Whether the search may stop at the soft deadline (play) or runs until stopped (analysis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Play,
+    Analyze,
+}
+
+/// Identifies the position a tree's root stands for.
+#[derive(Clone, Debug, PartialEq)]
+struct RootKey {
+    width: usize,
+    height: usize,
+    komi: f32,
+    setup: Vec<(Point, Color)>,
+    moves: Vec<(GoMove, Color)>,
+    to_move: Color,
+}
+
+/// The search state kept between moves.
+pub struct Mcts {
+    cfg: MctsConfig,
+    nodes: Vec<Node>,
+    key: Option<RootKey>,
+    root_board: Option<GoBoard>,
+    scratch: Option<GoBoard>,
+    first_mover: Vec<u8>,
+    path: Vec<u32>,
+    rng: Rng,
+    seed: u64,
+}
+
+impl Mcts {
+    /// A search with the default configuration.
+    pub fn new(seed: u64) -> Mcts {
+        Mcts::with_config(MctsConfig::default(), seed)
+    }
+
+    /// A search with `cfg`.
+    pub fn with_config(cfg: MctsConfig, seed: u64) -> Mcts {
+        Mcts {
+            cfg,
+            nodes: Vec::new(),
+            key: None,
+            root_board: None,
+            scratch: None,
+            first_mover: Vec::new(),
+            path: Vec::with_capacity(64),
+            rng: Rng::new(seed),
+            seed,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MctsConfig {
+        &self.cfg
+    }
+    /// Changes the configuration (the tree is dropped).
+    pub fn set_config(&mut self, cfg: MctsConfig) {
+        self.cfg = cfg;
+        self.clear();
+    }
+    /// Changes the seed of the playouts.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.nodes = Vec::new();
+        self.key = None;
+        self.root_board = None;
+    }
+    /// Nodes in the current tree.
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+    /// Real visits of the current root (reused ones included).
+    pub fn root_visits(&self) -> u64 {
+        self.nodes.first().map_or(0, |n| n.visits as u64)
+    }
+
+    /// Searches `game` for `color` until `tm` says stop (see the module notes), calling
+    /// `report` with the root moves every `report_every`.
+    pub fn search(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        tm: &TimeManager<'_>,
+        mode: Mode,
+        report_every: Option<Duration>,
+        report: &mut dyn FnMut(&[RootMove]),
+    ) -> SearchResult {
+        self.prepare_root(game, color);
+        // Each search replays from its own seed: the same position gives the same answer.
+        self.rng = Rng::new(self.seed ^ game.board().hash() ^ (game.moves().len() as u64) << 48);
+        let komi = game.rules().komi;
+        let root_board = self.root_board.take().expect("prepared root");
+        let mut scratch = self.scratch.take().unwrap_or_else(|| root_board.clone());
+        let mut sims: u64 = 0;
+        let mut next_report = report_every;
+        let budget = tm.max_nodes().unwrap_or(u64::MAX);
+        loop {
+            if sims >= budget {
+                break;
+            }
+            if sims.is_multiple_of(8) {
+                if tm.should_stop(sims) {
+                    break;
+                }
+                if mode == Mode::Play && !tm.may_start_iteration(0, sims, Duration::ZERO) {
+                    // Past the soft deadline: stop when the choice is clear.
+                    if self.clear_choice() {
+                        break;
+                    }
+                }
+                if let Some(at) = next_report {
+                    if tm.elapsed() >= at {
+                        report(&self.root_moves());
+                        next_report = report_every.map(|every| tm.elapsed() + every);
+                    }
+                }
+            }
+            if self.nodes[ROOT as usize].n_children == 0 {
+                break;
+            }
+            self.simulate(&root_board, &mut scratch, color, komi);
+            sims += 1;
+        }
+        self.root_board = Some(root_board);
+        self.scratch = Some(scratch);
+        let moves = self.root_moves();
+        SearchResult {
+            best: moves.first().map(|m| m.mv),
+            moves,
+            playouts: sims,
+            elapsed: tm.elapsed(),
+        }
+    }
+
+    /// Whether the most visited root move has at least twice the visits of the next.
+    fn clear_choice(&self) -> bool {
+        let root = &self.nodes[ROOT as usize];
+        let (mut first, mut second) = (0u32, 0u32);
+        for ch in self.children(root) {
+            if !ch.allowed {
+                continue;
+            }
+            if ch.visits > first {
+                second = first;
+                first = ch.visits;
+            } else if ch.visits > second {
+                second = ch.visits;
+            }
+        }
+        first >= 2 * second.max(1)
+    }
+
+    fn children(&self, n: &Node) -> &[Node] {
+        let s = n.first_child as usize;
+        &self.nodes[s..s + n.n_children as usize]
+    }
+
+    /// Reuses the matching subtree of the last search or starts a new tree, and expands the
+    /// root under the game's law.
+    fn prepare_root(&mut self, game: &GoGame, color: Color) {
+        let key = RootKey {
+            width: game.board().width(),
+            height: game.board().height(),
+            komi: game.rules().komi,
+            setup: game.setup().to_vec(),
+            moves: game.moves().to_vec(),
+            to_move: color,
+        };
+        let reused = self.key.as_ref().and_then(|old| self.descend(old, &key));
+        match reused {
+            Some(idx) if idx != ROOT => self.reroot(idx),
+            Some(_) => {}
+            None => {
+                self.nodes.clear();
+                self.nodes.push(Node {
+                    color: color.opponent() as u8,
+                    allowed: true,
+                    ..Node::default()
+                });
+            }
+        }
+        let board = game.board().clone();
+        if self.first_mover.len() != board.array_len() {
+            self.first_mover = vec![0; board.array_len()];
+        }
+        if self
+            .scratch
+            .as_ref()
+            .is_none_or(|s| s.array_len() != board.array_len())
+        {
+            self.scratch = Some(board.clone());
+        }
+        if !self.nodes[ROOT as usize].expanded {
+            expand(&mut self.nodes, ROOT, &board, color, Some(game));
+        } else {
+            // A reused root: apply the game's law (superko) to its children.
+            let root = self.nodes[ROOT as usize];
+            let s = root.first_child as usize;
+            for ch in &mut self.nodes[s..s + root.n_children as usize] {
+                ch.allowed = ch.mv == PASS || game.is_legal(Point(ch.mv), color);
+            }
+        }
+        self.root_board = Some(board);
+        self.key = Some(key);
+    }
+
+    /// The node of the old tree that stands for `new`, if `new` descends from `old` by moves
+    /// present in the tree.
+    fn descend(&self, old: &RootKey, new: &RootKey) -> Option<u32> {
+        if self.nodes.is_empty()
+            || old.width != new.width
+            || old.height != new.height
+            || old.komi != new.komi
+            || old.setup != new.setup
+            || new.moves.len() < old.moves.len()
+            || new.moves[..old.moves.len()] != old.moves[..]
+        {
+            return None;
+        }
+        let mut node = ROOT;
+        let mut to_move = old.to_move;
+        for &(mv, c) in &new.moves[old.moves.len()..] {
+            if c != to_move {
+                return None;
+            }
+            let n = &self.nodes[node as usize];
+            if !n.expanded {
+                return None;
+            }
+            let code = match mv {
+                GoMove::Pass => PASS,
+                GoMove::Play(p) => p.0,
+            };
+            let s = n.first_child;
+            node = (s..s + n.n_children as u32).find(|&i| self.nodes[i as usize].mv == code)?;
+            to_move = to_move.opponent();
+        }
+        if to_move != new.to_move {
+            return None;
+        }
+        Some(node)
+    }
+
+    /// Makes `idx` the root: its subtree is copied into a fresh arena.
+    fn reroot(&mut self, idx: u32) {
+        let old = std::mem::take(&mut self.nodes);
+        let mut nodes = Vec::with_capacity(old.len() / 2);
+        nodes.push(old[idx as usize]);
+        nodes[0].allowed = true;
+        // Breadth-first: each copied node's children are copied contiguously.
+        let mut i = 0;
+        while i < nodes.len() {
+            let n = nodes[i];
+            if n.expanded {
+                let s = n.first_child as usize;
+                let first = nodes.len() as u32;
+                nodes.extend_from_slice(&old[s..s + n.n_children as usize]);
+                nodes[i].first_child = first;
+            }
+            i += 1;
+        }
+        self.nodes = nodes;
+    }
+
+    /// One simulation: descend, maybe expand, play out, back up.
+    fn simulate(&mut self, root_board: &GoBoard, scratch: &mut GoBoard, color: Color, komi: f32) {
+        scratch.copy_from(root_board);
+        self.first_mover.fill(0);
+        self.path.clear();
+        self.path.push(ROOT);
+        let mut node = ROOT;
+        let mut to_move = color;
+        let mut passes = 0;
+        loop {
+            let n = self.nodes[node as usize];
+            if !n.expanded {
+                let room = self.nodes.len() + scratch.empty_points().len() < self.cfg.max_nodes;
+                if n.visits >= self.cfg.expand_after && room {
+                    expand(&mut self.nodes, node, scratch, to_move, None);
+                } else {
+                    break;
+                }
+            }
+            let n = self.nodes[node as usize];
+            if n.n_children == 0 {
+                break;
+            }
+            let child = self.select(node);
+            let mv = self.nodes[child as usize].mv;
+            if mv == PASS {
+                scratch.pass();
+                passes += 1;
+            } else {
+                scratch.play_unhashed(mv as usize, to_move as u8);
+                if self.first_mover[mv as usize] == 0 {
+                    self.first_mover[mv as usize] = to_move as u8;
+                }
+                passes = 0;
+            }
+            self.path.push(child);
+            node = child;
+            to_move = to_move.opponent();
+            if passes >= 2 {
+                break;
+            }
+        }
+        let margin = if passes >= 2 {
+            area_margin(scratch) as f32 - komi
+        } else {
+            let mut trace = PlayoutTrace {
+                first_mover: &mut self.first_mover,
+            };
+            playout(scratch, to_move, komi, &mut self.rng, Some(&mut trace))
+        };
+        self.backup(margin);
+    }
+
+    /// The child of `parent` with the best RAVE-blended value.
+    fn select(&self, parent: u32) -> u32 {
+        let p = &self.nodes[parent as usize];
+        let log_n = ((p.visits + 1) as f32).ln();
+        let cfg = &self.cfg;
+        let mut best = p.first_child;
+        let mut best_v = f32::NEG_INFINITY;
+        for i in p.first_child..p.first_child + p.n_children as u32 {
+            let ch = &self.nodes[i as usize];
+            if !ch.allowed {
+                continue;
+            }
+            let n = ch.visits as f32 + cfg.prior_visits;
+            let q = (ch.wins + cfg.prior_visits * ch.prior_q) / n;
+            let an = ch.amaf_visits as f32;
+            let mut v = if an > 0.0 {
+                let beta = an / (an + n + n * an / cfg.rave_equiv);
+                (1.0 - beta) * q + beta * ch.amaf_wins / an
+            } else {
+                q
+            };
+            v += cfg.explore * (log_n / n).sqrt();
+            if v > best_v {
+                best_v = v;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn backup(&mut self, margin: f32) {
+        let black_result = if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        for k in 0..self.path.len() {
+            let i = self.path[k] as usize;
+            let n = &mut self.nodes[i];
+            let black = n.color == BLACK;
+            n.visits += 1;
+            n.wins += if black {
+                black_result
+            } else {
+                1.0 - black_result
+            };
+            n.score_sum += if black { margin } else { -margin };
+            if n.expanded {
+                let (s, len) = (n.first_child as usize, n.n_children as usize);
+                for ch in &mut self.nodes[s..s + len] {
+                    if ch.mv != PASS && self.first_mover[ch.mv as usize] == ch.color {
+                        ch.amaf_visits += 1;
+                        ch.amaf_wins += if ch.color == BLACK {
+                            black_result
+                        } else {
+                            1.0 - black_result
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// The allowed root moves, most visited first (prior breaks ties).
+    pub fn root_moves(&self) -> Vec<RootMove> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        let s = root.first_child;
+        let mut idx: Vec<u32> = (s..s + root.n_children as u32)
+            .filter(|&i| self.nodes[i as usize].allowed)
+            .collect();
+        idx.sort_by(|&a, &b| {
+            let (x, y) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            y.visits
+                .cmp(&x.visits)
+                .then(y.prior_p.total_cmp(&x.prior_p))
+                .then(a.cmp(&b))
+        });
+        idx.into_iter()
+            .map(|i| {
+                let n = &self.nodes[i as usize];
+                let (winrate, lead) = if n.visits > 0 {
+                    (
+                        (n.wins / n.visits as f32) as f64,
+                        (n.score_sum / n.visits as f32) as f64,
+                    )
+                } else {
+                    (n.prior_q as f64, 0.0)
+                };
+                RootMove {
+                    mv: to_move(n.mv),
+                    visits: n.visits as u64,
+                    winrate,
+                    prior: n.prior_p as f64,
+                    score_lead: lead,
+                    pv: self.pv_from(i),
+                }
+            })
+            .collect()
+    }
+
+    /// The most visited line from node `i` (its move first).
+    fn pv_from(&self, mut i: u32) -> Vec<GoMove> {
+        let mut pv = vec![to_move(self.nodes[i as usize].mv)];
+        while pv.len() < PV_LEN {
+            let n = &self.nodes[i as usize];
+            if !n.expanded || n.n_children == 0 {
+                break;
+            }
+            let s = n.first_child;
+            let best = (s..s + n.n_children as u32).max_by_key(|&c| self.nodes[c as usize].visits);
+            match best {
+                Some(c) if self.nodes[c as usize].visits > 0 => {
+                    pv.push(to_move(self.nodes[c as usize].mv));
+                    i = c;
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+fn to_move(code: u16) -> GoMove {
+    if code == PASS {
+        GoMove::Pass
+    } else {
+        GoMove::Play(Point(code))
+    }
+}
+
+/// Creates the children of `node` (position `board`, `color` to move) with their priors. At the
+/// root, `game` adds its law (superko) to the board's physics.
+fn expand(nodes: &mut Vec<Node>, node: u32, board: &GoBoard, color: Color, game: Option<&GoGame>) {
+    let scorer = BadukScorer::new(board, color);
+    let me = color as u8;
+    let first = nodes.len() as u32;
+    let mut top = i32::MIN;
+    for &p in board.empty_points() {
+        let pt = Point(p);
+        if !board.is_legal(pt, color) || board.is_eye(p as usize, me) {
+            continue;
+        }
+        if let Some(g) = game {
+            if !g.is_legal(pt, color) {
+                continue;
+            }
+        }
+        let Some(score) = scorer.score(pt) else {
+            continue;
+        };
+        let self_atari =
+            board.liberties_after(p as usize, me, 2) < 2 && !board.captures_at(p as usize, me);
+        if !self_atari {
+            top = top.max(score);
+        }
+        nodes.push(Node {
+            mv: p,
+            color: me,
+            allowed: true,
+            // Scores ride in prior_q until every child is known; self-ataris are flagged by
+            // prior_p < 0.
+            prior_q: score as f32,
+            prior_p: if self_atari { -1.0 } else { 0.0 },
+            ..Node::default()
+        });
+    }
+    if nodes.len() as u32 == first {
+        nodes.push(Node {
+            mv: PASS,
+            color: me,
+            allowed: true,
+            prior_q: 0.5,
+            prior_p: 1.0,
+            ..Node::default()
+        });
+    } else {
+        if top == i32::MIN {
+            top = nodes[first as usize..]
+                .iter()
+                .map(|n| n.prior_q as i32)
+                .max()
+                .unwrap_or(0);
+        }
+        let top = top as f32;
+        let mut sum = 0.0;
+        for n in &mut nodes[first as usize..] {
+            let gap = (n.prior_q - top).min(0.0);
+            if n.prior_p < 0.0 {
+                n.prior_q = 0.1;
+                n.prior_p = (gap / 50.0 - 4.0).exp();
+            } else {
+                n.prior_q = 0.35 + 0.3 * (gap / 100.0).exp();
+                n.prior_p = (gap / 50.0).exp();
+            }
+            sum += n.prior_p;
+        }
+        for n in &mut nodes[first as usize..] {
+            n.prior_p /= sum;
+        }
+    }
+    let count = nodes.len() as u32 - first;
+    let n = &mut nodes[node as usize];
+    n.first_child = first;
+    n.n_children = count as u16;
+    n.expanded = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::go::{parse_move, GoRules};
+    use crate::search::clock::SearchLimit;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    fn mv(g: &GoGame, s: &str) -> GoMove {
+        parse_move(g.board(), s).unwrap()
+    }
+
+    fn run(m: &mut Mcts, g: &GoGame, c: Color, playouts: u64) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(playouts), Instant::now(), &stop);
+        m.search(g, c, &tm, Mode::Play, None, &mut |_| {})
+    }
+
+    #[test]
+    fn deterministic_under_a_seed_and_a_playout_budget() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        g.play(mv(&g, "E5"), Color::Black).unwrap();
+        let a = run(&mut Mcts::new(3), &g, Color::White, 2000);
+        let b = run(&mut Mcts::new(3), &g, Color::White, 2000);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.playouts, 2000);
+        let total: u64 = a.moves.iter().map(|m| m.visits).sum();
+        assert_eq!(total, 2000);
+    }
+
+    #[test]
+    fn finds_the_capture_that_saves_the_game() {
+        // 7x7: white's three stones C4 D4 E4 are in atari at F4 with black everywhere around;
+        // capturing wins the board.
+        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+        let mut setup = Vec::new();
+        for s in [
+            "B4", "C5", "D5", "E5", "C3", "D3", "E3", "F5", "F3", "B5", "B3",
+        ] {
+            let GoMove::Play(p) = mv(&g, s) else {
+                unreachable!()
+            };
+            setup.push((p, Color::Black));
+        }
+        for s in ["C4", "D4", "E4", "G4", "G5", "G3", "A4"] {
+            let GoMove::Play(p) = mv(&g, s) else {
+                unreachable!()
+            };
+            setup.push((p, Color::White));
+        }
+        g.place_setup(&setup).unwrap();
+        let r = run(&mut Mcts::new(1), &g, Color::Black, 3000);
+        assert_eq!(r.best, Some(mv(&g, "F4")), "{:?}", &r.moves[..3]);
+    }
+
+    #[test]
+    fn the_tree_is_reused_when_the_game_goes_on() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut m = Mcts::new(5);
+        let r = run(&mut m, &g, Color::Black, 3000);
+        let best = r.best.unwrap();
+        g.play(best, Color::Black).unwrap();
+        // White answers with the move the tree explored most under black's choice.
+        let reply = r.moves[0].pv.get(1).copied().unwrap_or(GoMove::Pass);
+        g.play(reply, Color::White).unwrap();
+        let before = {
+            // What the subtree already holds.
+            let key_moves = g.moves().to_vec();
+            assert_eq!(key_moves.len(), 2);
+            m.root_visits()
+        };
+        assert_eq!(before, 3000);
+        let _ = run(&mut m, &g, Color::Black, 100);
+        assert!(m.root_visits() > 100, "reused visits: {}", m.root_visits());
+        // A position that does not descend from the root starts afresh.
+        let other = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let _ = run(&mut m, &other, Color::White, 50);
+        assert_eq!(m.root_visits(), 50);
+    }
+
+    #[test]
+    fn stops_on_the_flag_and_the_clock() {
+        let g = GoGame::new(19, 19, GoRules::default()).unwrap();
+        let stop = AtomicBool::new(true);
+        let tm = TimeManager::new(&SearchLimit::default(), Instant::now(), &stop);
+        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::Analyze, None, &mut |_| {});
+        assert_eq!(r.playouts, 0);
+        assert!(r.best.is_some(), "a move is ready before any playout");
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
+        let t = Instant::now();
+        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::Play, None, &mut |_| {});
+        assert!(
+            t.elapsed() < Duration::from_millis(200),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(r.playouts > 0);
+    }
+
+    #[test]
+    fn superko_moves_are_not_offered_at_the_root() {
+        let mut g = GoGame::new(5, 5, GoRules::default()).unwrap();
+        for s in "B3 C3 A2 D2 B1 C1 C2 B2".split_whitespace() {
+            let c = g.to_move();
+            g.play(mv(&g, s), c).unwrap();
+        }
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        let r = run(&mut Mcts::new(2), &g, Color::Black, 500);
+        assert!(r.moves.iter().all(|m| m.mv != mv(&g, "C2")));
+        assert!(g.check(r.best.unwrap(), Color::Black).is_ok());
+    }
+
+    #[test]
+    fn reports_arrive_during_analysis() {
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::move_time(300), Instant::now(), &stop);
+        let mut reports = 0;
+        let r = Mcts::new(0).search(
+            &g,
+            Color::Black,
+            &tm,
+            Mode::Analyze,
+            Some(Duration::from_millis(50)),
+            &mut |moves| {
+                assert!(!moves.is_empty());
+                reports += 1;
+            },
+        );
+        assert!(reports >= 2, "{reports} reports");
+        let m = &r.moves[0];
+        assert!((0.0..=1.0).contains(&m.winrate) && m.prior > 0.0 && !m.pv.is_empty());
+    }
+}

@@ -1,0 +1,417 @@
+//! Light Monte Carlo playouts for Go, allocation-free: from a position, both sides play
+//! quick moves until two passes, then the board is counted by area.
+//!
+//! Policy for the side to move, in order:
+//! 1. **capture**: a group next to the opponent's last stone (that stone's own group included)
+//!    in atari is taken;
+//! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
+//!    liberty when that gives it two or more liberties;
+//! 3. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
+//!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
+//!
+//! A playout ends after two passes in a row or `3 x points` moves. Every empty point then
+//! belongs to the colour of its stone neighbours when they are all one colour (by then empty
+//! points are eyes or dame), and the score is black minus white minus komi.
+
+use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
+use crate::rules::go::{GoGame, Point};
+use crate::rules::Color;
+use crate::search::clock::TimeManager;
+
+/// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x2545_F491_4F6C_DD1D)
+    }
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
+        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
+        ((t >> 64) as u64) ^ (t as u64)
+    }
+    /// A number in `0..n` (n > 0).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+    /// A float in [0, 1).
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Moves allowed in one playout, per board point.
+pub const MOVES_PER_POINT: usize = 3;
+
+/// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
+pub struct PlayoutTrace<'a> {
+    /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
+    /// that played it first. The caller clears it.
+    pub first_mover: &'a mut [u8],
+}
+
+/// Plays `board` out with `to_move` first; returns black's area margin minus `komi`. The board
+/// is left in the final position.
+pub fn playout(
+    board: &mut GoBoard,
+    mut to_move: Color,
+    komi: f32,
+    rng: &mut Rng,
+    mut trace: Option<&mut PlayoutTrace<'_>>,
+) -> f32 {
+    let max_moves = board.width() * board.height() * MOVES_PER_POINT;
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < max_moves {
+        match choose(board, to_move, rng) {
+            Some(p) => {
+                board.play_unhashed(p, to_move as u8);
+                if let Some(t) = trace.as_deref_mut() {
+                    if t.first_mover[p] == 0 {
+                        t.first_mover[p] = to_move as u8;
+                    }
+                }
+                passes = 0;
+            }
+            None => {
+                board.pass();
+                passes += 1;
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+    }
+    area_margin(board) as f32 - komi
+}
+
+/// The playout policy's move for `c`, or `None` to pass.
+#[inline]
+pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+    let me = c as u8;
+    if let Some((last, _)) = board.last_move() {
+        if let Some(p) = respond_to_last(board, last.idx(), me) {
+            return Some(p);
+        }
+    }
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let start = rng.below(n);
+    for i in 0..n {
+        let mut j = start + i;
+        if j >= n {
+            j -= n;
+        }
+        let p = empties[j] as usize;
+        if acceptable(board, p, me) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Capture or atari escape around the last stone.
+#[inline]
+fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
+    if board.cell(last) == EMPTY {
+        return None;
+    }
+    let opp = 3 - me;
+    // 1. Capture: the last stone's group, then enemy groups touching it.
+    let h = board.head(last);
+    if board.cell(last) == opp && board.in_atari(h) {
+        let lib = board.atari_liberty(h);
+        if legal(board, lib, me) {
+            return Some(lib);
+        }
+    }
+    let nbrs = board.neighbors(last);
+    for n in nbrs {
+        if board.cell(n) == opp {
+            let g = board.head(n);
+            if board.in_atari(g) {
+                let lib = board.atari_liberty(g);
+                if legal(board, lib, me) {
+                    return Some(lib);
+                }
+            }
+        }
+    }
+    // 2. Escape: an own group next to the last stone in atari extends if that helps.
+    for n in nbrs {
+        if board.cell(n) == me {
+            let g = board.head(n);
+            if board.in_atari(g) {
+                let lib = board.atari_liberty(g);
+                if legal(board, lib, me) && board.liberties_after(lib, me, 2) >= 2 {
+                    return Some(lib);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Physics legality without the `Point` wrapper.
+#[inline]
+fn legal(board: &GoBoard, p: usize, me: u8) -> bool {
+    board.is_legal(
+        Point(p as u16),
+        if me == BLACK {
+            Color::Black
+        } else {
+            Color::White
+        },
+    )
+}
+
+/// Whether the random phase may play `p`: legal, not an own eye, not a self-atari of two or
+/// more stones.
+#[inline]
+pub fn acceptable(board: &GoBoard, p: usize, me: u8) -> bool {
+    let mut empty = 0;
+    let mut friend = false;
+    for n in board.neighbors(p) {
+        match board.cell(n) {
+            EMPTY => empty += 1,
+            v if v == me => friend = true,
+            _ => {}
+        }
+    }
+    // Two empty neighbours: legal, no eye, at least two liberties. (The ko point never has an
+    // empty neighbour, nor does an eye.)
+    if empty >= 2 {
+        return true;
+    }
+    if empty == 0 && (board.is_eye(p, me) || !legal(board, p, me)) {
+        return false;
+    }
+    // A lone stone may throw in; a group must keep two liberties unless it captures.
+    !friend || board.liberties_after(p, me, 2) >= 2 || board.captures_at(p, me)
+}
+
+/// Black's area minus white's on a played-out board: stones, plus empty points whose stone
+/// neighbours are all of one colour.
+pub fn area_margin(board: &GoBoard) -> i32 {
+    let mut margin = board.stones_of(Color::Black) as i32 - board.stones_of(Color::White) as i32;
+    for &p in board.empty_points() {
+        margin += empty_owner(board, p as usize);
+    }
+    margin
+}
+
+/// +1 when every stone next to empty `p` is black, -1 when white, 0 otherwise.
+#[inline]
+fn empty_owner(board: &GoBoard, p: usize) -> i32 {
+    let mut seen = 0u8;
+    for n in board.neighbors(p) {
+        let v = board.cell(n);
+        if v == BLACK || v == WHITE {
+            seen |= v;
+        }
+    }
+    match seen {
+        BLACK => 1,
+        WHITE => -1,
+        _ => 0,
+    }
+}
+
+/// Ownership from many playouts of `game`'s current position: for every padded index, the
+/// share of playouts (0..1) that ended with the point black's minus the share that ended with
+/// it white (so -1..1, positive for black), plus the playouts run. Stops at `playouts` or when
+/// `tm` says so (the node budget counts playouts).
+pub fn ownership(
+    game: &GoGame,
+    playouts: u32,
+    rng: &mut Rng,
+    tm: &TimeManager<'_>,
+) -> (Vec<f32>, u32) {
+    let start = game.board();
+    let len = start.array_len();
+    let mut own = vec![0i32; len];
+    let mut scratch = start.clone();
+    let to_move = game.to_move();
+    let mut done = 0u32;
+    while done < playouts {
+        if done.is_multiple_of(16) && done > 0 && tm.should_stop(done as u64) {
+            break;
+        }
+        scratch.copy_from(start);
+        playout(&mut scratch, to_move, 0.0, rng, None);
+        for p in start.points() {
+            let p = p.idx();
+            own[p] += match scratch.cell(p) {
+                BLACK => 1,
+                WHITE => -1,
+                _ => empty_owner(&scratch, p),
+            };
+        }
+        done += 1;
+    }
+    let n = done.max(1) as f32;
+    (own.into_iter().map(|v| v as f32 / n).collect(), done)
+}
+
+/// Stones whose point ends owned by the opponent in most playouts (ownership beyond `0`
+/// towards the other colour), from at most `playouts` playouts.
+pub fn dead_stones(
+    game: &GoGame,
+    playouts: u32,
+    rng: &mut Rng,
+    tm: &TimeManager<'_>,
+) -> Vec<Point> {
+    let (own, _) = ownership(game, playouts, rng, tm);
+    let board = game.board();
+    board
+        .points()
+        .filter(|&p| match board.get(p) {
+            Some(Color::Black) => own[p.idx()] < 0.0,
+            Some(Color::White) => own[p.idx()] > 0.0,
+            None => false,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::go::{parse_point, score, GoRules};
+    use std::sync::atomic::AtomicBool;
+
+    fn pt(b: &GoBoard, s: &str) -> Point {
+        parse_point(b, s).unwrap()
+    }
+
+    #[test]
+    fn playouts_end_with_legal_consistent_boards_and_fill_no_eyes() {
+        let mut rng = Rng::new(7);
+        for size in [5usize, 9, 13, 19] {
+            let start = GoBoard::new(size, size).unwrap();
+            let mut b = start.clone();
+            for _ in 0..20 {
+                b.copy_from(&start);
+                let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None);
+                b.validate();
+                assert!(margin.abs() <= (size * size) as f32);
+                // At the end, neither side has an acceptable move left.
+                for c in [Color::Black, Color::White] {
+                    let left = b
+                        .empty_points()
+                        .iter()
+                        .filter(|&&p| acceptable(&b, p as usize, c as u8))
+                        .count();
+                    assert_eq!(left, 0, "{size}x{size} {c:?}\n{}", b.to_text());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_paths_of_acceptable_agree_with_the_plain_rule() {
+        let mut rng = Rng::new(11);
+        let mut checked = 0;
+        for size in [7usize, 9, 13] {
+            let start = GoBoard::new(size, size).unwrap();
+            let mut b = start.clone();
+            for _ in 0..60 {
+                b.copy_from(&start);
+                let mut c = Color::Black;
+                for _ in 0..rng.below(size * size * 3) {
+                    for &q in b.empty_points() {
+                        let q = q as usize;
+                        for me in [BLACK, WHITE] {
+                            let bad = b.is_eye(q, me)
+                                || !legal(&b, q, me)
+                                || (b.neighbors(q).iter().any(|&n| b.cell(n) == me)
+                                    && b.liberties_after(q, me, 2) < 2
+                                    && !b.captures_at(q, me));
+                            assert_eq!(acceptable(&b, q, me), !bad, "{q} {me}\n{}", b.to_text());
+                            checked += 1;
+                        }
+                    }
+                    match choose(&b, c, &mut rng) {
+                        Some(p) => {
+                            b.play_raw(p, c as u8);
+                        }
+                        None => b.pass(),
+                    }
+                    c = c.opponent();
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    #[test]
+    fn capture_is_preferred_after_the_last_move() {
+        // White E4 in atari after black's last move E3? Build: black D4 F4 E5, white E4; the
+        // last stone (black E5) leaves E4 in atari: white must escape, black must capture.
+        let mut b = GoBoard::new(9, 9).unwrap();
+        for s in ["D4", "F4"] {
+            b.play(pt(&b, s), Color::Black);
+        }
+        b.play(pt(&b, "E4"), Color::White);
+        b.play(pt(&b, "E5"), Color::Black);
+        let mut rng = Rng::new(1);
+        // White to move: escape at E3 (gives E4 E3 three liberties).
+        assert_eq!(choose(&b, Color::White, &mut rng), Some(pt(&b, "E3").idx()));
+        // Black to move after its own last stone: its neighbour E4 is white in atari: capture.
+        assert_eq!(choose(&b, Color::Black, &mut rng), Some(pt(&b, "E3").idx()));
+    }
+
+    #[test]
+    fn dead_stones_in_a_settled_position() {
+        // 9x9: black owns the left (wall on D, split by row 5 into two regions), white the
+        // right likewise; a lone white stone in black's area and a lone black stone in
+        // white's area are dead.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut stones = Vec::new();
+        for row in 1..=9 {
+            stones.push((pt(g.board(), &format!("D{row}")), Color::Black));
+            stones.push((pt(g.board(), &format!("E{row}")), Color::White));
+        }
+        for col in ["A", "B", "C"] {
+            stones.push((pt(g.board(), &format!("{col}5")), Color::Black));
+        }
+        for col in ["F", "G", "H", "J"] {
+            stones.push((pt(g.board(), &format!("{col}5")), Color::White));
+        }
+        stones.push((pt(g.board(), "B2"), Color::White));
+        stones.push((pt(g.board(), "H7"), Color::Black));
+        g.place_setup(&stones).unwrap();
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::infinite(&stop);
+        let mut rng = Rng::new(3);
+        let mut dead = dead_stones(&g, 400, &mut rng, &tm);
+        dead.sort();
+        let mut want = vec![pt(g.board(), "B2"), pt(g.board(), "H7")];
+        want.sort();
+        assert_eq!(dead, want);
+        // Black: 36 area, white 45; komi 7.5 -> W+16.5.
+        assert_eq!(score(g.board(), &dead, g.rules()), 36.0 - 45.0 - 7.5);
+    }
+
+    #[test]
+    fn rng_is_deterministic_and_in_range() {
+        let mut a = Rng::new(5);
+        let mut b = Rng::new(5);
+        for _ in 0..1000 {
+            let x = a.below(81);
+            assert_eq!(x, b.below(81));
+            assert!(x < 81);
+            let u = a.unit();
+            b.unit();
+            assert!((0.0..1.0).contains(&u));
+        }
+    }
+}

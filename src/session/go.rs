@@ -1,0 +1,1004 @@
+//! Go as a GTP controller drives it: the game (board, history, rules), the clocks, the chosen
+//! player and what each command does to them. Commands arrive typed; answers leave typed (or as
+//! the GTP error message). Nothing here reads or writes protocol text.
+//!
+//! Policies decided here (the README repeats them):
+//! * **Rules**: area scoring, positional superko, no suicide (the go-engine defaults, what GNU Go
+//!   plays with `--chinese-rules --positional-superko`); komi from `komi` (default 7.5).
+//! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
+//!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
+//!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`].
+//! * **genmove** plays what the player decides; a player answer that the rules refuse is
+//!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
+//!   `reg_genmove` decides the same way but plays nothing.
+//! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
+//!   Carlo ownership) and count with [`crate::rules::go::score`]. `seki` lists the live groups
+//!   that touch a neutral empty region (one bordered by live stones of both colours) and own
+//!   fewer than two eye regions with less than [`SEKI_MAX_EYE_SPACE`] points in all: exact
+//!   once the dame are filled, an estimate before.
+//! * **Handicap**: only on an empty board (`board not empty`). `place_free_handicap n` uses the
+//!   fixed points when the board has them (clamped to the most it allows), corner points
+//!   otherwise; it may place fewer than `n`, as the spec allows.
+//! * **loadsgf**: the file is replayed on a fresh game; any failure leaves the current game as
+//!   it was and answers `cannot load file`.
+//! * **Analysis** (`lz-analyze`, `kata-analyze`) runs until the next input line (or end of
+//!   input), however early the player finishes.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use log::{info, warn};
+
+use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+use crate::rules::go::{score, GoGame, GoMove, GoRules, Point};
+use crate::rules::Color;
+use crate::search::clock::{GameClock, SearchLimit, TimeManager};
+use crate::session::go_clock::GoClock;
+use crate::session::gtp_game::{
+    AnalyzeOptions, Candidate, Genmove, GtpGame, GtpRequest, GtpResult, Score, Status, TimeSystem,
+    Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
+};
+use crate::session::sgf::read_record;
+use crate::session::StopSignal;
+
+/// Time per move when no time system was given and no `--nodes` budget.
+pub const DEFAULT_MOVE_MS: u64 = 5_000;
+/// Time the player may spend finding dead stones for `final_score` / `final_status_list`.
+pub const SCORING_MS: u64 = 2_000;
+/// The hang guard of a dead-stone estimate in deterministic (`--nodes`) mode.
+pub const SCORING_SAFETY_MS: u64 = 30_000;
+/// A live group with this much eye space or more is never counted as seki.
+pub const SEKI_MAX_EYE_SPACE: usize = 7;
+/// The board a session starts with.
+pub const DEFAULT_SIZE: usize = 19;
+
+/// What `sente` needs to set a Go session up.
+#[derive(Clone, Debug, Default)]
+pub struct GoConfig {
+    /// Level name; `None` = the default (first of [`GO_LEVELS`]).
+    pub level: Option<String>,
+    pub seed: u64,
+    /// Playouts per move; switches the clock off.
+    pub nodes: Option<u64>,
+}
+
+/// A Go game under a GTP controller.
+pub struct GoSession {
+    game: GoGame,
+    player: Box<dyn GoPlayer>,
+    config: GoConfig,
+    clock: GoClock,
+    signal: Arc<StopSignal>,
+}
+
+fn unknown_level(name: &str) -> String {
+    let known: Vec<&str> = GO_LEVELS.iter().map(|l| l.0).collect();
+    format!("unknown level '{name}' (Go levels: {})", known.join(", "))
+}
+
+impl GoSession {
+    /// A session on an empty 19x19 board; an unknown level is an error naming the known ones.
+    pub fn new(config: GoConfig, signal: Arc<StopSignal>) -> Result<GoSession, String> {
+        let name = config
+            .level
+            .clone()
+            .unwrap_or_else(|| GO_LEVELS.first().map_or("", |l| l.0).to_string());
+        let player = go_player(&name, config.seed).ok_or_else(|| unknown_level(&name))?;
+        Ok(GoSession::with_player(config, signal, player))
+    }
+
+    /// A session with a given player (tests, tools).
+    pub fn with_player(
+        config: GoConfig,
+        signal: Arc<StopSignal>,
+        player: Box<dyn GoPlayer>,
+    ) -> GoSession {
+        GoSession {
+            game: GoGame::new(DEFAULT_SIZE, DEFAULT_SIZE, GoRules::default())
+                .expect("19x19 is a valid size"),
+            player,
+            config,
+            clock: GoClock::default(),
+            signal,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GoGame {
+        &self.game
+    }
+
+    /// The point of an on-board vertex.
+    fn point(&self, x: usize, y: usize) -> GtpResult<Point> {
+        self.game
+            .board()
+            .point(x, y)
+            .ok_or_else(|| OFF_BOARD.to_string())
+    }
+
+    fn go_move(&self, v: Vertex) -> GtpResult<GoMove> {
+        match v {
+            Vertex::Pass => Ok(GoMove::Pass),
+            Vertex::At { x, y } => self.point(x, y).map(GoMove::Play),
+        }
+    }
+
+    fn vertex(&self, mv: GoMove) -> Vertex {
+        vertex_of(&self.game, mv)
+    }
+
+    fn board_is_empty(&self) -> bool {
+        self.game.board().stone_count() == 0 && self.game.moves().is_empty()
+    }
+
+    /// The limit for `color`'s next move.
+    fn move_limit(&self, color: Color) -> SearchLimit {
+        if let Some(n) = self.config.nodes {
+            return SearchLimit::nodes(n);
+        }
+        let empty = self.game.board().empty_points().len();
+        let clock = self.clock.game_clock(color, empty).unwrap_or(GameClock {
+            turn_ms: Some(DEFAULT_MOVE_MS),
+            ..GameClock::default()
+        });
+        SearchLimit {
+            clock,
+            ..SearchLimit::default()
+        }
+    }
+
+    /// The limit for a dead-stone estimate: the player's own playout count decides; the clock
+    /// only guards against a hang (loosely under `--nodes`, so that load does not change the
+    /// answer of a deterministic run).
+    fn scoring_limit(&self) -> SearchLimit {
+        match self.config.nodes {
+            Some(_) => SearchLimit::move_time(SCORING_SAFETY_MS),
+            None => SearchLimit::move_time(SCORING_MS),
+        }
+    }
+
+    /// `fixed_handicap n`: the standard points, placed for black.
+    pub fn fixed_handicap(&mut self, n: usize) -> GtpResult<Vec<Vertex>> {
+        if !self.board_is_empty() {
+            return Err("board not empty".into());
+        }
+        let points = self
+            .game
+            .fixed_handicap_points(n)
+            .ok_or_else(|| "invalid number of stones".to_string())?;
+        self.place_black(&points)
+    }
+
+    /// `place_free_handicap n`: up to `n` points of our choice.
+    pub fn place_free_handicap(&mut self, n: usize) -> GtpResult<Vec<Vertex>> {
+        let b = self.game.board();
+        let area = b.width() * b.height();
+        if n < 2 || n >= area {
+            return Err("invalid number of stones".into());
+        }
+        if !self.board_is_empty() {
+            return Err("board not empty".into());
+        }
+        let fixed = (2..=n)
+            .rev()
+            .find_map(|k| self.game.fixed_handicap_points(k));
+        let points = match fixed {
+            Some(p) => p,
+            None => corner_points(b.width(), b.height())
+                .into_iter()
+                .filter_map(|(x, y)| b.point(x, y))
+                .take(n)
+                .collect(),
+        };
+        self.place_black(&points)
+    }
+
+    /// `set_free_handicap v1 v2 ...`: the controller's points.
+    pub fn set_free_handicap(&mut self, vertices: &[Vertex]) -> GtpResult<()> {
+        if !self.board_is_empty() {
+            return Err("board not empty".into());
+        }
+        let b = self.game.board();
+        let area = b.width() * b.height();
+        let bad = || "bad vertex list".to_string();
+        if vertices.len() < 2 || vertices.len() >= area {
+            return Err(bad());
+        }
+        let mut points = Vec::with_capacity(vertices.len());
+        for &v in vertices {
+            let Vertex::At { x, y } = v else {
+                return Err(bad());
+            };
+            let p = b.point(x, y).ok_or_else(bad)?;
+            if points.contains(&p) {
+                return Err(bad());
+            }
+            points.push(p);
+        }
+        self.place_black(&points).map(|_| ()).map_err(|_| bad())
+    }
+
+    fn place_black(&mut self, points: &[Point]) -> GtpResult<Vec<Vertex>> {
+        let stones: Vec<(Point, Color)> = points.iter().map(|&p| (p, Color::Black)).collect();
+        self.game
+            .place_setup(&stones)
+            .map_err(|e| format!("cannot place the handicap: {e}"))?;
+        Ok(points
+            .iter()
+            .map(|&p| self.vertex(GoMove::Play(p)))
+            .collect())
+    }
+
+    /// `time_settings` / `kgs-time_settings`.
+    pub fn time_settings(&mut self, system: TimeSystem) {
+        self.clock = GoClock::new(system);
+    }
+
+    /// `time_left color seconds stones`.
+    pub fn time_left(&mut self, color: Color, seconds: f64, stones: u64) {
+        self.clock.time_left(color, seconds, stones);
+    }
+
+    /// Dead stones by the player's estimate.
+    fn dead(&mut self) -> Vec<Point> {
+        let limit = self.scoring_limit();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut dead = self.player.dead_stones(&self.game, &tm);
+        let b = self.game.board();
+        dead.retain(|&p| b.get(p).is_some());
+        dead
+    }
+
+    /// `final_status_list alive|dead|seki`: one group per line.
+    pub fn final_status_list(&mut self, status: Status) -> Vec<Vec<Vertex>> {
+        let dead: HashSet<Point> = self.dead().into_iter().collect();
+        let b = self.game.board();
+        let mut seen = HashSet::new();
+        let mut groups = Vec::new();
+        let seki = seki_stones(&self.game, &dead);
+        for p in b.points() {
+            if b.get(p).is_none() || seen.contains(&p) {
+                continue;
+            }
+            let stones = b.group_stones(p);
+            seen.extend(stones.iter().copied());
+            let class = if dead.contains(&p) {
+                Status::Dead
+            } else if seki.contains(&p) {
+                Status::Seki
+            } else {
+                Status::Alive
+            };
+            if class == status {
+                groups.push(
+                    stones
+                        .iter()
+                        .map(|&q| self.vertex(GoMove::Play(q)))
+                        .collect(),
+                );
+            }
+        }
+        groups
+    }
+
+    /// `loadsgf file [move_number]`: the position before move `move_number` (or the end).
+    pub fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> GtpResult<()> {
+        let fail = |why: String| {
+            warn!("loadsgf {file}: {why}");
+            "cannot load file".to_string()
+        };
+        let text = std::fs::read_to_string(file).map_err(|e| fail(e.to_string()))?;
+        let record = read_record(&text).map_err(|e| fail(e.to_string()))?;
+        let mut rules = *self.game.rules();
+        if let Some(k) = record.komi {
+            rules.komi = k;
+        }
+        let mut game = GoGame::new(record.width, record.height, rules)
+            .map_err(|e| fail(format!("board size: {e}")))?;
+        let mut setup = Vec::with_capacity(record.setup.len());
+        for &((x, y), c) in &record.setup {
+            let p = game
+                .board()
+                .point(x, y)
+                .ok_or_else(|| fail("setup off the board".into()))?;
+            setup.push((p, c));
+        }
+        if !setup.is_empty() {
+            game.place_setup(&setup)
+                .map_err(|e| fail(format!("setup stones: {e}")))?;
+        }
+        let count = move_number.map_or(record.moves.len(), |n| n.saturating_sub(1));
+        for (i, &(c, at)) in record.moves.iter().take(count).enumerate() {
+            let mv = match at {
+                None => GoMove::Pass,
+                Some((x, y)) => GoMove::Play(
+                    game.board()
+                        .point(x, y)
+                        .ok_or_else(|| fail(format!("move {} off the board", i + 1)))?,
+                ),
+            };
+            game.play(mv, c)
+                .map_err(|e| fail(format!("move {}: {e}", i + 1)))?;
+        }
+        info!(
+            "loaded {file}: {}x{}, {} setup stones, {} of {} moves",
+            record.width,
+            record.height,
+            setup.len(),
+            count.min(record.moves.len()),
+            record.moves.len()
+        );
+        self.game = game;
+        self.player.new_game();
+        Ok(())
+    }
+
+    /// `lz-analyze` / `kata-analyze`: streams candidates for the side asked about until the
+    /// next input line arrives (the stop flag), however early the player finishes.
+    pub fn analyze(
+        &mut self,
+        options: AnalyzeOptions,
+        seq: u64,
+        report: &mut dyn FnMut(&[Candidate]),
+    ) {
+        let color = options.color.unwrap_or_else(|| self.game.to_move());
+        self.signal.arm(seq);
+        let tm = TimeManager::infinite(self.signal.flag());
+        let (game, player) = (&self.game, &mut self.player);
+        let mut forward = |cands: &[GoCandidate]| report(&shape(game, cands, &options));
+        let mut req = GoRequest {
+            tm: &tm,
+            report: &mut forward,
+            report_every: Some(options.interval()),
+        };
+        player.analyze(game, color, &mut req);
+        while !tm.stop_requested() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.signal.disarm();
+    }
+
+    /// Runs the player's genmove for `color` under the move clock, streaming candidates when
+    /// the request asks; returns a decision the rules accept.
+    fn decide(&mut self, color: Color, req: &mut GtpRequest<'_>) -> GoDecision {
+        let limit = self.move_limit(color);
+        self.signal.arm(req.seq);
+        let tm = TimeManager::new(&limit, req.at, self.signal.flag());
+        let (game, player) = (&self.game, &mut self.player);
+        let decision = match req.analysis.as_mut() {
+            Some((report, options)) => {
+                let options = *options;
+                let mut forward = |cands: &[GoCandidate]| report(&shape(game, cands, &options));
+                let mut greq = GoRequest {
+                    tm: &tm,
+                    report: &mut forward,
+                    report_every: Some(options.interval()),
+                };
+                player.genmove(game, color, &mut greq)
+            }
+            None => {
+                let mut ignore = |_: &[GoCandidate]| {};
+                let mut greq = GoRequest {
+                    tm: &tm,
+                    report: &mut ignore,
+                    report_every: None,
+                };
+                player.genmove(game, color, &mut greq)
+            }
+        };
+        self.signal.disarm();
+        match decision {
+            GoDecision::Play(mv) => match self.game.check(mv, color) {
+                Ok(()) => decision,
+                Err(e) => {
+                    warn!(
+                        "level {} chose {mv:?}, which is illegal ({e}); passing instead",
+                        self.player.name()
+                    );
+                    GoDecision::Play(GoMove::Pass)
+                }
+            },
+            GoDecision::Resign => decision,
+        }
+    }
+}
+
+/// A move as a GTP vertex on `game`'s board.
+fn vertex_of(game: &GoGame, mv: GoMove) -> Vertex {
+    match mv {
+        GoMove::Pass => Vertex::Pass,
+        GoMove::Play(p) => {
+            let (x, y) = game.board().xy(p);
+            Vertex::At { x, y }
+        }
+    }
+}
+
+/// The player's candidates as the protocol shows them, best first, cut to `maxmoves`.
+fn shape(game: &GoGame, cands: &[GoCandidate], options: &AnalyzeOptions) -> Vec<Candidate> {
+    let mut v: Vec<Candidate> = cands
+        .iter()
+        .map(|c| Candidate {
+            vertex: vertex_of(game, c.mv),
+            visits: c.visits,
+            winrate: c.winrate,
+            prior: c.prior,
+            score_lead: c.score_lead,
+            order: c.order,
+            pv: c.pv.iter().map(|&m| vertex_of(game, m)).collect(),
+        })
+        .collect();
+    v.sort_by_key(|c| c.order);
+    if let Some(max) = options.max_moves {
+        v.truncate(max.max(options.min_moves));
+    }
+    v
+}
+
+impl GtpGame for GoSession {
+    fn level(&self) -> &'static str {
+        self.player.name()
+    }
+
+    fn set_level(&mut self, name: &str) -> GtpResult<()> {
+        let p = go_player(name, self.config.seed).ok_or_else(|| unknown_level(name))?;
+        info!("level switched to {}", p.name());
+        self.player = p;
+        self.config.level = Some(name.to_string());
+        Ok(())
+    }
+
+    fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()> {
+        let game = GoGame::new(width, height, *self.game.rules())
+            .map_err(|_| UNACCEPTABLE_SIZE.to_string())?;
+        self.game = game;
+        self.player.new_game();
+        Ok(())
+    }
+
+    fn clear_board(&mut self) {
+        self.game.clear();
+        self.player.new_game();
+    }
+
+    fn komi(&mut self, komi: f32) {
+        self.game.set_komi(komi);
+    }
+
+    fn play(&mut self, color: Color, v: Vertex) -> GtpResult<()> {
+        let mv = self.go_move(v)?;
+        self.game.play(mv, color).map_err(|e| {
+            info!("play {color:?} {v:?} refused: {e}");
+            ILLEGAL_MOVE.to_string()
+        })
+    }
+
+    fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
+        let decision = self.decide(color, req);
+        match decision {
+            GoDecision::Resign => Genmove::Resign,
+            GoDecision::Play(mv) => {
+                if commit {
+                    self.game
+                        .play(mv, color)
+                        .expect("the decision was checked against the rules");
+                    self.clock.used(color, req.at.elapsed());
+                }
+                Genmove::Move(vertex_of(&self.game, mv))
+            }
+        }
+    }
+
+    fn undo(&mut self) -> GtpResult<()> {
+        if self.game.undo() {
+            Ok(())
+        } else {
+            Err(CANNOT_UNDO.to_string())
+        }
+    }
+
+    fn showboard(&self) -> String {
+        format!("\n{}", self.game.board().to_text())
+    }
+
+    fn final_score(&mut self) -> GtpResult<Score> {
+        let dead = self.dead();
+        let lead = score(self.game.board(), &dead, self.game.rules());
+        Ok(Score::from_black_lead(lead))
+    }
+}
+
+/// Four corner-ish points for boards without standard handicap points: 3-3 points from 7x7,
+/// 2-2 from 4x4, the corners below.
+fn corner_points(w: usize, h: usize) -> Vec<(usize, usize)> {
+    let edge = |side: usize| match side {
+        13.. => 3,
+        7.. => 2,
+        4.. => 1,
+        _ => 0,
+    };
+    let (ex, ey) = (edge(w), edge(h));
+    let (lo_x, hi_x, lo_y, hi_y) = (ex, w - 1 - ex, ey, h - 1 - ey);
+    let mut v = Vec::new();
+    for xy in [(hi_x, hi_y), (lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y)] {
+        if !v.contains(&xy) {
+            v.push(xy);
+        }
+    }
+    v
+}
+
+/// The stones of live groups in seki (see the module notes).
+fn seki_stones(game: &GoGame, dead: &HashSet<Point>) -> HashSet<Point> {
+    let b = game.board();
+    let alive = |p: Point| b.get(p).filter(|_| !dead.contains(&p));
+    let neighbours = |p: Point| {
+        let (x, y) = b.xy(p);
+        let mut v = Vec::with_capacity(4);
+        if x > 0 {
+            v.extend(b.point(x - 1, y));
+        }
+        if y > 0 {
+            v.extend(b.point(x, y - 1));
+        }
+        v.extend(b.point(x + 1, y));
+        v.extend(b.point(x, y + 1));
+        v
+    };
+    // Empty regions (dead stones count as empty), with the live colours around each.
+    let mut region_of = std::collections::HashMap::new();
+    let mut regions: Vec<(usize, [bool; 2])> = Vec::new();
+    for start in b.points() {
+        if alive(start).is_some() || region_of.contains_key(&start) {
+            continue;
+        }
+        let id = regions.len();
+        let mut size = 0;
+        let mut borders = [false; 2];
+        let mut stack = vec![start];
+        region_of.insert(start, id);
+        while let Some(p) = stack.pop() {
+            size += 1;
+            for q in neighbours(p) {
+                match alive(q) {
+                    Some(c) => borders[c.index()] = true,
+                    None => {
+                        if let std::collections::hash_map::Entry::Vacant(e) = region_of.entry(q) {
+                            e.insert(id);
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+        }
+        regions.push((size, borders));
+    }
+    let mut seki = HashSet::new();
+    let mut seen = HashSet::new();
+    for p in b.points() {
+        let Some(c) = alive(p) else { continue };
+        if seen.contains(&p) {
+            continue;
+        }
+        let stones = b.group_stones(p);
+        seen.extend(stones.iter().copied());
+        let mut touching = HashSet::new();
+        for &s in &stones {
+            for q in neighbours(s) {
+                if let Some(&r) = region_of.get(&q) {
+                    touching.insert(r);
+                }
+            }
+        }
+        let neutral = touching.iter().any(|&r| regions[r].1 == [true, true]);
+        let own: Vec<usize> = touching
+            .iter()
+            .filter(|&&r| regions[r].1[c.index()] && !regions[r].1[c.opponent().index()])
+            .map(|&r| regions[r].0)
+            .collect();
+        let eye_space: usize = own.iter().sum();
+        if neutral && own.len() < 2 && eye_space < SEKI_MAX_EYE_SPACE {
+            seki.extend(stones);
+        }
+    }
+    seki
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Interrupt;
+    use std::sync::Mutex;
+
+    /// What the scripted player saw.
+    #[derive(Default)]
+    struct Seen {
+        hard_limit: Option<Duration>,
+        max_nodes: Option<u64>,
+        reports: usize,
+    }
+
+    /// Plays the first legal point (or a fixed answer), reports one candidate per interval
+    /// while analysing, and calls the given points dead.
+    struct Scripted {
+        answer: Option<GoDecision>,
+        dead: Vec<(usize, usize)>,
+        seen: Arc<Mutex<Seen>>,
+    }
+
+    impl GoPlayer for Scripted {
+        fn name(&self) -> &'static str {
+            "scripted"
+        }
+        fn genmove(
+            &mut self,
+            game: &GoGame,
+            color: Color,
+            req: &mut GoRequest<'_, '_>,
+        ) -> GoDecision {
+            let mut seen = self.seen.lock().unwrap();
+            seen.hard_limit = req.tm.hard_limit();
+            seen.max_nodes = req.tm.max_nodes();
+            if let Some(a) = self.answer {
+                return a;
+            }
+            let b = game.board();
+            let mv = b
+                .points()
+                .find(|&p| game.is_legal(p, color))
+                .map_or(GoMove::Pass, GoMove::Play);
+            if req.report_every.is_some() {
+                (req.report)(&[candidate(mv)]);
+            }
+            GoDecision::Play(mv)
+        }
+        fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+            let every = req.report_every.expect("an interval");
+            let mv = game
+                .board()
+                .points()
+                .find(|&p| game.is_legal(p, color))
+                .map_or(GoMove::Pass, GoMove::Play);
+            // Finish early: the session must still wait for the stop.
+            for _ in 0..3 {
+                if req.tm.stop_requested() {
+                    return;
+                }
+                (req.report)(&[candidate(mv)]);
+                self.seen.lock().unwrap().reports += 1;
+                std::thread::sleep(every);
+            }
+        }
+        fn dead_stones(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<Point> {
+            self.dead
+                .iter()
+                .filter_map(|&(x, y)| game.board().point(x, y))
+                .collect()
+        }
+    }
+
+    fn candidate(mv: GoMove) -> GoCandidate {
+        GoCandidate {
+            mv,
+            visits: 10,
+            winrate: 0.5,
+            prior: 0.1,
+            score_lead: 0.0,
+            order: 0,
+            pv: vec![mv],
+        }
+    }
+
+    fn session_with(
+        answer: Option<GoDecision>,
+        dead: Vec<(usize, usize)>,
+        nodes: Option<u64>,
+    ) -> (GoSession, Arc<Mutex<Seen>>) {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            answer,
+            dead,
+            seen: seen.clone(),
+        };
+        let config = GoConfig {
+            nodes,
+            ..GoConfig::default()
+        };
+        let s = GoSession::with_player(config, Arc::new(StopSignal::new()), Box::new(player));
+        (s, seen)
+    }
+
+    fn session() -> GoSession {
+        session_with(None, Vec::new(), Some(100)).0
+    }
+
+    fn at(x: usize, y: usize) -> Vertex {
+        Vertex::At { x, y }
+    }
+
+    fn gen(s: &mut GoSession, c: Color, commit: bool) -> Genmove {
+        s.genmove(c, commit, &mut GtpRequest::plain(0, Instant::now()))
+    }
+
+    #[test]
+    fn sizes() {
+        let mut s = session();
+        s.play(Color::Black, at(3, 3)).unwrap();
+        for (w, h) in [(1, 1), (26, 26), (0, 0), (9, 1)] {
+            assert_eq!(s.boardsize(w, h), Err(UNACCEPTABLE_SIZE.into()), "{w}x{h}");
+        }
+        assert_eq!(s.game().moves().len(), 1, "a refused size changes nothing");
+        s.boardsize(2, 2).unwrap();
+        s.boardsize(25, 25).unwrap();
+        s.boardsize(9, 13).unwrap();
+        assert_eq!(
+            (s.game().board().width(), s.game().board().height()),
+            (9, 13)
+        );
+        assert_eq!(s.game().moves().len(), 0);
+    }
+
+    #[test]
+    fn play_undo_and_errors() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()));
+        s.play(Color::Black, at(3, 3)).unwrap();
+        s.play(Color::Black, at(4, 4)).unwrap(); // same colour twice
+        s.play(Color::White, Vertex::Pass).unwrap();
+        assert_eq!(s.play(Color::White, at(3, 3)), Err(ILLEGAL_MOVE.into()));
+        assert_eq!(s.play(Color::White, at(9, 0)), Err(OFF_BOARD.into()));
+        assert_eq!(s.game().moves().len(), 3);
+        s.undo().unwrap();
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()));
+        assert_eq!(s.game().board().stone_count(), 0);
+    }
+
+    #[test]
+    fn genmove_plays_and_reg_genmove_does_not() {
+        let mut s = session();
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(gen(&mut s, Color::Black, false), Genmove::Move(at(0, 0)));
+        assert_eq!(s.game().moves().len(), 0);
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Move(at(0, 0)));
+        assert_eq!(
+            gen(&mut s, Color::Black, true),
+            Genmove::Move(at(1, 0)),
+            "either colour"
+        );
+        assert_eq!(s.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn an_illegal_player_answer_becomes_a_pass_and_resign_plays_nothing() {
+        let (mut s, _) = session_with(
+            Some(GoDecision::Play(GoMove::Play(Point(0)))),
+            Vec::new(),
+            Some(1),
+        );
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Move(Vertex::Pass));
+        let (mut s, _) = session_with(Some(GoDecision::Resign), Vec::new(), Some(1));
+        assert_eq!(gen(&mut s, Color::Black, true), Genmove::Resign);
+        assert!(s.game().moves().is_empty());
+    }
+
+    #[test]
+    fn clocks_reach_the_player() {
+        let (mut s, seen) = session_with(None, Vec::new(), None);
+        s.boardsize(9, 9).unwrap();
+        gen(&mut s, Color::Black, true);
+        let default = seen.lock().unwrap().hard_limit.unwrap();
+        assert!(default < Duration::from_millis(DEFAULT_MOVE_MS));
+        s.time_settings(TimeSystem::from_time_settings(0, 1, 1));
+        gen(&mut s, Color::White, true);
+        let byo = seen.lock().unwrap().hard_limit.unwrap();
+        assert!(
+            byo < Duration::from_secs(1) && byo > Duration::from_millis(500),
+            "{byo:?}"
+        );
+        s.time_left(Color::Black, 0.2, 1);
+        gen(&mut s, Color::Black, true);
+        assert!(seen.lock().unwrap().hard_limit.unwrap() < Duration::from_millis(200));
+        let (mut s, seen) = session_with(None, Vec::new(), Some(77));
+        s.time_settings(TimeSystem::Absolute { main: 1 });
+        gen(&mut s, Color::Black, true);
+        let seen = seen.lock().unwrap();
+        assert_eq!(
+            (seen.max_nodes, seen.hard_limit),
+            (Some(77), None),
+            "--nodes wins"
+        );
+    }
+
+    #[test]
+    fn fixed_handicap() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        let names = |v: Vec<Vertex>| -> Vec<(usize, usize)> {
+            v.into_iter()
+                .map(|v| match v {
+                    Vertex::At { x, y } => (x, y),
+                    Vertex::Pass => panic!("pass"),
+                })
+                .collect()
+        };
+        assert_eq!(s.fixed_handicap(10), Err("invalid number of stones".into()));
+        assert_eq!(s.fixed_handicap(1), Err("invalid number of stones".into()));
+        let two = names(s.fixed_handicap(2).unwrap());
+        assert_eq!(two, vec![(6, 6), (2, 2)], "G7 C3");
+        assert_eq!(s.fixed_handicap(2), Err("board not empty".into()));
+        assert_eq!(s.undo(), Err(CANNOT_UNDO.into()), "handicap is not a move");
+        s.clear_board();
+        assert_eq!(names(s.fixed_handicap(9).unwrap()).len(), 9);
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(s.fixed_handicap(2), Err("invalid number of stones".into()));
+    }
+
+    #[test]
+    fn free_handicap() {
+        let mut s = session();
+        s.boardsize(9, 9).unwrap();
+        assert_eq!(
+            s.place_free_handicap(1),
+            Err("invalid number of stones".into())
+        );
+        assert_eq!(
+            s.place_free_handicap(81),
+            Err("invalid number of stones".into())
+        );
+        assert_eq!(
+            s.place_free_handicap(12).unwrap().len(),
+            9,
+            "fewer is allowed"
+        );
+        s.boardsize(5, 5).unwrap();
+        assert_eq!(
+            s.place_free_handicap(3).unwrap(),
+            vec![at(3, 3), at(1, 1), at(1, 3)]
+        );
+        s.boardsize(2, 2).unwrap();
+        assert_eq!(s.place_free_handicap(2).unwrap(), vec![at(1, 1), at(0, 0)]);
+        s.boardsize(9, 9).unwrap();
+        let bad = Err("bad vertex list".to_string());
+        assert_eq!(s.set_free_handicap(&[at(2, 2)]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), Vertex::Pass]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), at(2, 2)]), bad);
+        assert_eq!(s.set_free_handicap(&[at(2, 2), at(9, 9)]), bad);
+        assert_eq!(s.game().board().stone_count(), 0, "refusals place nothing");
+        s.set_free_handicap(&[at(2, 2), at(6, 6), at(4, 4)])
+            .unwrap();
+        assert_eq!(s.game().board().stone_count(), 3);
+        assert_eq!(s.game().to_move(), Color::White);
+        assert_eq!(
+            s.set_free_handicap(&[at(1, 1), at(7, 7)]),
+            Err("board not empty".into())
+        );
+        s.clear_board();
+        s.play(Color::Black, Vertex::Pass).unwrap();
+        assert_eq!(
+            s.fixed_handicap(2),
+            Err("board not empty".into()),
+            "a move was played"
+        );
+    }
+
+    #[test]
+    fn scoring_with_dead_stones() {
+        // White's lone stone at E5 is called dead.
+        let (mut s, _) = session_with(None, vec![(4, 4)], Some(10));
+        s.boardsize(5, 5).unwrap();
+        s.komi(0.5);
+        for x in 0..5 {
+            s.play(Color::Black, at(x, 1)).unwrap();
+        }
+        s.play(Color::White, at(4, 4)).unwrap();
+        // Black owns everything: 25 points, minus komi.
+        assert_eq!(s.final_score(), Ok(Score::from_black_lead(24.5)));
+        let dead = s.final_status_list(Status::Dead);
+        assert_eq!(dead, vec![vec![at(4, 4)]]);
+        let alive = s.final_status_list(Status::Alive);
+        assert_eq!(alive.len(), 1);
+        assert_eq!(alive[0].len(), 5);
+        assert!(s.final_status_list(Status::Seki).is_empty());
+    }
+
+    #[test]
+    fn seki_is_live_groups_sharing_a_neutral_region_without_two_eyes() {
+        let mut s = session();
+        s.boardsize(7, 7).unwrap();
+        let mut stones = Vec::new();
+        for y in 0..7 {
+            for x in 0..7 {
+                let c = match x {
+                    0..=2 if (x, y) != (0, 0) && (x, y) != (0, 6) => Color::Black,
+                    4.. if (x, y) != (6, 6) => Color::White,
+                    _ => continue,
+                };
+                stones.push((s.game.board().point(x, y).unwrap(), c));
+            }
+        }
+        s.game.place_setup(&stones).unwrap();
+        // Black has two eyes (A1, A7): alive. White has one eye (G7) and the shared column D.
+        let seki = s.final_status_list(Status::Seki);
+        assert_eq!(seki.len(), 1);
+        assert_eq!(seki[0].len(), 20);
+        assert!(seki[0].contains(&at(4, 0)));
+        assert_eq!(s.final_status_list(Status::Alive)[0].len(), 19);
+    }
+
+    #[test]
+    fn loadsgf_replays_and_refusals_change_nothing() {
+        let dir = std::env::temp_dir().join(format!("sente-sgf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.sgf");
+        std::fs::write(&good, "(;GM[1]SZ[9]KM[5.5]AB[cc]AW[gg];B[ee];W[dd];B[ff])").unwrap();
+        let bad = dir.join("bad.sgf");
+        // The second move is on an occupied point.
+        std::fs::write(&bad, "(;GM[1]SZ[9];B[ee];W[ee])").unwrap();
+        let mut s = session();
+        s.play(Color::Black, at(0, 0)).unwrap();
+        let cannot = Err("cannot load file".to_string());
+        for f in [bad.to_str().unwrap(), "/nonexistent/file.sgf"] {
+            assert_eq!(s.loadsgf(f, None), cannot);
+            assert_eq!(s.game().board().width(), 19, "unchanged");
+            assert_eq!(s.game().moves().len(), 1);
+        }
+        s.loadsgf(good.to_str().unwrap(), None).unwrap();
+        let g = s.game();
+        assert_eq!((g.board().width(), g.rules().komi), (9, 5.5));
+        assert_eq!(g.moves().len(), 3);
+        assert_eq!(g.board().stone_count(), 5);
+        s.loadsgf(good.to_str().unwrap(), Some(2)).unwrap();
+        assert_eq!(s.game().moves().len(), 1, "the position before move 2");
+        assert_eq!(s.game().to_move(), Color::White);
+        s.loadsgf(good.to_str().unwrap(), Some(99)).unwrap();
+        assert_eq!(s.game().moves().len(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn analysis_waits_for_the_next_line() {
+        let (mut s, seen) = session_with(None, Vec::new(), Some(5));
+        let signal = s.signal.clone();
+        s.boardsize(9, 9).unwrap();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
+            signal.interrupt(8, Interrupt::Stop);
+        });
+        let mut lines = 0;
+        let t = Instant::now();
+        let options = AnalyzeOptions {
+            interval_cs: 1,
+            ..AnalyzeOptions::default()
+        };
+        s.analyze(options, 7, &mut |c: &[Candidate]| {
+            assert_eq!(c[0].vertex, at(0, 0));
+            lines += 1;
+        });
+        stopper.join().unwrap();
+        assert!(
+            t.elapsed() >= Duration::from_millis(140),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(lines, 3);
+        assert_eq!(seen.lock().unwrap().reports, 3);
+        // Stopped before it starts: returns at once.
+        s.signal.interrupt(10, Interrupt::Stop);
+        let t = Instant::now();
+        s.analyze(options, 9, &mut |_: &[Candidate]| {});
+        assert!(t.elapsed() < Duration::from_secs(1));
+    }
+
+    #[test]
+    fn corner_points_on_odd_boards() {
+        assert_eq!(corner_points(3, 3), vec![(2, 2), (0, 0), (0, 2), (2, 0)]);
+        assert_eq!(corner_points(7, 5), vec![(4, 3), (2, 1), (2, 3), (4, 1)]);
+        assert_eq!(corner_points(1, 2).len(), 2);
+    }
+}

@@ -1,0 +1,286 @@
+//! Go clocks as a GTP controller reports them (`time_settings`, `kgs-time_settings`,
+//! `time_left`), turned into the search's [`GameClock`] for the next move.
+//!
+//! Each colour's clock is kept here: set by the time system, corrected by every `time_left`
+//! (the controller's word wins), and run down by our own thinking time when the controller does
+//! not send `time_left`. What a move may spend:
+//!
+//! | phase | GameClock |
+//! |---|---|
+//! | no limit | `None` (the session's default per-move time applies) |
+//! | absolute | `left_ms` = main time left, `moves_to_go` = a share of the empty points |
+//! | main time, then overtime | `left_ms` = main left + one move's worth of overtime |
+//! | Canadian overtime | `left_ms` = period left, `moves_to_go` = stones left (one stone: `turn_ms`) |
+//! | Japanese byo-yomi | `turn_ms` = the period: a move never spends a second period |
+//!
+//! The [`crate::search::clock::TimeManager`] then keeps its safety margin inside that, so a
+//! move is never late.
+
+use std::time::Duration;
+
+use crate::rules::Color;
+use crate::search::clock::GameClock;
+use crate::session::gtp_game::TimeSystem;
+
+/// Our moves left in a game with `empty` empty points: about a third of them, at least 8.
+pub fn moves_to_go(empty: usize) -> u32 {
+    (empty / 3).max(8) as u32
+}
+
+/// One colour's clock, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Side {
+    main_ms: i64,
+    /// Time left in the current overtime period.
+    period_ms: i64,
+    /// Canadian: stones left to play in the period. Byo-yomi: periods left.
+    count: u64,
+    overtime: bool,
+}
+
+/// Both colours' clocks under one time system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoClock {
+    system: TimeSystem,
+    sides: [Side; 2],
+}
+
+impl Default for GoClock {
+    fn default() -> Self {
+        GoClock::new(TimeSystem::None)
+    }
+}
+
+fn ms(seconds: u64) -> i64 {
+    i64::try_from(seconds.saturating_mul(1000)).unwrap_or(i64::MAX)
+}
+
+impl GoClock {
+    /// Fresh clocks for `system`.
+    pub fn new(system: TimeSystem) -> GoClock {
+        let side = match system {
+            TimeSystem::None => Side::default(),
+            TimeSystem::Absolute { main } => Side {
+                main_ms: ms(main),
+                ..Side::default()
+            },
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones: count,
+            }
+            | TimeSystem::Byoyomi {
+                main,
+                period,
+                periods: count,
+            } => Side {
+                main_ms: ms(main),
+                period_ms: ms(period),
+                count,
+                overtime: main == 0,
+            },
+        };
+        GoClock {
+            system,
+            sides: [side; 2],
+        }
+    }
+
+    /// The time system in force.
+    pub fn system(&self) -> TimeSystem {
+        self.system
+    }
+
+    /// `time_left color seconds stones`: `stones = 0` while main time runs, otherwise the
+    /// overtime period's time and stones (Canadian) or periods (byo-yomi) left.
+    pub fn time_left(&mut self, color: Color, seconds: f64, stones: u64) {
+        let left = (seconds.max(0.0) * 1000.0).min(i64::MAX as f64) as i64;
+        if self.system == TimeSystem::None {
+            // A controller that reports time without settings: take it as given.
+            self.system = if stones == 0 {
+                TimeSystem::Absolute { main: 0 }
+            } else {
+                TimeSystem::Canadian {
+                    main: 0,
+                    period: seconds.max(0.0) as u64,
+                    stones,
+                }
+            };
+        }
+        let side = &mut self.sides[color.index()];
+        if stones == 0 {
+            side.main_ms = left;
+            side.overtime = false;
+        } else {
+            side.main_ms = 0;
+            side.period_ms = left;
+            side.count = stones;
+            side.overtime = true;
+        }
+    }
+
+    /// Runs `color`'s clock down by a move that took `used` (our own bookkeeping between two
+    /// `time_left` reports).
+    pub fn used(&mut self, color: Color, used: Duration) {
+        let mut spent = used.as_millis().min(i64::MAX as u128) as i64;
+        let system = self.system;
+        let side = &mut self.sides[color.index()];
+        if !side.overtime {
+            let from_main = spent.min(side.main_ms);
+            side.main_ms -= from_main;
+            spent -= from_main;
+            if side.main_ms > 0 || matches!(system, TimeSystem::None | TimeSystem::Absolute { .. })
+            {
+                return;
+            }
+            side.overtime = true;
+        }
+        match system {
+            TimeSystem::Canadian { period, stones, .. } => {
+                side.period_ms -= spent;
+                side.count = side.count.saturating_sub(1);
+                if side.count == 0 {
+                    side.period_ms = ms(period);
+                    side.count = stones;
+                }
+            }
+            TimeSystem::Byoyomi { period, .. } => {
+                // A period survives a move made within it and starts afresh.
+                if spent > side.period_ms {
+                    side.count = side.count.saturating_sub(1);
+                }
+                side.period_ms = ms(period);
+            }
+            TimeSystem::None | TimeSystem::Absolute { .. } => {}
+        }
+    }
+
+    /// The clock for `color`'s next move with `empty` empty points; `None` when there is no
+    /// limit.
+    pub fn game_clock(&self, color: Color, empty: usize) -> Option<GameClock> {
+        let side = self.sides[color.index()];
+        let left = |ms: i64| GameClock {
+            left_ms: Some(ms.max(0)),
+            moves_to_go: Some(moves_to_go(empty)),
+            ..GameClock::default()
+        };
+        let turn = |ms: i64| GameClock {
+            turn_ms: Some(ms.max(0) as u64),
+            ..GameClock::default()
+        };
+        Some(match self.system {
+            TimeSystem::None => return None,
+            TimeSystem::Absolute { .. } => left(side.main_ms),
+            TimeSystem::Canadian { period, stones, .. } if !side.overtime => {
+                left(side.main_ms + ms(period) / stones.max(1) as i64)
+            }
+            TimeSystem::Byoyomi { period, .. } if !side.overtime => {
+                // Main time may run into the first period without losing it.
+                left(side.main_ms + ms(period))
+            }
+            TimeSystem::Canadian { .. } if side.count <= 1 => turn(side.period_ms),
+            TimeSystem::Canadian { .. } => GameClock {
+                left_ms: Some(side.period_ms.max(0)),
+                moves_to_go: Some(side.count.min(u64::from(u32::MAX)) as u32),
+                ..GameClock::default()
+            },
+            TimeSystem::Byoyomi { .. } => turn(side.period_ms),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::clock::{SearchLimit, TimeManager};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    /// The hard deadline the search would get, in ms.
+    fn hard(clock: &GoClock, color: Color, empty: usize) -> Option<u128> {
+        let stop = AtomicBool::new(false);
+        let limit = SearchLimit {
+            clock: clock.game_clock(color, empty)?,
+            ..SearchLimit::default()
+        };
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        tm.hard_limit().map(|d| d.as_millis())
+    }
+
+    #[test]
+    fn no_settings_no_limit() {
+        let c = GoClock::default();
+        assert_eq!(c.game_clock(Color::Black, 81), None);
+        let c = GoClock::new(TimeSystem::None);
+        assert_eq!(hard(&c, Color::White, 81), None);
+    }
+
+    #[test]
+    fn absolute_spends_a_share_and_stays_inside() {
+        let mut c = GoClock::new(TimeSystem::Absolute { main: 60 });
+        let h = hard(&c, Color::Black, 81).unwrap();
+        assert!(h > 1000 && h < 20_000, "{h}");
+        c.time_left(Color::Black, 0.5, 0);
+        assert!(hard(&c, Color::Black, 20).unwrap() < 500);
+        assert!(
+            hard(&c, Color::White, 20).unwrap() > 1000,
+            "white's clock untouched"
+        );
+    }
+
+    #[test]
+    fn canadian_overtime_uses_the_stones_left() {
+        let mut c = GoClock::new(TimeSystem::Canadian {
+            main: 0,
+            period: 30,
+            stones: 5,
+        });
+        let five = hard(&c, Color::Black, 81).unwrap();
+        assert!(five < 30_000 / 3 + 1, "{five}");
+        c.time_left(Color::Black, 4.0, 1);
+        let one = hard(&c, Color::Black, 81).unwrap();
+        assert!(
+            (3000..4000).contains(&one),
+            "one stone gets nearly the whole period: {one}"
+        );
+    }
+
+    #[test]
+    fn byoyomi_never_spends_more_than_a_period() {
+        let mut c = GoClock::new(TimeSystem::Byoyomi {
+            main: 0,
+            period: 1,
+            periods: 3,
+        });
+        let h = hard(&c, Color::White, 81).unwrap();
+        assert!(h > 500 && h < 1000, "{h}");
+        c.used(Color::White, Duration::from_millis(800));
+        assert_eq!(c.sides[1].count, 3, "a move inside the period keeps it");
+        c.used(Color::White, Duration::from_millis(1500));
+        assert_eq!(c.sides[1].count, 2);
+    }
+
+    #[test]
+    fn main_time_runs_down_into_overtime() {
+        let mut c = GoClock::new(TimeSystem::Canadian {
+            main: 2,
+            period: 10,
+            stones: 2,
+        });
+        c.used(Color::Black, Duration::from_millis(1500));
+        assert!(!c.sides[0].overtime);
+        c.used(Color::Black, Duration::from_millis(1000));
+        assert!(c.sides[0].overtime);
+        assert_eq!(c.sides[0].count, 1);
+        assert_eq!(c.sides[0].period_ms, 9500);
+        c.used(Color::Black, Duration::from_millis(1000));
+        assert_eq!((c.sides[0].count, c.sides[0].period_ms), (2, 10_000));
+    }
+
+    #[test]
+    fn time_left_without_settings_is_taken_as_given() {
+        let mut c = GoClock::default();
+        c.time_left(Color::Black, 10.0, 0);
+        assert!(hard(&c, Color::Black, 81).unwrap() < 10_000 / 3);
+    }
+}

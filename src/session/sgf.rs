@@ -1,0 +1,187 @@
+//! Reading a Go game record for GTP's `loadsgf`: SGF text (parsed by the `sgf-parse` crate)
+//! becomes a plain [`SgfRecord`] (board size, komi, setup stones, the main line's moves) in GTP
+//! orientation (x from the left, y from the bottom, 0-based). No board logic: the Go session
+//! replays the record on a fresh game and keeps it only when every move is legal.
+//!
+//! Supported: the first game of the collection; `SZ` (square or rectangular, default 19), `KM`,
+//! `AB`/`AW` in the root node, `B`/`W` moves along the main line (the first child at each
+//! branch), passes written `B[]` or, on boards up to 19x19, `B[tt]`. Setup properties after the
+//! root (`AB`, `AW`, `AE` on a move node) are refused: the position they describe is not a
+//! sequence of moves, and guessing would load a different game.
+
+use std::fmt;
+
+use sgf_parse::go::{parse, Move, Prop};
+use sgf_parse::SgfNode;
+
+use crate::rules::Color;
+
+/// A stone or move location in GTP orientation.
+pub type Xy = (usize, usize);
+
+/// The main line of a Go SGF file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SgfRecord {
+    pub width: usize,
+    pub height: usize,
+    /// `KM`, when the file has it.
+    pub komi: Option<f32>,
+    /// Root `AB` / `AW` stones, sorted.
+    pub setup: Vec<(Xy, Color)>,
+    /// Moves in order; `None` is a pass.
+    pub moves: Vec<(Color, Option<Xy>)>,
+}
+
+/// Why a file could not be read (logged; GTP answers `cannot load file`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgfError(pub String);
+
+impl fmt::Display for SgfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SgfError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
+    Err(SgfError(msg.into()))
+}
+
+/// Reads the first game of an SGF collection.
+pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
+    let games = parse(text).map_err(|e| SgfError(format!("not a Go SGF file: {e}")))?;
+    let root = games
+        .first()
+        .ok_or_else(|| SgfError("no game in the file".into()))?;
+    let (width, height) = match root.get_property("SZ") {
+        Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
+        _ => (19, 19),
+    };
+    let mut record = SgfRecord {
+        width,
+        height,
+        ..SgfRecord::default()
+    };
+    if let Some(Prop::KM(k)) = root.get_property("KM") {
+        record.komi = Some(*k as f32);
+    }
+    for (i, node) in root.main_variation().enumerate() {
+        read_node(&mut record, node, i == 0)?;
+    }
+    record.setup.sort_by_key(|&((x, y), c)| (y, x, c.index()));
+    Ok(record)
+}
+
+fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>, is_root: bool) -> Result<(), SgfError> {
+    for prop in node.properties() {
+        match prop {
+            Prop::AB(points) | Prop::AW(points) => {
+                if !is_root {
+                    return err("setup stones (AB/AW) after the root node are not supported");
+                }
+                let color = if matches!(prop, Prop::AB(_)) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                for p in points {
+                    let xy = record
+                        .xy(*p)
+                        .ok_or_else(|| SgfError(format!("setup stone {p:?} is off the board")))?;
+                    record.setup.push((xy, color));
+                }
+            }
+            Prop::AE(_) => return err("AE (erase stones) is not supported"),
+            Prop::B(mv) | Prop::W(mv) => {
+                let color = if matches!(prop, Prop::B(_)) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let at = match mv {
+                    Move::Pass => None,
+                    Move::Move(p) => match record.xy(*p) {
+                        Some(xy) => Some(xy),
+                        // FF[3] pass: `tt` on boards up to 19x19.
+                        None if p.x == 19 && p.y == 19 && record.width.max(record.height) <= 19 => {
+                            None
+                        }
+                        None => return err(format!("move {p:?} is off the board")),
+                    },
+                };
+                record.moves.push((color, at));
+            }
+            Prop::Invalid(id, values)
+                if ["B", "W", "AB", "AW", "SZ", "KM"].contains(&id.as_str()) =>
+            {
+                return err(format!("malformed {id}{values:?}"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+impl SgfRecord {
+    /// An SGF point (x from the left, y from the top) in GTP orientation, if on the board.
+    fn xy(&self, p: sgf_parse::go::Point) -> Option<Xy> {
+        let (x, y) = (usize::from(p.x), usize::from(p.y));
+        (x < self.width && y < self.height).then(|| (x, self.height - 1 - y))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_komi_setup_and_moves() {
+        let r = read_record("(;GM[1]FF[4]SZ[9]KM[6.5]AB[cc][gc]AW[ee];B[ab];W[];B[tt])").unwrap();
+        assert_eq!((r.width, r.height), (9, 9));
+        assert_eq!(r.komi, Some(6.5));
+        // cc: third column, third row from the top = C7 = (2, 6).
+        assert_eq!(
+            r.setup,
+            vec![
+                ((4, 4), Color::White),
+                ((2, 6), Color::Black),
+                ((6, 6), Color::Black)
+            ]
+        );
+        assert_eq!(
+            r.moves,
+            vec![
+                (Color::Black, Some((0, 7))),
+                (Color::White, None),
+                (Color::Black, None)
+            ]
+        );
+    }
+
+    #[test]
+    fn main_line_only_and_defaults() {
+        let r = read_record("(;FF[4](;B[dd];W[pp])(;B[pd]))").unwrap();
+        assert_eq!((r.width, r.height), (19, 19));
+        assert_eq!(r.komi, None);
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!(r.moves[0], (Color::Black, Some((3, 15))));
+    }
+
+    #[test]
+    fn rectangular_boards() {
+        let r = read_record("(;SZ[7:5];B[ga])").unwrap();
+        assert_eq!((r.width, r.height), (7, 5));
+        assert_eq!(r.moves[0], (Color::Black, Some((6, 4))));
+    }
+
+    #[test]
+    fn refusals() {
+        assert!(read_record("not sgf").is_err());
+        assert!(read_record("").is_err());
+        assert!(read_record("(;SZ[9];B[jj])").is_err(), "off the board");
+        assert!(read_record("(;SZ[9];B[aa];AB[bb])").is_err());
+        assert!(read_record("(;SZ[9];AE[aa])").is_err());
+        assert!(read_record("(;GM[4];B[aa])").is_err(), "not Go");
+    }
+}
