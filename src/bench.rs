@@ -97,10 +97,6 @@ pub struct BenchReport {
     pub signature: u64,
 }
 
-fn per_second(nodes: u64, time: Duration) -> u64 {
-    nodes * 1_000_000 / time.as_micros().max(1) as u64
-}
-
 impl BenchReport {
     /// Nodes per second of wall time over the whole run.
     pub fn nps(&self) -> u64 {
@@ -110,20 +106,6 @@ impl BenchReport {
     pub fn cpu_nps(&self) -> u64 {
         per_second(self.nodes, self.cpu)
     }
-}
-
-/// CPU time consumed so far by the calling thread (zero where the clock is unavailable).
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 impl fmt::Display for BenchReport {
@@ -200,7 +182,10 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
         let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut threats, &tm);
         let result = searcher.run(1, &mut |_| {});
         let time = start.elapsed();
-        let cpu = thread_cpu_time().saturating_sub(cpu_start);
+        // Where the thread clock is unavailable, wall time stands in for it.
+        let cpu = thread_cpu_time()
+            .zip(cpu_start)
+            .map_or(time, |(end, begin)| end.saturating_sub(begin));
         let best = result.best.map_or("none".to_string(), |p| {
             let (x, y) = board.xy(p);
             crate::protocol::gomocup::pos_name(x, y)
