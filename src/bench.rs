@@ -12,7 +12,7 @@ use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
 use crate::search::alphabeta::Searcher;
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::search::threats::Vcf;
+use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 
 /// A bench position: board size, rule, and moves in "h8" notation played alternately from black.
@@ -83,6 +83,8 @@ pub struct BenchLine {
     pub score: i32,
     pub nodes: u64,
     pub time: Duration,
+    /// CPU time of the searching thread (unlike `time`, not inflated by other processes).
+    pub cpu: Duration,
 }
 
 /// Every position's result, with totals.
@@ -91,14 +93,18 @@ pub struct BenchReport {
     pub lines: Vec<BenchLine>,
     pub nodes: u64,
     pub time: Duration,
+    pub cpu: Duration,
     pub signature: u64,
 }
 
 impl BenchReport {
-    /// Nodes per second over the whole run.
+    /// Nodes per second of wall time over the whole run.
     pub fn nps(&self) -> u64 {
-        let us = self.time.as_micros().max(1) as u64;
-        self.nodes * 1_000_000 / us
+        per_second(self.nodes, self.time)
+    }
+    /// Nodes per second of the thread's CPU time: the one-core speed even on a busy machine.
+    pub fn cpu_nps(&self) -> u64 {
+        per_second(self.nodes, self.cpu)
     }
 }
 
@@ -106,29 +112,32 @@ impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<20} {:>5} {:>6} {:>8} {:>12} {:>9} {:>11}",
-            "position", "depth", "best", "score", "nodes", "ms", "nodes/s"
+            "{:<20} {:>5} {:>6} {:>8} {:>12} {:>9} {:>11} {:>9} {:>11}",
+            "position", "depth", "best", "score", "nodes", "ms", "nodes/s", "cpu ms", "nodes/cpu-s"
         )?;
         for l in &self.lines {
-            let us = l.time.as_micros().max(1) as u64;
             writeln!(
                 f,
-                "{:<20} {:>5} {:>6} {:>8} {:>12} {:>9} {:>11}",
+                "{:<20} {:>5} {:>6} {:>8} {:>12} {:>9} {:>11} {:>9} {:>11}",
                 l.name,
                 l.depth,
                 l.best,
                 l.score,
                 l.nodes,
                 l.time.as_millis(),
-                l.nodes * 1_000_000 / us
+                per_second(l.nodes, l.time),
+                l.cpu.as_millis(),
+                per_second(l.nodes, l.cpu)
             )?;
         }
         writeln!(
             f,
-            "total: {} nodes in {} ms = {} nodes/s",
+            "total: {} nodes in {} ms = {} nodes/s; {} ms of CPU = {} nodes/cpu-s",
             self.nodes,
             self.time.as_millis(),
-            self.nps()
+            self.nps(),
+            self.cpu.as_millis(),
+            self.cpu_nps()
         )?;
         write!(f, "signature: {:016x}", self.signature)
     }
@@ -153,6 +162,7 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
     let mut signature = 0x00B3_A7C4_u64;
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
+    let mut total_cpu = Duration::ZERO;
     for bp in POSITIONS {
         let mut board = Board::new(bp.size, bp.size, bp.rule).expect("bench sizes are valid");
         for mv in bp.moves.split_whitespace() {
@@ -165,12 +175,17 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::depth(depth);
         let start = Instant::now();
+        let cpu_start = thread_cpu_time();
         let tm = TimeManager::new(&limit, start, &stop);
         let mut tt = TranspositionTable::new(16 << 20);
-        let mut vcf = Vcf::new();
-        let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut vcf, &tm);
+        let mut threats = Threats::default();
+        let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut threats, &tm);
         let result = searcher.run(1, &mut |_| {});
         let time = start.elapsed();
+        // Where the thread clock is unavailable, wall time stands in for it.
+        let cpu = thread_cpu_time()
+            .zip(cpu_start)
+            .map_or(time, |(end, begin)| end.saturating_sub(begin));
         let best = result.best.map_or("none".to_string(), |p| {
             let (x, y) = board.xy(p);
             crate::protocol::gomocup::pos_name(x, y)
@@ -185,6 +200,7 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
         }
         total_nodes += result.info.nodes;
         total_time += time;
+        total_cpu += cpu;
         lines.push(BenchLine {
             name: bp.name,
             depth: result.info.depth,
@@ -192,12 +208,14 @@ pub fn run_gomoku(depth: u32) -> BenchReport {
             score: result.info.score,
             nodes: result.info.nodes,
             time,
+            cpu,
         });
     }
     BenchReport {
         lines,
         nodes: total_nodes,
         time: total_time,
+        cpu: total_cpu,
         signature,
     }
 }

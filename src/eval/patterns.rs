@@ -123,9 +123,7 @@ fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
 
 /// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.
 pub fn prepare(rule: crate::rules::mnk::Rule) {
-    for color in [Color::Black, Color::White] {
-        table(color, rule.exact_five(color), rule.caro());
-    }
+    fused_table(rule);
     combine_table();
 }
 
@@ -201,11 +199,18 @@ fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8
     result
 }
 
-/// Table for (colour, exact five, caro), built once per process on first use.
-fn table(color: Color, exact: bool, caro: bool) -> &'static [u8] {
-    static TABLES: [OnceLock<Vec<u8>>; 8] = [const { OnceLock::new() }; 8];
-    let i = color.index() * 4 + exact as usize * 2 + caro as usize;
-    TABLES[i].get_or_init(|| build_table(color.cell() as u8, exact, caro))
+/// Both colours' patterns for every key, `[black, white]`, under one rule: one memory access
+/// gives both, so a stone's update touches each neighbour's entry once. Built once per process
+/// and rule flavour (exact five per colour, caro) on first use; 2 MB each.
+fn fused_table(rule: crate::rules::mnk::Rule) -> &'static [[u8; 2]] {
+    static TABLES: [OnceLock<Vec<[u8; 2]>>; 8] = [const { OnceLock::new() }; 8];
+    let exact = [rule.exact_five(Color::Black), rule.exact_five(Color::White)];
+    let i = exact[0] as usize * 4 + exact[1] as usize * 2 + rule.caro() as usize;
+    TABLES[i].get_or_init(|| {
+        let black = build_table(Color::Black.cell() as u8, exact[0], rule.caro());
+        let white = build_table(Color::White.cell() as u8, exact[1], rule.caro());
+        black.iter().zip(&white).map(|(&b, &w)| [b, w]).collect()
+    })
 }
 
 /// Combines four line patterns into a threat level (with [`OVERLINE_FLAG`]).
@@ -269,11 +274,6 @@ fn combine_table() -> &'static [u8] {
     })
 }
 
-#[inline]
-fn combine_index(p: [u8; 4]) -> usize {
-    p[0] as usize * 1331 + p[1] as usize * 121 + p[2] as usize * 11 + p[3] as usize
-}
-
 /// Evaluation weight of each line pattern at an empty cell (what the point is worth to the
 /// colour that could play there).
 const PATTERN_VALUE: [i32; PATTERN_COUNT] = [0, 0, 1, 3, 4, 12, 14, 48, 52, 140, 400];
@@ -288,13 +288,54 @@ const THREAT_PENDING: i32 = 250;
 /// Cells within this Chebyshev distance of a stone are move candidates.
 pub const NEAR_RADIUS: isize = 2;
 
+/// Weight of each direction's pattern in a [`combine_table`] index.
+const DIR_WEIGHT: [i32; 4] = [1331, 121, 11, 1];
+/// Pattern and P4 values fit in four bits; masking with this lets the compiler drop bounds
+/// checks on the small tables they index.
+const NIBBLE: usize = 15;
+/// [`PATTERN_VALUE`] padded to sixteen entries.
+const VALUE16: [i32; 16] = {
+    let mut v = [0; 16];
+    let mut i = 0;
+    while i < PATTERN_COUNT {
+        v[i] = PATTERN_VALUE[i];
+        i += 1;
+    }
+    v
+};
+
 /// Per-cell incremental state, kept together for cache locality.
 #[derive(Clone, Copy, Default)]
 struct CellState {
     keys: [u32; 4],
-    pat: [[u8; 4]; 2],
+    /// Pattern per direction, `[black, white]`.
+    pat: [[u8; 2]; 4],
+    /// [`combine_table`] index of each colour's four patterns.
+    code: [u16; 2],
+    /// [`PATTERN_VALUE`] summed over the four directions, per colour.
+    val: [i16; 2],
     p4: [u8; 2],
     near: u8,
+}
+
+impl CellState {
+    /// Sets every pattern from the keys and recomputes codes, values and threat levels.
+    #[inline]
+    fn refresh(&mut self, table: &[[u8; 2]], combined: &[u8]) {
+        for c in 0..2 {
+            let mut code = 0;
+            let mut val = 0;
+            for di in 0..4 {
+                let pat = table[self.keys[di] as usize & (TABLE_LEN - 1)];
+                self.pat[di] = pat;
+                code += pat[c] as i32 * DIR_WEIGHT[di];
+                val += VALUE16[pat[c] as usize & NIBBLE];
+            }
+            self.code[c] = code as u16;
+            self.val[c] = val as i16;
+            self.p4[c] = combined[code as usize];
+        }
+    }
 }
 
 /// A board plus incremental line patterns, threat counts and evaluation.
@@ -304,22 +345,18 @@ pub struct PatternBoard {
     cells: Vec<CellState>,
     dirs: [isize; 4],
     near_offsets: Vec<isize>,
-    tables: [&'static [u8]; 2],
+    table: &'static [[u8; 2]],
     combined: &'static [u8],
     /// Sum of PATTERN_VALUE over empty cells and directions, per colour.
     sum: [i32; 2],
-    /// Empty cells at each P4 level, per colour.
-    p4_count: [[u16; P4_COUNT]; 2],
+    /// Empty cells at each P4 level, per colour (padded to sixteen levels).
+    p4_count: [[u16; 16]; 2],
 }
 
 impl PatternBoard {
     /// Builds the pattern state for `board` (k must be 5).
     pub fn new(board: &Board) -> PatternBoard {
-        let rule = board.rule();
-        let tables = [
-            table(Color::Black, rule.exact_five(Color::Black), rule.caro()),
-            table(Color::White, rule.exact_five(Color::White), rule.caro()),
-        ];
+        let table = fused_table(board.rule());
         let stride = board.stride() as isize;
         let mut near_offsets = Vec::new();
         for dy in -NEAR_RADIUS..=NEAR_RADIUS {
@@ -334,10 +371,10 @@ impl PatternBoard {
             cells: vec![CellState::default(); board.array_len()],
             dirs: board.dirs(),
             near_offsets,
-            tables,
+            table,
             combined: combine_table(),
             sum: [0; 2],
-            p4_count: [[0; P4_COUNT]; 2],
+            p4_count: [[0; 16]; 2],
         };
         pb.rebuild();
         pb
@@ -350,7 +387,7 @@ impl PatternBoard {
             *c = CellState::default();
         }
         self.sum = [0; 2];
-        self.p4_count = [[0; P4_COUNT]; 2];
+        self.p4_count = [[0; 16]; 2];
         let points: Vec<Pos> = self.board.points().collect();
         for &p in &points {
             for (di, &d) in self.dirs.iter().enumerate() {
@@ -376,13 +413,7 @@ impl PatternBoard {
             }
         }
         for &p in &points {
-            let st = &mut self.cells[p.idx()];
-            for c in 0..2 {
-                for di in 0..4 {
-                    st.pat[c][di] = self.tables[c][st.keys[di] as usize];
-                }
-                st.p4[c] = self.combined[combine_index(st.pat[c])];
-            }
+            self.cells[p.idx()].refresh(self.table, self.combined);
             if self.board.is_empty(p) {
                 self.add_cell(p);
             }
@@ -394,12 +425,8 @@ impl PatternBoard {
     fn add_cell(&mut self, p: Pos) {
         let st = &self.cells[p.idx()];
         for c in 0..2 {
-            let mut s = 0;
-            for di in 0..4 {
-                s += PATTERN_VALUE[st.pat[c][di] as usize];
-            }
-            self.sum[c] += s;
-            self.p4_count[c][(st.p4[c] & !OVERLINE_FLAG) as usize] += 1;
+            self.sum[c] += st.val[c] as i32;
+            self.p4_count[c][st.p4[c] as usize & NIBBLE] += 1;
         }
     }
 
@@ -407,12 +434,8 @@ impl PatternBoard {
     fn remove_cell(&mut self, p: Pos) {
         let st = &self.cells[p.idx()];
         for c in 0..2 {
-            let mut s = 0;
-            for di in 0..4 {
-                s += PATTERN_VALUE[st.pat[c][di] as usize];
-            }
-            self.sum[c] -= s;
-            self.p4_count[c][(st.p4[c] & !OVERLINE_FLAG) as usize] -= 1;
+            self.sum[c] -= st.val[c] as i32;
+            self.p4_count[c][st.p4[c] as usize & NIBBLE] -= 1;
         }
     }
 
@@ -435,6 +458,14 @@ impl PatternBoard {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.board.hash()
+    }
+
+    /// Hands the move to `c` without placing a stone (a null move, for asking what the other
+    /// side threatens). Undoing stones played afterwards restores their owners as the side to
+    /// move, so the caller sets the side back when done.
+    #[inline]
+    pub fn set_to_move(&mut self, c: Color) {
+        self.board.set_to_move(c);
     }
 
     /// Plays `p` for the side to move (no legality test).
@@ -474,13 +505,7 @@ impl PatternBoard {
     /// Recomputes a cell's patterns from its keys (occupied cells are not kept up to date).
     #[inline]
     fn refresh_cell(&mut self, p: Pos) {
-        let st = &mut self.cells[p.idx()];
-        for c in 0..2 {
-            for di in 0..4 {
-                st.pat[c][di] = self.tables[c][st.keys[di] as usize];
-            }
-            st.p4[c] = self.combined[combine_index(st.pat[c])];
-        }
+        self.cells[p.idx()].refresh(self.table, self.combined);
     }
 
     /// Sets or clears the stone bits of `p` in the keys of the cells on its four lines and
@@ -489,8 +514,8 @@ impl PatternBoard {
     fn update_lines(&mut self, p: Pos, stone: u32, set: bool) {
         let base = p.idx() as isize;
         let len = self.cells.len() as isize;
-        for di in 0..4 {
-            let d = self.dirs[di];
+        let dirs = self.dirs;
+        for (di, (&d, &weight)) in dirs.iter().zip(DIR_WEIGHT.iter()).enumerate() {
             for off in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
                 let qi = base + off * d;
                 if qi < 0 || qi >= len {
@@ -514,20 +539,27 @@ impl PatternBoard {
                     // Refreshed when it empties again (undo).
                     continue;
                 }
-                let key = st.keys[di] as usize;
+                let new2 = self.table[st.keys[di] as usize & (TABLE_LEN - 1)];
+                let old2 = st.pat[di];
+                if new2 == old2 {
+                    continue;
+                }
+                st.pat[di] = new2;
                 for c in 0..2 {
-                    let old = st.pat[c][di];
-                    let new = self.tables[c][key];
+                    let (old, new) = (old2[c] as usize & NIBBLE, new2[c] as usize & NIBBLE);
                     if old == new {
                         continue;
                     }
-                    st.pat[c][di] = new;
+                    let code = st.code[c] as i32 + (new as i32 - old as i32) * weight;
+                    st.code[c] = code as u16;
                     let old4 = st.p4[c];
-                    let new4 = self.combined[combine_index(st.pat[c])];
+                    let new4 = self.combined[code as usize];
                     st.p4[c] = new4;
-                    self.sum[c] += PATTERN_VALUE[new as usize] - PATTERN_VALUE[old as usize];
-                    self.p4_count[c][(old4 & !OVERLINE_FLAG) as usize] -= 1;
-                    self.p4_count[c][(new4 & !OVERLINE_FLAG) as usize] += 1;
+                    let dv = VALUE16[new] - VALUE16[old];
+                    st.val[c] += dv as i16;
+                    self.sum[c] += dv;
+                    self.p4_count[c][old4 as usize & NIBBLE] -= 1;
+                    self.p4_count[c][new4 as usize & NIBBLE] += 1;
                 }
             }
         }
@@ -546,12 +578,14 @@ impl PatternBoard {
     /// The pattern a stone of `c` would make at `p` along direction index `di`.
     #[inline]
     pub fn pattern(&self, c: Color, p: Pos, di: usize) -> Pattern {
-        self.cells[p.idx()].pat[c.index()][di]
+        self.cells[p.idx()].pat[di][c.index()]
     }
     /// The four line patterns of `c` at `p`.
     #[inline]
     pub fn patterns(&self, c: Color, p: Pos) -> [Pattern; 4] {
-        self.cells[p.idx()].pat[c.index()]
+        let pat = &self.cells[p.idx()].pat;
+        let c = c.index();
+        [pat[0][c], pat[1][c], pat[2][c], pat[3][c]]
     }
     /// Empty cells where `c` reaches threat level `level`.
     #[inline]
@@ -566,11 +600,7 @@ impl PatternBoard {
     /// Line-pattern weight of `p` for `c` (sum over the four directions).
     #[inline]
     pub fn cell_value(&self, c: Color, p: Pos) -> i32 {
-        let pat = &self.cells[p.idx()].pat[c.index()];
-        PATTERN_VALUE[pat[0] as usize]
-            + PATTERN_VALUE[pat[1] as usize]
-            + PATTERN_VALUE[pat[2] as usize]
-            + PATTERN_VALUE[pat[3] as usize]
+        self.cells[p.idx()].val[c.index()] as i32
     }
     /// Static evaluation for the side to move: its potential against the opponent's, with the
     /// mover's potential weighted up because it gets to use it first.
@@ -613,6 +643,8 @@ impl PatternBoard {
             assert_eq!(a.near, b.near);
             if self.board.is_empty(p) {
                 assert_eq!(a.pat, b.pat, "patterns drifted at {:?}", self.board.xy(p));
+                assert_eq!(a.code, b.code);
+                assert_eq!(a.val, b.val);
                 assert_eq!(a.p4, b.p4);
             }
         }

@@ -22,7 +22,7 @@ use crate::eval::patterns::{
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::TimeManager;
-use crate::search::threats::{first_point_at, forbidden_for, Vcf};
+use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
 
 /// Score of a win at the root; a win in n plies scores `MATE - n`.
@@ -35,6 +35,16 @@ const MAX_PLY: usize = 96;
 /// VCF search's job, and at 100 ms per move a 2-ply quiescence beat 4 and 8 plies in matches
 /// against `classic` (20 games each: 90%, 80%, 75%).
 const QUIESCENCE_PLIES: u32 = 2;
+
+/// Deepest chain of fours the root VCF follows (attacker moves).
+const VCF_PLIES: u32 = 24;
+/// Most attacker moves in a root VCT.
+const VCT_DEPTH: u32 = 8;
+/// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
+/// the alpha-beta search keeps most of the time).
+const THREAT_NODES_PER_MS: u64 = 200;
+/// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
+const UNTIMED_THREAT_NODES: u64 = 400_000;
 
 /// Move-ordering weight of the threat a move makes for the mover, by P4 level.
 const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
@@ -88,11 +98,11 @@ struct RootMove {
     order: i32,
 }
 
-/// One search over a position; borrows the player's long-lived table and VCF cache.
+/// One search over a position; borrows the player's long-lived table and threat caches.
 pub struct Searcher<'a, 'm, 's> {
     pb: PatternBoard,
     tt: &'a mut TranspositionTable,
-    vcf: &'a mut Vcf,
+    threats: &'a mut Threats,
     tm: &'m TimeManager<'s>,
     points: Vec<Pos>,
     nodes: u64,
@@ -109,7 +119,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     pub fn new(
         pb: PatternBoard,
         tt: &'a mut TranspositionTable,
-        vcf: &'a mut Vcf,
+        threats: &'a mut Threats,
         tm: &'m TimeManager<'s>,
     ) -> Self {
         let points: Vec<Pos> = pb.board().points().collect();
@@ -118,7 +128,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         Searcher {
             pb,
             tt,
-            vcf,
+            threats,
             tm,
             points,
             nodes: 0,
@@ -184,12 +194,18 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             let pb = &self.pb;
             list.retain(|&(p, _)| !forbidden_for(pb, c, p));
         }
-        list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let n = if must_defend {
             list.len()
         } else {
             list.len().min(limit)
         };
+        // Only the first `n` are searched: select them, then order just those. The order is
+        // total (ties by point), so this equals a full sort's first `n`.
+        let order = |a: &(Pos, i32), b: &(Pos, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        if n > 0 && n < list.len() {
+            list.select_nth_unstable_by(n - 1, order);
+        }
+        list[..n].sort_unstable_by(order);
         self.moves[ply] = list;
         n
     }
@@ -417,11 +433,102 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             seldepth: self.seldepth,
             score,
             mate,
-            nodes: self.nodes + self.vcf.nodes(),
+            nodes: self.nodes,
             elapsed: self.tm.elapsed(),
             pv,
             multipv,
         }
+    }
+
+    /// Nodes the threat searches at the root may spend, in total: the node limit, or what the
+    /// hard deadline allows at a conservative speed.
+    fn threat_budget(&self) -> u64 {
+        if let Some(n) = self.tm.max_nodes() {
+            return n;
+        }
+        match self.tm.hard_limit() {
+            Some(hard) => (hard.as_millis() as u64 * THREAT_NODES_PER_MS).max(2_000),
+            None => UNTIMED_THREAT_NODES,
+        }
+    }
+
+    /// Root threat analysis, in order:
+    /// 1. our VCF, then our VCT: a win is played at once (returned);
+    /// 2. the opponent's VCF/VCT as if we passed: if one exists, every root move is tried and
+    ///    those after which the opponent still wins are dropped (all of them kept when none
+    ///    survives: the search then picks the longest resistance).
+    fn root_threats(&mut self, root: &mut Vec<RootMove>) -> Option<SearchResult> {
+        let budget = self.threat_budget();
+        let mut pb = self.pb.clone();
+        let tm = self.tm;
+        let vcf_found = self.threats.vcf.find(&mut pb, VCF_PLIES, budget / 4, tm);
+        self.nodes += self.threats.vcf.nodes();
+        if let Some(line) = vcf_found {
+            let first = *line.first()?;
+            let info = self.info(1, MATE - line.len() as i32, line, 1);
+            return Some(SearchResult {
+                best: Some(first),
+                info,
+            });
+        }
+        let vct_found = self.threats.vct.find(&mut pb, VCT_DEPTH, budget / 10, tm);
+        self.nodes += self.threats.vct.nodes();
+        if let Some((first, depth)) = vct_found {
+            let info = self.info(1, MATE - (2 * depth as i32 + 1), vec![first], 1);
+            return Some(SearchResult {
+                best: Some(first),
+                info,
+            });
+        }
+        if root.len() <= 1 || !self.opponent_wins(&mut pb, true, budget / 10) {
+            return None;
+        }
+        // Their threat stands: keep the moves after which it no longer wins.
+        let per_move = (budget / 40).max(500);
+        let mut left = budget / 4;
+        let mut keep = vec![false; root.len()];
+        let mut any = false;
+        for (i, rm) in root.iter().enumerate() {
+            if left < per_move || self.tm.should_stop(self.nodes) {
+                break;
+            }
+            let before = self.nodes;
+            pb.play(rm.pos);
+            let loses = self.opponent_wins(&mut pb, false, per_move);
+            pb.undo();
+            left = left.saturating_sub(self.nodes - before);
+            keep[i] = !loses;
+            any |= !loses;
+        }
+        if any {
+            let mut i = 0;
+            root.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
+        None
+    }
+
+    /// Whether the opponent of the side to move in `pb` wins by VCF or VCT: after a null move
+    /// when `pass`, else with the opponent to move in `pb` itself. Counts the nodes spent.
+    fn opponent_wins(&mut self, pb: &mut PatternBoard, pass: bool, budget: u64) -> bool {
+        let me = pb.to_move();
+        if pass {
+            pb.set_to_move(me.opponent());
+        }
+        let tm = self.tm;
+        let vcf = self.threats.vcf.find(pb, VCF_PLIES, budget / 2, tm);
+        self.nodes += self.threats.vcf.nodes();
+        let wins = vcf.is_some() || {
+            let vct = self.threats.vct.find(pb, VCT_DEPTH, budget / 2, tm);
+            self.nodes += self.threats.vct.nodes();
+            vct.is_some()
+        };
+        if pass {
+            pb.set_to_move(me);
+        }
+        wins
     }
 
     /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
@@ -491,18 +598,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             };
         }
 
-        // A forced win by fours ends the game faster than any search.
-        let mut board_copy = self.pb.clone();
-        if let Some(line) = self.vcf.find(&mut board_copy, 24, 300_000, self.tm) {
-            if let Some(&first) = line.first() {
-                let plies = line.len() as i32;
-                let info = self.info(1, MATE - plies, line, 1);
-                report(&info);
-                return SearchResult {
-                    best: Some(first),
-                    info,
-                };
-            }
+        // A forced win by threats ends the game faster than any search; a forced win the
+        // opponent holds narrows the root to the moves that refute it.
+        if let Some(won) = self.root_threats(&mut root) {
+            report(&won.info);
+            return won;
+        }
+        if root[0].pos != best {
+            best = root[0].pos;
+            best_info = self.info(0, 0, vec![best], 1);
         }
 
         let mut depth = 1u32;
@@ -587,7 +691,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 break;
             }
         }
-        best_info.nodes = self.nodes + self.vcf.nodes();
+        best_info.nodes = self.nodes;
         best_info.elapsed = self.tm.elapsed();
         SearchResult {
             best: Some(best),
@@ -619,8 +723,8 @@ mod tests {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let mut tt = TranspositionTable::new(1 << 20);
-        let mut vcf = Vcf::new();
-        let mut s = Searcher::new(PatternBoard::new(b), &mut tt, &mut vcf, &tm);
+        let mut threats = Threats::default();
+        let mut s = Searcher::new(PatternBoard::new(b), &mut tt, &mut threats, &tm);
         let r = s.run(1, &mut |_| {});
         (r.best.unwrap(), r.info)
     }

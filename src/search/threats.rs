@@ -9,7 +9,10 @@
 //! Renju is respected on both sides: black never plays a forbidden point, and a black defender
 //! whose only block is forbidden has lost.
 
-use crate::eval::patterns::{PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX4};
+use crate::eval::patterns::{
+    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
+    P4_FLEX3_PLUS, P4_FLEX4,
+};
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::renju;
 use crate::search::clock::TimeManager;
@@ -43,7 +46,7 @@ pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
     let suspicious = pb.overline_at(Color::Black, p)
         || level == P4_FLEX4
         || level == P4_BLOCK4_FLEX3
-        || level == crate::eval::patterns::P4_FLEX3_2X;
+        || level == P4_FLEX3_2X;
     suspicious && renju::forbidden(pb.board(), p).is_some()
 }
 
@@ -92,6 +95,12 @@ impl Vcf {
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Bytes held by the fail cache and the point list.
+    pub fn bytes(&self) -> usize {
+        self.fail_cache.capacity() * std::mem::size_of::<u64>()
+            + self.points.capacity() * std::mem::size_of::<Pos>()
     }
 
     /// Forgets cached results (new game: hashes may repeat with other meanings only by chance,
@@ -236,6 +245,625 @@ impl Vcf {
     }
 }
 
+/// The threat searches a player keeps between moves: VCF and VCT with their caches.
+pub struct Threats {
+    /// Victory by continuous fours.
+    pub vcf: Vcf,
+    /// Victory by continuous threats (fours and threes).
+    pub vct: Vct,
+}
+
+impl Threats {
+    /// Both searches, the VCT cache taking at most `vct_bytes`.
+    pub fn new(vct_bytes: usize) -> Threats {
+        Threats {
+            vcf: Vcf::new(),
+            vct: Vct::with_bytes(vct_bytes),
+        }
+    }
+
+    /// Bytes held by both caches.
+    pub fn bytes(&self) -> usize {
+        self.vcf.bytes() + self.vct.bytes()
+    }
+
+    /// Forgets cached results (new game).
+    pub fn clear(&mut self) {
+        self.vcf.clear();
+        self.vct.clear();
+    }
+}
+
+impl Default for Threats {
+    fn default() -> Self {
+        Threats::new(1 << 20)
+    }
+}
+
+/// One entry of the VCT result cache: a proven win or a proven failure at some depth.
+#[derive(Clone, Copy, Default)]
+struct VctEntry {
+    key: u64,
+    depth: u8,
+    win: bool,
+}
+
+/// Salts that keep attacker and defender nodes of either colour apart in the cache.
+const SALT_ATTACK: [u64; 2] = [0x51AF_D7ED_558C_CD1D, 0xC4CE_B9FE_1A85_EC53];
+const SALT_DEFEND: [u64; 2] = [0x9FB2_1C65_1E98_DF25, 0x2545_F491_4F6C_DD1D];
+
+/// Fewest cache entries, whatever the memory limit.
+const VCT_MIN_ENTRIES: usize = 1 << 10;
+/// Moves kept on the scratch stack before it would have to grow.
+const STACK_CAPACITY: usize = 8192;
+
+/// VCT: victory by continuous threats, fours *and* open threes. After a four the defender's
+/// reply is forced; after an open three the defender may try every move that leaves the attacker
+/// no open-four point, and every four of its own (which the attacker must answer first). The
+/// attacker wins when every defence loses.
+///
+/// ```text
+///   attack(d):  five / open four ready -> win;  d = 0 -> fail
+///               for m in fours and threes of the attacker: play m; defend(d - 1) -> win
+///   defend(d):  attacker's four  -> the single block, then attack(d)
+///               attacker's three -> every block that kills all its open-four points, then
+///                                   attack(d); every defender four, the attacker's forced
+///                                   block, then defend(d) again. Win only if all of them win.
+/// ```
+/// Results are cached (a win at depth d holds at any depth >= d, a failure at any depth <= d);
+/// a search cut short by its node budget or the clock caches no failure. Renju is respected on
+/// both sides through [`forbidden_for`]. All buffers are allocated at construction, sized from a
+/// byte budget ([`Vct::with_bytes`]), so searching never allocates.
+pub struct Vct {
+    cache: Vec<VctEntry>,
+    mask: usize,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    points: Vec<Pos>,
+    stack: Vec<Pos>,
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl Default for Vct {
+    fn default() -> Self {
+        Vct::with_bytes(1 << 20)
+    }
+}
+
+impl Vct {
+    /// A searcher whose cache takes at most `bytes` bytes (at least a small minimum).
+    pub fn with_bytes(bytes: usize) -> Vct {
+        let want = (bytes / std::mem::size_of::<VctEntry>()).max(VCT_MIN_ENTRIES);
+        let n = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        Vct {
+            cache: vec![VctEntry::default(); n],
+            mask: n - 1,
+            nodes: 0,
+            budget: 0,
+            aborted: false,
+            points: Vec::new(),
+            stack: Vec::with_capacity(STACK_CAPACITY),
+            mark: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    /// Bytes held by the cache and scratch buffers (for the memory limit).
+    pub fn bytes(&self) -> usize {
+        self.cache.len() * std::mem::size_of::<VctEntry>()
+            + self.stack.capacity() * std::mem::size_of::<Pos>()
+            + self.points.capacity() * std::mem::size_of::<Pos>()
+            + self.mark.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// Bytes of the result cache alone (what [`Vct::with_bytes`] was asked to bound).
+    pub fn cache_bytes(&self) -> usize {
+        self.cache.len() * std::mem::size_of::<VctEntry>()
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the last call ran out of nodes or time before it could answer for certain.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Forgets every cached result.
+    pub fn clear(&mut self) {
+        self.cache.iter_mut().for_each(|e| *e = VctEntry::default());
+    }
+
+    /// Searches for a VCT for the side to move with at most `max_depth` attacker moves and
+    /// `node_budget` nodes, deepening one attacker move at a time so the shortest win found is
+    /// returned. Returns the first move of the win and the depth it needed.
+    pub fn find(
+        &mut self,
+        pb: &mut PatternBoard,
+        max_depth: u32,
+        node_budget: u64,
+        tm: &TimeManager<'_>,
+    ) -> Option<(Pos, u32)> {
+        self.nodes = 0;
+        self.budget = node_budget;
+        self.aborted = false;
+        self.prepare(pb);
+        let att = pb.to_move();
+        for depth in 1..=max_depth {
+            if let Some(m) = self.root(pb, att, depth, tm) {
+                return Some((m, depth));
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Whether the side *not* to move would have a VCT if it could move now (a null move): the
+    /// threat the side to move has to answer.
+    pub fn threatened(
+        &mut self,
+        pb: &mut PatternBoard,
+        max_depth: u32,
+        node_budget: u64,
+        tm: &TimeManager<'_>,
+    ) -> Option<(Pos, u32)> {
+        let me = pb.to_move();
+        pb.set_to_move(me.opponent());
+        let found = self.find(pb, max_depth, node_budget, tm);
+        pb.set_to_move(me);
+        found
+    }
+
+    fn prepare(&mut self, pb: &PatternBoard) {
+        let board = pb.board();
+        if self.points.len() != board.width() * board.height()
+            || self.mark.len() != board.array_len()
+        {
+            self.points = board.points().collect();
+            self.mark = vec![0; board.array_len()];
+        }
+    }
+
+    /// The root of one deepening step: like [`Vct::attack`] but remembers the winning move.
+    fn root(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> Option<Pos> {
+        if let Some(m) = self.immediate(pb, att) {
+            return Some(m);
+        }
+        if pb.count(att.opponent(), P4_FIVE) > 0 {
+            return self.forced_block(pb, att, depth, tm);
+        }
+        self.winning_threat(pb, att, depth, tm)
+    }
+
+    /// The defender threatens five, so the block is forced; it keeps the attack going only if
+    /// it is itself a threat. Returns the block when it wins.
+    fn forced_block(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> Option<Pos> {
+        let def = att.opponent();
+        if pb.count(def, P4_FIVE) > 1 || depth == 0 {
+            return None;
+        }
+        let b = first_point_at(pb, &self.points, def, P4_FIVE, false)?;
+        let level = pb.p4(att, b);
+        if !(P4_FLEX3..P4_FIVE).contains(&level) || forbidden_for(pb, att, b) {
+            return None;
+        }
+        self.try_threat(pb, att, b, depth, tm).then_some(b)
+    }
+
+    /// The first of the attacker's threat moves after which every defence loses.
+    fn winning_threat(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> Option<Pos> {
+        let base = self.stack.len();
+        self.attack_moves(pb, att, depth);
+        let mut found = None;
+        for i in base..self.stack.len() {
+            let m = self.stack[i];
+            if self.try_threat(pb, att, m, depth, tm) {
+                found = Some(m);
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        self.stack.truncate(base);
+        found
+    }
+
+    /// A win that needs no search: a five, or an open four (for renju black: a legal one). The
+    /// defender's own five point is not checked here; [`Vct::attack`] handles it first.
+    fn immediate(&self, pb: &PatternBoard, att: Color) -> Option<Pos> {
+        if pb.count(att, P4_FIVE) > 0 {
+            return first_point_at(pb, &self.points, att, P4_FIVE, false);
+        }
+        if pb.count(att.opponent(), P4_FIVE) > 0 {
+            return None;
+        }
+        if pb.count(att, P4_FLEX4) > 0 {
+            return first_point_at(pb, &self.points, att, P4_FLEX4, true);
+        }
+        None
+    }
+
+    #[inline]
+    fn spend(&mut self, tm: &TimeManager<'_>) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget || (self.nodes & 255 == 0 && tm.should_stop(0)) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn probe(&self, key: u64, depth: u32) -> Option<bool> {
+        let e = &self.cache[key as usize & self.mask];
+        if e.key != key {
+            return None;
+        }
+        if e.win && u32::from(e.depth) <= depth {
+            Some(true)
+        } else if !e.win && u32::from(e.depth) >= depth {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn store(&mut self, key: u64, depth: u32, win: bool) {
+        if !win && self.aborted {
+            return;
+        }
+        let e = &mut self.cache[key as usize & self.mask];
+        *e = VctEntry {
+            key,
+            depth: depth.min(255) as u8,
+            win,
+        };
+    }
+
+    /// Attacker to move with `depth` threat moves left: can it force a win?
+    fn attack(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> bool {
+        if self.spend(tm) {
+            return false;
+        }
+        let def = att.opponent();
+        if pb.count(att, P4_FIVE) > 0 {
+            return true;
+        }
+        if pb.count(def, P4_FIVE) > 0 {
+            return self.forced_block(pb, att, depth, tm).is_some();
+        }
+        if pb.count(att, P4_FLEX4) > 0
+            && first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some()
+        {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let key = pb.hash() ^ SALT_ATTACK[att.index()];
+        if let Some(known) = self.probe(key, depth) {
+            return known;
+        }
+        let won = self.winning_threat(pb, att, depth, tm).is_some();
+        self.store(key, depth, won);
+        won
+    }
+
+    /// Pushes the attacker's threat moves, strongest first: 4-3 and 3-3 points, then fours,
+    /// then threes. With one attacker move left only fours and 3-3 points can still win (a
+    /// single three needs a follow-up).
+    fn attack_moves(&mut self, pb: &PatternBoard, att: Color, depth: u32) {
+        let base = self.stack.len();
+        for &p in &self.points {
+            if !pb.board().is_empty(p) {
+                continue;
+            }
+            let level = pb.p4(att, p);
+            let threat = match level {
+                P4_BLOCK4..=P4_BLOCK4_FLEX3 | P4_FLEX3_2X => true,
+                P4_FLEX3 | P4_FLEX3_PLUS => depth >= 2,
+                _ => false,
+            };
+            if threat {
+                self.stack.push(p);
+            }
+        }
+        // Order: 4-3 first, then 3-3, then fours, then threes; ties by line weight.
+        let rank = |p: Pos| -> i32 {
+            let level = pb.p4(att, p);
+            let class = match level {
+                P4_BLOCK4_FLEX3 => 5,
+                P4_FLEX3_2X => 4,
+                P4_BLOCK4_PLUS => 3,
+                P4_BLOCK4 => 2,
+                P4_FLEX3_PLUS => 1,
+                _ => 0,
+            };
+            class * 10_000 + pb.cell_value(att, p) + pb.cell_value(att.opponent(), p) / 2
+        };
+        self.stack[base..].sort_unstable_by_key(|&p| (std::cmp::Reverse(rank(p)), p.0));
+        if att == Color::Black && pb.board().rule().renju() {
+            // Drop forbidden points (tested only for the few suspicious levels).
+            let mut keep = base;
+            for i in base..self.stack.len() {
+                let p = self.stack[i];
+                if !forbidden_for(pb, att, p) {
+                    self.stack[keep] = p;
+                    keep += 1;
+                }
+            }
+            self.stack.truncate(keep);
+        }
+    }
+
+    /// Plays the attacker's threat `m` and asks whether every defence loses.
+    fn try_threat(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        m: Pos,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> bool {
+        pb.play(m);
+        let won = self.defend(pb, att, m, depth - 1, tm);
+        pb.undo();
+        won
+    }
+
+    /// Whether `att` has an open-four point it may play.
+    fn open_four_ready(&self, pb: &PatternBoard, att: Color) -> bool {
+        if pb.count(att, P4_FLEX4) == 0 {
+            return false;
+        }
+        if att == Color::Black && pb.board().rule().renju() {
+            return first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some();
+        }
+        true
+    }
+
+    /// Defender to move after the attacker's threat at `m`: does the attacker win whatever the
+    /// defender does?
+    fn defend(
+        &mut self,
+        pb: &mut PatternBoard,
+        att: Color,
+        m: Pos,
+        depth: u32,
+        tm: &TimeManager<'_>,
+    ) -> bool {
+        if self.spend(tm) {
+            return false;
+        }
+        let def = att.opponent();
+        if pb.count(def, P4_FIVE) > 0 {
+            return false;
+        }
+        let fives = pb.count(att, P4_FIVE);
+        if fives > 0 {
+            if fives > 1 {
+                return true;
+            }
+            let b = match five_point_near(pb, att, m) {
+                Some(b) => b,
+                None => match first_point_at(pb, &self.points, att, P4_FIVE, false) {
+                    Some(b) => b,
+                    None => return false,
+                },
+            };
+            if forbidden_for(pb, def, b) {
+                return true;
+            }
+            pb.play(b);
+            let won = self.attack(pb, att, depth, tm);
+            pb.undo();
+            return won;
+        }
+        if !self.open_four_ready(pb, att) {
+            // Not a real threat (renju: its open-four points are forbidden).
+            return false;
+        }
+        if pb.count(def, P4_FLEX4) > 0
+            && first_point_at(pb, &self.points, def, P4_FLEX4, true).is_some()
+        {
+            // The defender's own open four is faster than the attacker's.
+            return false;
+        }
+        let key = pb.hash() ^ SALT_DEFEND[att.index()];
+        if let Some(known) = self.probe(key, depth) {
+            return known;
+        }
+        let base = self.stack.len();
+        let blocks = self.defence_moves(pb, att, m);
+        let mut won = true;
+        // Blocks: each must leave no open-four point, then the attacker goes on.
+        for i in base..base + blocks {
+            let q = self.stack[i];
+            if forbidden_for(pb, def, q) {
+                continue;
+            }
+            pb.play(q);
+            let result = if self.open_four_ready(pb, att) {
+                None
+            } else {
+                Some(self.attack(pb, att, depth, tm))
+            };
+            pb.undo();
+            if result == Some(false) || self.aborted {
+                won = false;
+                break;
+            }
+        }
+        // Counter-fours: the attacker must block, then the defender faces the threat again.
+        if won {
+            for i in base + blocks..self.stack.len() {
+                let d = self.stack[i];
+                if forbidden_for(pb, def, d) {
+                    continue;
+                }
+                pb.play(d);
+                let result = if !self.open_four_ready(pb, att) {
+                    // A four that also blocks was judged among the blocks.
+                    true
+                } else if pb.count(def, P4_FIVE) > 1 {
+                    false
+                } else {
+                    match five_point_near(pb, def, d) {
+                        Some(b) if !forbidden_for(pb, att, b) => {
+                            pb.play(b);
+                            let r = self.defend(pb, att, m, depth, tm);
+                            pb.undo();
+                            r
+                        }
+                        _ => false,
+                    }
+                };
+                pb.undo();
+                if !result || self.aborted {
+                    won = false;
+                    break;
+                }
+            }
+        }
+        self.stack.truncate(base);
+        self.store(key, depth, won);
+        won
+    }
+
+    /// The defender's real answers to the attacker's three at `m` (the side to move is the
+    /// defender): the blocks that leave no open-four point, then its own fours. For analysis and
+    /// tests; the search uses the same candidates without collecting them.
+    pub fn defences(&mut self, pb: &mut PatternBoard, m: Pos) -> Vec<Pos> {
+        self.prepare(pb);
+        let def = pb.to_move();
+        let att = def.opponent();
+        let base = self.stack.len();
+        let blocks = self.defence_moves(pb, att, m);
+        let mut out = Vec::new();
+        for i in base..self.stack.len() {
+            let q = self.stack[i];
+            if forbidden_for(pb, def, q) {
+                continue;
+            }
+            pb.play(q);
+            let keeps = i >= base + blocks || !self.open_four_ready(pb, att);
+            pb.undo();
+            if keeps && !out.contains(&q) {
+                out.push(q);
+            }
+        }
+        self.stack.truncate(base);
+        out
+    }
+
+    /// Pushes the defender's candidate moves after the attacker's three at `m` and returns how
+    /// many of them are blocks; the rest (after them) are the defender's fours. Blocks are the
+    /// attacker's open-four points and the points on the lines that make them, within four
+    /// cells; whether a block really kills every open-four point is tested when it is played.
+    fn defence_moves(&mut self, pb: &PatternBoard, att: Color, m: Pos) -> usize {
+        let def = att.opponent();
+        let base = self.stack.len();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|x| *x = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let dirs = pb.board().dirs();
+        // The open-four points: on m's lines, unless some lie elsewhere (then scan everything).
+        let mut found = 0u16;
+        let total = pb.count(att, P4_FLEX4);
+        let flex_base = self.stack.len();
+        for d in dirs {
+            for off in -5isize..=5 {
+                let q = m.step(d, off);
+                if pb.board().is_empty(q)
+                    && pb.p4(att, q) == P4_FLEX4
+                    && self.mark[q.idx()] != stamp
+                {
+                    self.mark[q.idx()] = stamp;
+                    self.stack.push(q);
+                    found += 1;
+                }
+            }
+        }
+        if found < total {
+            for &q in &self.points {
+                if pb.board().is_empty(q)
+                    && pb.p4(att, q) == P4_FLEX4
+                    && self.mark[q.idx()] != stamp
+                {
+                    self.mark[q.idx()] = stamp;
+                    self.stack.push(q);
+                }
+            }
+        }
+        let flex_end = self.stack.len();
+        for i in flex_base..flex_end {
+            let q = self.stack[i];
+            for (di, &d) in dirs.iter().enumerate() {
+                if pb.pattern(att, q, di) < crate::eval::patterns::BLOCK4 {
+                    continue;
+                }
+                for off in -4isize..=4 {
+                    let r = q.step(d, off);
+                    if off != 0 && pb.board().is_empty(r) && self.mark[r.idx()] != stamp {
+                        self.mark[r.idx()] = stamp;
+                        self.stack.push(r);
+                    }
+                }
+            }
+        }
+        let blocks = self.stack.len() - base;
+        // Counter-fours, blocks or not: a four that only half-blocks still forces a reply.
+        let fours = pb.count(def, P4_BLOCK4)
+            + pb.count(def, P4_BLOCK4_PLUS)
+            + pb.count(def, P4_BLOCK4_FLEX3);
+        if fours > 0 {
+            for &q in &self.points {
+                if pb.board().is_empty(q) && (P4_BLOCK4..=P4_BLOCK4_FLEX3).contains(&pb.p4(def, q))
+                {
+                    self.stack.push(q);
+                }
+            }
+        }
+        blocks
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,7 +871,16 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn setup(black: &[(i64, i64)], white: &[(i64, i64)], to_move: Color) -> PatternBoard {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        setup_rule(Rule::Freestyle, black, white, to_move)
+    }
+
+    fn setup_rule(
+        rule: Rule,
+        black: &[(i64, i64)],
+        white: &[(i64, i64)],
+        to_move: Color,
+    ) -> PatternBoard {
+        let mut b = Board::new(15, 15, rule).unwrap();
         for &(x, y) in black {
             b.place(b.pos(x, y).unwrap(), Color::Black);
         }
@@ -278,5 +915,253 @@ mod tests {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::infinite(&stop);
         assert!(Vcf::new().find(&mut pb, 10, 100_000, &tm).is_none());
+    }
+
+    fn vct(pb: &mut PatternBoard, depth: u32) -> Option<(Pos, u32)> {
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::infinite(&stop);
+        let hash = pb.hash();
+        let mut v = Vct::with_bytes(1 << 16);
+        let found = v.find(pb, depth, 5_000_000, &tm);
+        assert!(!v.aborted(), "the budget is ample for these positions");
+        assert_eq!(pb.hash(), hash, "the board is restored");
+        pb.validate();
+        found
+    }
+
+    fn xy(pb: &PatternBoard, p: Pos) -> (usize, usize) {
+        pb.board().xy(p)
+    }
+
+    /// Black: a horizontal two on row 7 and a vertical two in column 8 that meet at (8,7).
+    const THREE_THREE: [(i64, i64); 4] = [(6, 7), (7, 7), (8, 5), (8, 6)];
+    const FAR: [(i64, i64); 4] = [(0, 0), (14, 0), (0, 14), (14, 14)];
+
+    #[test]
+    fn vct_plays_the_double_three() {
+        let mut pb = setup(&THREE_THREE, &FAR, Color::Black);
+        let (p, depth) = vct(&mut pb, 4).expect("3-3 wins");
+        assert_eq!((xy(&pb, p), depth), ((8, 7), 1));
+        // Nothing of the kind for white, who has only scattered corner stones.
+        pb.set_to_move(Color::White);
+        assert!(vct(&mut pb, 4).is_none());
+    }
+
+    #[test]
+    fn vct_needs_a_three_first() {
+        // Black (to move) has no four and no 3-3 point yet:
+        //   row 7:  . . . . [8] X X .      (9,7) (10,7): an open two
+        //   (8,5) and (10,5) sit on both diagonals through (9,6).
+        // (8,7) makes an open three on row 7 and turns (9,6) into a 3-3 point (diagonal
+        // (8,5)-(9,6)-(10,7), anti-diagonal (10,5)-(9,6)-(8,7)) that no block of the row touches.
+        // White's O.O.O on row 10 gives it fours to interpose, which do not help.
+        let black = [(8, 5), (10, 5), (9, 7), (10, 7), (4, 10)];
+        let white = [(5, 5), (5, 10), (9, 10), (7, 10), (5, 9)];
+        let mut pb = setup(&black, &white, Color::Black);
+        assert!(vct(&mut pb, 1).is_none(), "no win in one threat");
+        let (m, depth) = vct(&mut pb, 4).expect("a win in two threats");
+        assert_eq!(depth, 2);
+        assert!([(8, 7), (9, 6)].contains(&xy(&pb, m)), "{:?}", xy(&pb, m));
+        assert!(brute_attack(&mut pb, Color::Black, 2));
+        assert!(!brute_attack(&mut pb, Color::Black, 1));
+    }
+
+    #[test]
+    fn no_vct_from_an_open_two() {
+        let mut pb = setup(&[(7, 7), (8, 7)], &[(0, 0), (14, 14)], Color::Black);
+        assert!(vct(&mut pb, 6).is_none());
+    }
+
+    #[test]
+    fn the_defenders_open_three_beats_a_double_three() {
+        // White's open three on row 12 becomes an open four as soon as black plays a quiet
+        // threat, so black's 3-3 no longer wins.
+        let white = [(2, 12), (3, 12), (4, 12), (14, 0)];
+        let mut pb = setup(&THREE_THREE, &white, Color::Black);
+        assert!(vct(&mut pb, 4).is_none());
+    }
+
+    #[test]
+    fn renju_black_may_not_use_a_forbidden_double_three() {
+        let mut pb = setup_rule(Rule::Renju, &THREE_THREE, &FAR, Color::Black);
+        let p = pb.board().pos(8, 7).unwrap();
+        assert!(forbidden_for(&pb, Color::Black, p), "(8,7) is a renju 3-3");
+        if let Some((m, _)) = vct(&mut pb, 4) {
+            assert_ne!(m, p);
+            assert!(!forbidden_for(&pb, Color::Black, m));
+        }
+        // White may: the same shape in white stones wins.
+        let mut pb = setup_rule(Rule::Renju, &FAR, &THREE_THREE, Color::White);
+        let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins in renju");
+        assert_eq!((xy(&pb, m), depth), ((8, 7), 1));
+    }
+
+    fn defence_set(
+        black: &[(i64, i64)],
+        white: &[(i64, i64)],
+        last: (i64, i64),
+    ) -> Vec<(usize, usize)> {
+        let mut pb = setup(black, white, Color::White);
+        let m = pb.board().pos(last.0, last.1).unwrap();
+        let mut v = Vct::default();
+        let mut set: Vec<(usize, usize)> =
+            v.defences(&mut pb, m).iter().map(|&p| xy(&pb, p)).collect();
+        set.sort();
+        pb.validate();
+        set
+    }
+
+    #[test]
+    fn defences_against_threes() {
+        let far = [(0, 0), (14, 14)];
+        // ..XXX.. : only the two adjacent ends stop the open four.
+        assert_eq!(
+            defence_set(&[(5, 7), (6, 7), (7, 7)], &far, (7, 7)),
+            vec![(4, 7), (8, 7)]
+        );
+        // .X.XX. : the gap and both outer ends.
+        assert_eq!(
+            defence_set(&[(4, 7), (6, 7), (7, 7)], &far, (7, 7)),
+            vec![(3, 7), (5, 7), (8, 7)]
+        );
+        // A white stone two cells off: O.XXX.. leaves the near end, the far end and the
+        // four point on the other side.
+        assert_eq!(
+            defence_set(&[(5, 7), (6, 7), (7, 7)], &[(3, 7), (14, 14)], (7, 7)),
+            vec![(4, 7), (8, 7), (9, 7)]
+        );
+        // White's own four (row 2, against the edge) is an answer too.
+        assert_eq!(
+            defence_set(
+                &[(5, 7), (6, 7), (7, 7), (14, 13)],
+                &[(0, 2), (1, 2), (2, 2)],
+                (7, 7)
+            ),
+            vec![(3, 2), (4, 2), (4, 7), (8, 7)]
+        );
+    }
+
+    /// Threat-space search with a full-width defender (every empty point near a stone), the
+    /// oracle for the VCT's defence sets: `att` to move, at most `depth` threat moves.
+    fn brute_attack(pb: &mut PatternBoard, att: Color, depth: u32) -> bool {
+        let def = att.opponent();
+        if pb.count(att, P4_FIVE) > 0 {
+            return true;
+        }
+        let points: Vec<Pos> = pb.board().points().collect();
+        if pb.count(def, P4_FIVE) > 0 {
+            // The block is forced. If our threat still stands the defender must face it again;
+            // otherwise the block must be a new threat, paid from the budget.
+            if pb.count(def, P4_FIVE) > 1 {
+                return false;
+            }
+            let standing = first_point_at(pb, &points, att, P4_FLEX4, true).is_some();
+            let b = first_point_at(pb, &points, def, P4_FIVE, false).unwrap();
+            let level = pb.p4(att, b);
+            if forbidden_for(pb, att, b) || !standing && (level < P4_FLEX3 || depth == 0) {
+                return false;
+            }
+            pb.play(b);
+            let won = brute_defend(pb, att, if standing { depth } else { depth - 1 });
+            pb.undo();
+            return won;
+        }
+        if first_point_at(pb, &points, att, P4_FLEX4, true).is_some() {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for &p in &points {
+            if !pb.board().is_empty(p) {
+                continue;
+            }
+            let level = pb.p4(att, p);
+            if !(P4_FLEX3..P4_FLEX4).contains(&level) {
+                continue;
+            }
+            if forbidden_for(pb, att, p) {
+                continue;
+            }
+            pb.play(p);
+            let won = brute_defend(pb, att, depth - 1);
+            pb.undo();
+            if won {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn brute_defend(pb: &mut PatternBoard, att: Color, depth: u32) -> bool {
+        let def = att.opponent();
+        if pb.count(def, P4_FIVE) > 0 {
+            return false;
+        }
+        let points: Vec<Pos> = pb.board().points().collect();
+        for &q in &points {
+            if !pb.board().is_empty(q) || !pb.is_near(q) || forbidden_for(pb, def, q) {
+                continue;
+            }
+            pb.play(q);
+            let won = brute_attack(pb, att, depth);
+            pb.undo();
+            if !won {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn vct_agrees_with_a_full_width_defender() {
+        // Random crowded centres: whatever the VCT proves, the brute force proves too
+        // (soundness); in freestyle, whatever the brute force proves within two threats, the
+        // VCT finds too (its defence sets are complete).
+        let mut state = 99u64;
+        let mut wins = 0;
+        let mut deep_wins = 0;
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for _ in 0..150 {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                let n = 8 + (crate::rules::mnk::splitmix64(&mut state) % 8) as usize;
+                let mut placed = 0;
+                while placed < n {
+                    let r = crate::rules::mnk::splitmix64(&mut state);
+                    let (x, y) = (4 + (r % 7) as i64, 4 + (r / 7 % 7) as i64);
+                    let p = b.pos(x, y).unwrap();
+                    if b.is_empty(p) && b.play(p).is_ok() {
+                        placed += 1;
+                    }
+                }
+                let mut pb = PatternBoard::new(&b);
+                if b.is_over() {
+                    continue;
+                }
+                let att = pb.to_move();
+                let found = vct(&mut pb, 2);
+                let brute = brute_attack(&mut pb, att, 2);
+                if let Some((p, depth)) = found {
+                    assert!(
+                        brute,
+                        "{rule:?}: VCT claims {:?} at depth {depth}; the brute force refutes:\n{}",
+                        b.xy(p),
+                        b.to_text()
+                    );
+                    wins += 1;
+                    if depth == 2 {
+                        deep_wins += 1;
+                    }
+                }
+                if rule == Rule::Freestyle {
+                    assert_eq!(found.is_some(), brute, "VCT misses a win:\n{}", b.to_text());
+                }
+            }
+        }
+        eprintln!("VCT wins checked: {wins}, {deep_wins} of them at depth 2");
+        assert!(
+            wins >= 20 && deep_wins >= 3,
+            "too few wins to test: {wins}, {deep_wins} at depth 2"
+        );
     }
 }

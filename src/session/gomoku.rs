@@ -1156,7 +1156,10 @@ mod tests {
         assert_eq!(s.level(), "scripted");
         s.info(Setting::Level("nosuch".into()));
         let r = ask(|r| s.begin(r)).0;
-        assert!(is_err(&r, "known: strong, classic, learner, perfect"), "{r:?}");
+        assert!(
+            is_err(&r, "known: strong, classic, learner, perfect"),
+            "{r:?}"
+        );
     }
 
     #[test]
