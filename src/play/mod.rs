@@ -1,3 +1,4 @@
 //! Terminal UIs for humans. They read and write the streams they are given, never stdout directly.
 
+pub mod menu;
 pub mod ttt;
