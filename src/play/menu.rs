@@ -144,6 +144,107 @@ pub fn ask_setting<T: std::fmt::Display + Clone>(
     )
 }
 
+/// Where the computer's search progress goes while it thinks (stderr in the CLI): one line
+/// rewritten in place on a terminal, or one line per report otherwise. Best effort: a failed
+/// write is ignored, progress is never worth ending a game over.
+pub struct ProgressLine<'a> {
+    out: &'a mut dyn Write,
+    overwrite: bool,
+    shown: bool,
+}
+
+impl<'a> ProgressLine<'a> {
+    /// Progress on `out`; `overwrite` when `out` is a terminal.
+    pub fn new(out: &'a mut dyn Write, overwrite: bool) -> ProgressLine<'a> {
+        ProgressLine {
+            out,
+            overwrite,
+            shown: false,
+        }
+    }
+    /// Shows `text` as the current progress.
+    pub fn show(&mut self, text: &str) {
+        let _ = if self.overwrite {
+            // Carriage return, then erase to the end of the line (ANSI EL).
+            write!(self.out, "\r\x1b[K{text}")
+        } else {
+            writeln!(self.out, "{text}")
+        };
+        let _ = self.out.flush();
+        self.shown = true;
+    }
+    /// Clears the line after a search (terminal mode).
+    pub fn finish(&mut self) {
+        if self.overwrite && self.shown {
+            let _ = write!(self.out, "\r\x1b[K");
+            let _ = self.out.flush();
+        }
+        self.shown = false;
+    }
+}
+
+/// A board as text: `columns` letters above and below, `rows` labels (top line first) on both
+/// sides, `cell(column, line)` the character of each point (lines counted from the top), the
+/// point at `last` in parentheses.
+pub fn draw_grid(
+    columns: &[char],
+    rows: &[usize],
+    cell: impl Fn(usize, usize) -> char,
+    last: Option<(usize, usize)>,
+) -> String {
+    let letters: String = columns.iter().map(|c| format!(" {c}")).collect();
+    let mut s = format!("   {letters}\n");
+    for (line, label) in rows.iter().enumerate() {
+        s.push_str(&format!("{label:>2} "));
+        let mut after_last = false;
+        for x in 0..columns.len() {
+            let is_last = last == Some((x, line));
+            s.push(match (is_last, after_last) {
+                (true, _) => '(',
+                (false, true) => ')',
+                (false, false) => ' ',
+            });
+            after_last = is_last;
+            s.push(cell(x, line));
+        }
+        s.push(if after_last { ')' } else { ' ' });
+        s.push_str(&format!(" {label}\n"));
+    }
+    s.push_str(&format!("   {letters}\n"));
+    s
+}
+
+/// A word every game's move prompt understands besides its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// `undo`: take back the last human move (and the computer's reply).
+    Undo,
+    /// `quit`, `exit` or `00`: abandon the game.
+    Quit,
+    /// `help` or `?`: show the forms a move may take.
+    Help,
+}
+
+/// Recognises the shared words (any case).
+pub fn word(s: &str) -> Option<Word> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "undo" => Some(Word::Undo),
+        "quit" | "exit" | "00" | "q" => Some(Word::Quit),
+        "help" | "?" => Some(Word::Help),
+        _ => None,
+    }
+}
+
+/// How many moves to take back so that the last move made by a human side goes (with the
+/// computer replies after it); `None` when no human move is on the record. `movers` lists who
+/// made each move, oldest first.
+pub fn undo_count(
+    movers: impl DoubleEndedIterator<Item = Color>,
+    human: [bool; 2],
+) -> Option<usize> {
+    movers.rev().position(|c| human[c.index()]).map(|n| n + 1)
+}
+
 /// A game the menu can run.
 pub trait TerminalGame {
     /// A computer player of this game.
@@ -163,7 +264,11 @@ pub trait TerminalGame {
         None
     }
     /// Asks for new settings; false at end of input.
-    fn change_settings(&mut self, _input: &mut dyn BufRead, _out: &mut dyn Write) -> io::Result<bool> {
+    fn change_settings(
+        &mut self,
+        _input: &mut dyn BufRead,
+        _out: &mut dyn Write,
+    ) -> io::Result<bool> {
         Ok(true)
     }
     /// Plays one game between `sides` (index 0 is the first player) and says how it ended.
@@ -373,6 +478,34 @@ mod tests {
         assert_eq!(ask(&mut input, &mut out, "n? ", parse).unwrap(), None);
         let t = String::from_utf8(out).unwrap();
         assert_eq!(t, "n? not a number: x\nn? size (empty keeps 15): n? \n");
+    }
+
+    #[test]
+    fn undo_reaches_back_to_the_last_human_move() {
+        use Color::{Black as B, White as W};
+        // Human black, computer white: B W B W -> the last black and the reply after it.
+        assert_eq!(undo_count([B, W, B, W].into_iter(), [true, false]), Some(2));
+        assert_eq!(undo_count([B, W, B].into_iter(), [true, false]), Some(1));
+        // Human white, nothing of theirs yet.
+        assert_eq!(undo_count([B].into_iter(), [false, true]), None);
+        // Two humans: the last move only.
+        assert_eq!(undo_count([B, W].into_iter(), [true, true]), Some(1));
+        assert_eq!(word(" UNDO "), Some(Word::Undo));
+        assert_eq!(word("00"), Some(Word::Quit));
+        assert_eq!(word("h8"), None);
+    }
+
+    #[test]
+    fn grid_marks_the_last_point_and_labels_both_sides() {
+        let g = draw_grid(
+            &['a', 'b', 'c'],
+            &[2, 1],
+            |x, y| if (x, y) == (1, 0) { 'X' } else { '.' },
+            Some((1, 0)),
+        );
+        assert_eq!(g, "    a b c\n 2  .(X).  2\n 1  . . .  1\n    a b c\n");
+        let g = draw_grid(&['a', 'b'], &[1], |_, _| 'O', Some((1, 0)));
+        assert_eq!(g, "    a b\n 1  O(O) 1\n    a b\n");
     }
 
     #[test]
