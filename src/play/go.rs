@@ -241,6 +241,11 @@ fn progress_text(game: &GoGame, moves: &[GoCandidate]) -> Option<String> {
     ))
 }
 
+/// `1 stone`, `2 stones`.
+fn stones(n: u32) -> String {
+    format!("{n} stone{}", if n == 1 { "" } else { "s" })
+}
+
 /// `B+3.5`, `W+0.5`, `0` (jigo).
 fn result_text(margin: f32) -> String {
     if margin > 0.0 {
@@ -338,8 +343,10 @@ impl Go<'_> {
         let (ws, wt) = (detail.stones[1], detail.territory[1]);
         writeln!(
             out,
-            "Area count: black {bs} stones + {bt} territory = {}; white {ws} stones + {wt} territory + {komi} komi = {}.",
+            "Area count: black {} + {bt} territory = {}; white {} + {wt} territory + {komi} komi = {}.",
+            stones(bs),
             bs + bt,
+            stones(ws),
             (ws + wt) as f32 + komi
         )?;
         let margin = detail.score;
@@ -593,4 +600,198 @@ pub fn run(
     let (level, seed) = (opts.level.clone(), opts.seed);
     let mut game = Go { opts, progress };
     run_menu(&mut game, level, input, output, seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a scripted session; (output, progress).
+    fn session(opts: GoOptions, script: &str) -> (String, String) {
+        let mut input = io::Cursor::new(script.as_bytes().to_vec());
+        let (mut out, mut progress) = (Vec::new(), Vec::new());
+        run(&mut input, &mut out, &mut progress, opts).unwrap();
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(progress).unwrap(),
+        )
+    }
+
+    fn lines(moves: &[&str]) -> String {
+        moves.iter().map(|m| format!("{m}\n")).collect()
+    }
+
+    fn tiny(size: usize) -> GoOptions {
+        GoOptions {
+            size,
+            nodes: Some(200),
+            seed: 3,
+            ..GoOptions::default()
+        }
+    }
+
+    #[test]
+    fn two_humans_refusals_explained_and_a_resignation() {
+        // 5x5: black c4 b3 c2 a2 b1, white d4 c3 d2 e3 e5; black d3 takes c3 and makes a ko.
+        // White then tries the ko, a suicide at a1, an occupied point, column I, off the
+        // board, nonsense; then resigns.
+        let script = lines(&[
+            "3", "c4", "d4", "b3", "c3", "c2", "d2", "a2", "e3", "b1", "e5", "d3", "c3", "a1",
+            "d3", "i1", "f1", "xyz", "help", "resign", "0",
+        ]);
+        let (t, progress) = session(tiny(5), &script);
+        for want in [
+            "c3 retakes the ko at once, which is not allowed",
+            "a1 is suicide: the stone would have no liberties and captures nothing.",
+            "d3 is occupied; choose an empty point.",
+            "Go columns skip the letter I",
+            "f1 is off the board: columns a to e, rows 1 to 5.",
+            "I do not understand \"xyz\".",
+            "Type a vertex as d4",
+            "Captured: by black 1, by white 0.",
+            " 3  . X .(X)O  3",
+            "player black (black) wins: white resigned. player black wins!",
+            "Score after 1 game: player black 1, player white 0, draws 0",
+        ] {
+            assert!(t.contains(want), "{want:?} missing:\n{t}");
+        }
+        assert!(progress.is_empty());
+    }
+
+    #[test]
+    fn two_passes_count_the_game_with_dead_stones() {
+        // A white stone alone in black's area is dead; black owns the whole board.
+        let script = lines(&["3", "c3", "a1", "b2", "pass", "pass", "0"]);
+        let (t, _) = session(tiny(5), &script);
+        for want in [
+            "white passes; if black passes too, the game ends.",
+            "Both sides passed: the game is over.",
+            " 1  o + + + +  1",
+            "Dead black stones: none.",
+            "Dead white stones: a1.",
+            "Area count: black 2 stones + 23 territory = 25; white 0 stones + 0 territory + 7.5 komi = 7.5.",
+            "Result: B+17.5",
+            "player black (black) wins by 17.5 points (B+17.5).",
+        ] {
+            assert!(t.contains(want), "{want:?} missing:\n{t}");
+        }
+        // Integer komi and an empty board: jigo is a draw.
+        let opts = GoOptions {
+            komi: 0.0,
+            ..tiny(5)
+        };
+        let (t, _) = session(opts, "3\npass\npass\n0\n");
+        assert!(t.contains("Result: 0"), "{t}");
+        assert!(t.contains("Jigo: a draw."), "{t}");
+        assert!(t.contains("Score after 1 game: player black 0, player white 0, draws 1"));
+    }
+
+    #[test]
+    fn against_the_computer_at_a_tiny_playout_budget() {
+        // The human plays down the columns, takes one move back, and passes when nothing is
+        // left; the refusals in between skip ahead. The game ends and is scored.
+        let mut moves = vec!["1", "e5", "undo"];
+        let points: Vec<String> = "abcdefghj"
+            .chars()
+            .flat_map(|c| (1..=9).map(move |r| format!("{c}{r}")))
+            .collect();
+        moves.extend(points.iter().map(String::as_str));
+        moves.extend(["pass"; 40]);
+        moves.push("0");
+        let script = lines(&moves);
+        let (t, progress) = session(tiny(9), &script);
+        assert!(t.contains("You play black against mcts."), "{t}");
+        assert!(t.contains("Taken back: e5, "), "{t}");
+        assert!(t.contains("computer (white) plays "), "{t}");
+        assert!(progress.contains("thinking: "), "{progress}");
+        assert!(
+            t.contains("Result: ") || t.contains("resign"),
+            "the game did not end:\n{t}"
+        );
+        assert!(t.contains("Score after 1 game: you "), "{t}");
+        // Deterministic under a playout budget and a seed.
+        assert_eq!(t, session(tiny(9), &script).0);
+    }
+
+    #[test]
+    fn handicap_gives_white_the_first_move() {
+        let opts = GoOptions {
+            handicap: 2,
+            ..tiny(9)
+        };
+        // The human is black: the computer (white) moves first.
+        let (t, _) = session(opts, "1\nquit\n0\n");
+        assert!(
+            t.contains("black has 2 handicap stones and white moves first"),
+            "{t}"
+        );
+        assert!(t.contains(" 7  . . . . . . X . .  7"), "{t}");
+        assert!(t.contains(" 3  . . X . . . . . .  3"), "{t}");
+        let first_prompt = t.find("you (black), your move").unwrap();
+        let reply = t.find("computer (white) plays").unwrap();
+        assert!(reply < first_prompt, "{t}");
+        assert_eq!(
+            check_handicap(9, 10).unwrap_err(),
+            "A 9x9 board takes a handicap of 0 or 2 to 9 stones."
+        );
+        assert!(check_handicap(5, 2).is_err());
+        assert_eq!(check_handicap(19, 0), Ok(0));
+        assert!(check_komi(7.3).is_err());
+        assert_eq!(check_komi(-6.5), Ok(-6.5));
+    }
+
+    #[test]
+    fn computer_vs_computer_finishes() {
+        let (t, _) = session(tiny(7), "4\n0\n");
+        assert!(
+            t.contains("Computer vs computer: black is mcts, white is "),
+            "{t}"
+        );
+        assert!(t.contains("Result: ") || t.contains("resigned"), "{t}");
+        assert!(t.contains("Score after 1 game: computer black "), "{t}");
+    }
+
+    #[test]
+    fn settings_are_asked_and_checked() {
+        let script = "6\n30\n13\nx\n6.7\n0.5\n12\n4\n2\n6\n5\n\n\n\n0\n";
+        let (t, _) = session(GoOptions::default(), script);
+        assert!(t.contains("The board side must be 2 to 25."), "{t}");
+        assert!(t.contains("Komi 6.7 must be a multiple of 0.5"), "{t}");
+        assert!(
+            t.contains("A 13x13 board takes a handicap of 0 or 2 to 9 stones."),
+            "{t}"
+        );
+        assert!(
+            t.contains("Settings: 13x13, komi 0.5, handicap 4, 2 s per move"),
+            "{t}"
+        );
+        // A smaller board without handicap points drops the handicap.
+        assert!(
+            t.contains("Handicap stones (0 = none) (empty keeps 0): "),
+            "{t}"
+        );
+        assert!(t.contains("Settings: 5x5, komi 0.5, 2 s per move"), "{t}");
+    }
+
+    #[test]
+    fn quit_and_end_of_input_exit_cleanly() {
+        let (t, _) = session(tiny(9), "3\nquit\n0\n");
+        assert!(t.contains("Game abandoned (not scored)."), "{t}");
+        assert!(t
+            .trim_end()
+            .ends_with("Score after 0 games: player black 0, player white 0, draws 0"));
+        for script in [
+            "",
+            "2\n",
+            "3\nd4\n",
+            "6\n",
+            "6\n9\n",
+            "5\n",
+            "1\n00\n",
+            "3\npass\n",
+        ] {
+            let (t, _) = session(tiny(9), script);
+            assert!(t.trim_end().ends_with("Goodbye."), "{script:?}: {t}");
+        }
+    }
 }
