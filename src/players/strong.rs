@@ -5,7 +5,7 @@ use super::{GomokuPlayer, MoveRequest};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::alphabeta::Searcher;
-use crate::search::threats::Threats;
+use crate::search::threats::{Threats, Vct};
 use crate::search::tt::TranspositionTable;
 
 /// Table size when no memory limit is given.
@@ -25,6 +25,8 @@ pub struct Strong {
 impl Strong {
     /// A player with the default table size.
     pub fn new() -> Strong {
+        // The pattern tables of every rule, built off the clock (see `warm_up`).
+        crate::eval::patterns::warm_up();
         Strong {
             tt: TranspositionTable::new(DEFAULT_TT_BYTES),
             threats: Threats::new(DEFAULT_VCT_BYTES),
@@ -70,14 +72,17 @@ impl GomokuPlayer for Strong {
         self.threats.clear();
     }
     fn set_memory_limit(&mut self, bytes: u64) {
+        // Managers send `INFO max_memory` before every game, with the next move request
+        // already on the clock: compare with the size the tables would get (rounded to a power
+        // of two), or every game would reallocate (and lose the tables' contents) for nothing.
         let want = table_bytes_for(bytes);
-        if want != self.tt.bytes() {
+        if TranspositionTable::bytes_for(want) != self.tt.bytes() {
             // Free the old table first so the peak stays under the limit.
             self.tt = TranspositionTable::new(1 << 16);
             self.tt = TranspositionTable::new(want);
         }
         let want = vct_bytes_for(bytes);
-        if want != self.threats.vct.cache_bytes() {
+        if Vct::cache_bytes_for(want) != self.threats.vct.cache_bytes() {
             self.threats = Threats::new(1 << 14);
             self.threats = Threats::new(want);
         }
@@ -124,5 +129,20 @@ mod tests {
             assert!(p.threats.vct.cache_bytes() <= vct_bytes_for(limit));
             assert!(p.threats.vct.cache_bytes() * 2 > vct_bytes_for(limit));
         }
+    }
+
+    #[test]
+    fn the_same_limit_again_keeps_the_tables() {
+        let mut p = Strong::new();
+        p.set_memory_limit(367_001_600);
+        let key = 0xDEAD_BEEF;
+        p.tt.store(key, None, 5, 3, crate::search::tt::Bound::Exact);
+        p.set_memory_limit(367_001_600);
+        assert!(
+            p.tt.probe(key).is_some(),
+            "a repeated max_memory reallocated the table"
+        );
+        p.set_memory_limit(64 << 20);
+        assert!(p.tt.probe(key).is_none());
     }
 }

@@ -266,6 +266,9 @@ fn gomocup_loop<W: Write>(
                 return Err(e);
             }
         }
+        if searched {
+            session.reply_written(std::time::Instant::now());
+        }
     }
 }
 

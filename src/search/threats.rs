@@ -16,6 +16,7 @@ use crate::eval::patterns::{
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::renju;
 use crate::search::clock::TimeManager;
+use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// Entries in the cache of positions already shown to have no VCF.
 const FAIL_CACHE: usize = 1 << 16;
@@ -285,8 +286,14 @@ impl Default for Threats {
 struct VctEntry {
     key: u64,
     depth: u8,
-    win: bool,
+    /// 1 = proven win, 0 = proven failure (an integer so that zeroed memory is valid).
+    win: u8,
+    /// The cache's [`Epoch`] when written; another epoch means empty.
+    epoch: u8,
 }
+
+// SAFETY: integers only; all zero is an empty entry (epoch 0 is never current).
+unsafe impl Zeroable for VctEntry {}
 
 /// Salts that keep attacker and defender nodes of either colour apart in the cache.
 const SALT_ATTACK: [u64; 2] = [0x51AF_D7ED_558C_CD1D, 0xC4CE_B9FE_1A85_EC53];
@@ -315,8 +322,9 @@ const STACK_CAPACITY: usize = 8192;
 /// both sides through [`forbidden_for`]. All buffers are allocated at construction, sized from a
 /// byte budget ([`Vct::with_bytes`]), so searching never allocates.
 pub struct Vct {
-    cache: Vec<VctEntry>,
+    cache: Box<[VctEntry]>,
     mask: usize,
+    epoch: Epoch,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -335,15 +343,11 @@ impl Default for Vct {
 impl Vct {
     /// A searcher whose cache takes at most `bytes` bytes (at least a small minimum).
     pub fn with_bytes(bytes: usize) -> Vct {
-        let want = (bytes / std::mem::size_of::<VctEntry>()).max(VCT_MIN_ENTRIES);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES);
         Vct {
-            cache: vec![VctEntry::default(); n],
+            cache: zeroed_slice(n),
             mask: n - 1,
+            epoch: Epoch::default(),
             nodes: 0,
             budget: 0,
             aborted: false,
@@ -367,6 +371,12 @@ impl Vct {
         self.cache.len() * std::mem::size_of::<VctEntry>()
     }
 
+    /// What [`Vct::cache_bytes`] will be for a searcher built with [`Vct::with_bytes`]`(bytes)`.
+    pub fn cache_bytes_for(bytes: usize) -> usize {
+        power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES)
+            * std::mem::size_of::<VctEntry>()
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -377,9 +387,11 @@ impl Vct {
         self.aborted
     }
 
-    /// Forgets every cached result.
+    /// Forgets every cached result (O(1) but once in 255 calls).
     pub fn clear(&mut self) {
-        self.cache.iter_mut().for_each(|e| *e = VctEntry::default());
+        if self.epoch.advance() {
+            self.cache.fill(VctEntry::default());
+        }
     }
 
     /// Searches for a VCT for the side to move with at most `max_depth` attacker moves and
@@ -523,12 +535,13 @@ impl Vct {
 
     fn probe(&self, key: u64, depth: u32) -> Option<bool> {
         let e = &self.cache[key as usize & self.mask];
-        if e.key != key {
+        if e.key != key || e.epoch != self.epoch.stamp() {
             return None;
         }
-        if e.win && u32::from(e.depth) <= depth {
+        let win = e.win != 0;
+        if win && u32::from(e.depth) <= depth {
             Some(true)
-        } else if !e.win && u32::from(e.depth) >= depth {
+        } else if !win && u32::from(e.depth) >= depth {
             Some(false)
         } else {
             None
@@ -543,7 +556,8 @@ impl Vct {
         *e = VctEntry {
             key,
             depth: depth.min(255) as u8,
-            win,
+            win: win as u8,
+            epoch: self.epoch.stamp(),
         };
     }
 
