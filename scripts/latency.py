@@ -20,8 +20,10 @@ Suites:
   clear_board, komi, play and genmove.
 * gtp: the engine plays itself (genmove b, genmove w, ...) under `time_settings 0 1 1` (one
   second per move) on 9x9 and 19x19, under absolute time reported before each move with
-  `time_left c seconds 0`, and under Canadian overtime (`time_settings 0 3 3`) with
-  `time_left c seconds stones`. The limit of a reply is the time its clock had left.
+  `time_left c seconds 0`, under Canadian overtime (`time_settings 0 3 3`) with
+  `time_left c seconds stones`, and under Japanese byo-yomi on 19x19 (`kgs-time_settings
+  byoyomi 0 1 3`: three periods of 1 s) with `time_left c seconds periods`. The limit of
+  a reply is the time its clock had left (main time plus one period while main time lasts).
 
 Each line gives count, mean, p50, p99, max, how many replies exceeded their limit and the load
 average (1 min) before and after, because timed figures depend on the machine's load.
@@ -45,10 +47,12 @@ RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro", 9: "caro-sta
 class Engine:
     """A child process with a reader thread; every line it prints lands in a queue."""
 
+    stderr = subprocess.DEVNULL  # or a file opened by --stderr
+
     def __init__(self, args):
         self.proc = subprocess.Popen(
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            stderr=Engine.stderr, text=True, bufsize=1)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -279,7 +283,7 @@ def commands_suite(binary, gtp_binary, turn_ms):
         for size in (9, 19):
             for _ in range(3):
                 for cmd in (f"boardsize {size}", "clear_board", "komi 7.5",
-                            "time_settings 0 1 1", "play b C3", "play w pass"):
+                            "time_settings 0 1 1", "play b C3", "play w E5"):
                     _, dt = eng.gtp(cmd)
                     key = cmd.split()[0] + (f" {size}" if cmd.startswith("boardsize") else "")
                     stats.setdefault(key, Stats(f"gtp {key}")).add(dt, None)
@@ -294,10 +298,13 @@ def commands_suite(binary, gtp_binary, turn_ms):
 # ---------------------------------------------------------------- gtp
 
 class GtpClock:
-    """One side's clock as a controller keeps it: main time, then Canadian periods."""
+    """One side's clock as a controller keeps it: main time, then Canadian periods (`stones`
+    moves per period) or, with `japanese`, byo-yomi (`stones` periods of one move each; a move
+    that overruns its period loses it)."""
 
-    def __init__(self, main, period, stones):
+    def __init__(self, main, period, stones, japanese=False):
         self.main, self.period, self.stones = float(main), float(period), stones
+        self.japanese = japanese
         self.left_in_period, self.stones_left = float(period), stones
 
     def limit_ms(self):
@@ -317,13 +324,18 @@ class GtpClock:
             seconds -= used
             if self.main > 0 or not self.stones:
                 return
+        if self.japanese:
+            if seconds > self.period:
+                self.stones_left = max(1, self.stones_left - 1)
+            self.left_in_period = self.period
+            return
         self.left_in_period -= seconds
         self.stones_left -= 1
         if self.stones_left == 0:
             self.left_in_period, self.stones_left = self.period, self.stones
 
 
-def gtp_suite(binary, size, moves, settings, report_left, label):
+def gtp_suite(binary, size, moves, settings, report_left, label, japanese=False):
     """The engine plays itself; returns the genmove statistics."""
     stats = Stats(label)
     eng = Engine([binary])
@@ -332,8 +344,12 @@ def gtp_suite(binary, size, moves, settings, report_left, label):
         eng.gtp(f"boardsize {size}")
         eng.gtp("clear_board")
         eng.gtp("komi 7.5")
-        eng.gtp(f"time_settings {main} {period} {stones}")
-        clocks = {"b": GtpClock(main, period, stones), "w": GtpClock(main, period, stones)}
+        if japanese:
+            eng.gtp(f"kgs-time_settings byoyomi {main} {period} {stones}")
+        else:
+            eng.gtp(f"time_settings {main} {period} {stones}")
+        new_clock = lambda: GtpClock(main, period, stones, japanese)
+        clocks = {"b": new_clock(), "w": new_clock()}
         colour = "b"
         passes = 0
         for _ in range(moves):
@@ -347,7 +363,7 @@ def gtp_suite(binary, size, moves, settings, report_left, label):
             passes = passes + 1 if reply.lower() == "pass" else 0
             if reply.lower() == "resign" or passes >= 2:
                 eng.gtp("clear_board")
-                clocks = {c: GtpClock(main, period, stones) for c in "bw"}
+                clocks = {"b": new_clock(), "w": new_clock()}
                 passes = 0
                 colour = "b"
                 continue
@@ -372,7 +388,11 @@ def main():
     ap.add_argument("--go-moves", type=int, default=30, help="genmoves per GTP run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a third of the replies")
+    ap.add_argument("--stderr", help="append the engines' logs here (set RUST_LOG=debug to see "
+                    "how late each reply was by the engine's own clock)")
     args = ap.parse_args()
+    if args.stderr:
+        Engine.stderr = open(args.stderr, "a")
     if args.quick:
         args.moves = max(30, args.moves // 3)
         args.go_moves = max(10, args.go_moves // 3)
@@ -397,6 +417,8 @@ def main():
                       "gtp 9x9 absolute 10 s + time_left"),
             gtp_suite(args.gtp_binary, 9, n, (0, 3, 3), True,
                       "gtp 9x9 canadian 3 s/3 + time_left"),
+            gtp_suite(args.gtp_binary, 19, n, (0, 1, 3), True,
+                      "gtp 19x19 kgs byoyomi 0 1 3 + time_left", japanese=True),
         ])
     for run in runs:
         for stats in run():

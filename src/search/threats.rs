@@ -26,6 +26,9 @@ pub struct Vcf {
     fail_cache: Vec<u64>,
     nodes: u64,
     node_budget: u64,
+    /// Out of nodes or time: every node on the way back up fails at once, and no failure is
+    /// cached (it was not proven).
+    aborted: bool,
     points: Vec<Pos>,
 }
 
@@ -89,6 +92,7 @@ impl Vcf {
             fail_cache: vec![0; FAIL_CACHE],
             nodes: 0,
             node_budget: 0,
+            aborted: false,
             points: Vec::new(),
         }
     }
@@ -122,6 +126,7 @@ impl Vcf {
     ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_budget = node_budget;
+        self.aborted = false;
         if self.points.len() != pb.board().width() * pb.board().height() {
             self.points = pb.board().points().collect();
         }
@@ -143,7 +148,15 @@ impl Vcf {
         line: &mut Vec<Pos>,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes > self.node_budget || (self.nodes & 255 == 0 && tm.should_stop(0)) {
+        // The clock is polled every 256 nodes (~0.1-0.3 ms; renju nodes cost more). Once the
+        // deadline has passed the whole search unwinds: before, only the polling node failed
+        // and its parent went on with the next four, so a VCF ran on past the hard deadline
+        // until its node budget ran out, caching unproven failures on the way.
+        if self.aborted
+            || self.nodes > self.node_budget
+            || (self.nodes & 255 == 0 && tm.should_stop(0))
+        {
+            self.aborted = true;
             return false;
         }
         let def = att.opponent();
@@ -200,7 +213,7 @@ impl Vcf {
                     if self.try_four(pb, att, p, plies, tm, line) {
                         return true;
                     }
-                    if self.nodes > self.node_budget {
+                    if self.aborted {
                         return false;
                     }
                 }
