@@ -122,9 +122,49 @@ fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
 }
 
 /// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.
+/// Each is built once per process and cached; after [`warm_up`] has run this is a lookup.
 pub fn prepare(rule: crate::rules::mnk::Rule) {
     fused_table(rule);
     combine_table();
+}
+
+/// Starts (once per process) a background thread that builds every rule's tables.
+///
+/// Why: a table takes ~12 ms of CPU per colour (~25 ms for a rule, more under load), and the
+/// commands that need one (`START`, `INFO rule`) arrive while the manager's clock for the first
+/// move may already run: GomocupJudge sends START, the INFOs and BOARD without waiting, and
+/// c-gomoku-cli sends `INFO rule` right before BEGIN. Built on the second core at start-up,
+/// they are ready before the first game; a command that needs one still in progress simply
+/// waits for it ([`OnceLock`]), never building it twice. All five rules take 10 MB, inside the
+/// reserve the players keep for the engine besides their caches.
+pub fn warm_up() {
+    use crate::rules::mnk::Rule;
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("pattern-tables".into())
+            .spawn(|| {
+                // Freestyle first: the default before any INFO rule.
+                for rule in [
+                    Rule::Freestyle,
+                    Rule::Standard,
+                    Rule::Renju,
+                    Rule::Caro,
+                    Rule::CaroStandard,
+                ] {
+                    let t = std::time::Instant::now();
+                    prepare(rule);
+                    log::debug!(
+                        "pattern tables for {} ready in {:?}",
+                        rule.name(),
+                        t.elapsed()
+                    );
+                }
+            });
+        if let Err(e) = spawned {
+            log::warn!("no pattern warm-up thread ({e}); tables are built when first needed");
+        }
+    });
 }
 
 fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8 {
@@ -207,10 +247,29 @@ fn fused_table(rule: crate::rules::mnk::Rule) -> &'static [[u8; 2]] {
     let exact = [rule.exact_five(Color::Black), rule.exact_five(Color::White)];
     let i = exact[0] as usize * 4 + exact[1] as usize * 2 + rule.caro() as usize;
     TABLES[i].get_or_init(|| {
-        let black = build_table(Color::Black.cell() as u8, exact[0], rule.caro());
-        let white = build_table(Color::White.cell() as u8, exact[1], rule.caro());
-        black.iter().zip(&white).map(|(&b, &w)| [b, w]).collect()
+        // White's pattern at a key is black's at the key with the colours swapped, so a rule
+        // needs one table build per distinct exact-five flavour, not one per colour: this
+        // halves the build (it runs at start-up or, at worst, on the first move's clock).
+        let own = Color::Black.cell() as u8;
+        let black = build_table(own, exact[0], rule.caro());
+        let other;
+        let white = if exact[1] == exact[0] {
+            &black
+        } else {
+            other = build_table(own, exact[1], rule.caro());
+            &other
+        };
+        (0..TABLE_LEN as u32)
+            .map(|key| [black[key as usize], white[swap_colours(key) as usize]])
+            .collect()
     })
+}
+
+/// The key with black and white exchanged in every 2-bit slot (empty and wall stay).
+#[inline]
+fn swap_colours(key: u32) -> u32 {
+    const LOW: u32 = 0x5_5555;
+    ((key & LOW) << 1) | ((key >> 1) & LOW)
 }
 
 /// Combines four line patterns into a threat level (with [`OVERLINE_FLAG`]).
@@ -684,6 +743,25 @@ mod tests {
         let b = board_from(rows, rule);
         let p = b.pos(x, y).unwrap();
         PatternBoard::new(&b).pattern(c, p, dir)
+    }
+
+    #[test]
+    fn white_patterns_from_swapped_black_keys_match_a_direct_build() {
+        assert_eq!(swap_colours(0b11_10_01_00), 0b11_01_10_00);
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroStandard,
+        ] {
+            let fused = fused_table(rule);
+            for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+                let direct = build_table(c.cell() as u8, rule.exact_five(c), rule.caro());
+                let differ = (0..TABLE_LEN).filter(|&k| fused[k][i] != direct[k]).count();
+                assert_eq!(differ, 0, "{} {c:?}", rule.name());
+            }
+        }
     }
 
     #[test]

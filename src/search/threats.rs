@@ -16,6 +16,7 @@ use crate::eval::patterns::{
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::renju;
 use crate::search::clock::TimeManager;
+use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// Entries in the cache of positions already shown to have no VCF.
 const FAIL_CACHE: usize = 1 << 16;
@@ -25,6 +26,9 @@ pub struct Vcf {
     fail_cache: Vec<u64>,
     nodes: u64,
     node_budget: u64,
+    /// Out of nodes or time: every node on the way back up fails at once, and no failure is
+    /// cached (it was not proven).
+    aborted: bool,
     points: Vec<Pos>,
 }
 
@@ -88,6 +92,7 @@ impl Vcf {
             fail_cache: vec![0; FAIL_CACHE],
             nodes: 0,
             node_budget: 0,
+            aborted: false,
             points: Vec::new(),
         }
     }
@@ -121,6 +126,7 @@ impl Vcf {
     ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_budget = node_budget;
+        self.aborted = false;
         if self.points.len() != pb.board().width() * pb.board().height() {
             self.points = pb.board().points().collect();
         }
@@ -142,7 +148,15 @@ impl Vcf {
         line: &mut Vec<Pos>,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes > self.node_budget || (self.nodes & 255 == 0 && tm.should_stop(0)) {
+        // The clock is polled every 256 nodes (~0.1-0.3 ms; renju nodes cost more). Once the
+        // deadline has passed the whole search unwinds: before, only the polling node failed
+        // and its parent went on with the next four, so a VCF ran on past the hard deadline
+        // until its node budget ran out, caching unproven failures on the way.
+        if self.aborted
+            || self.nodes > self.node_budget
+            || (self.nodes & 255 == 0 && tm.should_stop(0))
+        {
+            self.aborted = true;
             return false;
         }
         let def = att.opponent();
@@ -199,7 +213,7 @@ impl Vcf {
                     if self.try_four(pb, att, p, plies, tm, line) {
                         return true;
                     }
-                    if self.nodes > self.node_budget {
+                    if self.aborted {
                         return false;
                     }
                 }
@@ -285,8 +299,14 @@ impl Default for Threats {
 struct VctEntry {
     key: u64,
     depth: u8,
-    win: bool,
+    /// 1 = proven win, 0 = proven failure (an integer so that zeroed memory is valid).
+    win: u8,
+    /// The cache's [`Epoch`] when written; another epoch means empty.
+    epoch: u8,
 }
+
+// SAFETY: integers only; all zero is an empty entry (epoch 0 is never current).
+unsafe impl Zeroable for VctEntry {}
 
 /// Salts that keep attacker and defender nodes of either colour apart in the cache.
 const SALT_ATTACK: [u64; 2] = [0x51AF_D7ED_558C_CD1D, 0xC4CE_B9FE_1A85_EC53];
@@ -315,8 +335,9 @@ const STACK_CAPACITY: usize = 8192;
 /// both sides through [`forbidden_for`]. All buffers are allocated at construction, sized from a
 /// byte budget ([`Vct::with_bytes`]), so searching never allocates.
 pub struct Vct {
-    cache: Vec<VctEntry>,
+    cache: Box<[VctEntry]>,
     mask: usize,
+    epoch: Epoch,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -335,15 +356,11 @@ impl Default for Vct {
 impl Vct {
     /// A searcher whose cache takes at most `bytes` bytes (at least a small minimum).
     pub fn with_bytes(bytes: usize) -> Vct {
-        let want = (bytes / std::mem::size_of::<VctEntry>()).max(VCT_MIN_ENTRIES);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES);
         Vct {
-            cache: vec![VctEntry::default(); n],
+            cache: zeroed_slice(n),
             mask: n - 1,
+            epoch: Epoch::default(),
             nodes: 0,
             budget: 0,
             aborted: false,
@@ -367,6 +384,12 @@ impl Vct {
         self.cache.len() * std::mem::size_of::<VctEntry>()
     }
 
+    /// What [`Vct::cache_bytes`] will be for a searcher built with [`Vct::with_bytes`]`(bytes)`.
+    pub fn cache_bytes_for(bytes: usize) -> usize {
+        power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES)
+            * std::mem::size_of::<VctEntry>()
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -377,9 +400,11 @@ impl Vct {
         self.aborted
     }
 
-    /// Forgets every cached result.
+    /// Forgets every cached result (O(1) but once in 255 calls).
     pub fn clear(&mut self) {
-        self.cache.iter_mut().for_each(|e| *e = VctEntry::default());
+        if self.epoch.advance() {
+            self.cache.fill(VctEntry::default());
+        }
     }
 
     /// Searches for a VCT for the side to move with at most `max_depth` attacker moves and
@@ -523,12 +548,13 @@ impl Vct {
 
     fn probe(&self, key: u64, depth: u32) -> Option<bool> {
         let e = &self.cache[key as usize & self.mask];
-        if e.key != key {
+        if e.key != key || e.epoch != self.epoch.stamp() {
             return None;
         }
-        if e.win && u32::from(e.depth) <= depth {
+        let win = e.win != 0;
+        if win && u32::from(e.depth) <= depth {
             Some(true)
-        } else if !e.win && u32::from(e.depth) >= depth {
+        } else if !win && u32::from(e.depth) >= depth {
             Some(false)
         } else {
             None
@@ -543,7 +569,8 @@ impl Vct {
         *e = VctEntry {
             key,
             depth: depth.min(255) as u8,
-            win,
+            win: win as u8,
+            epoch: self.epoch.stamp(),
         };
     }
 
