@@ -2,6 +2,7 @@
 //! map and learned kernels of the learning player (SEEDS 001); the seed's Go move scorer (baduk).
 
 pub mod baduk;
+pub mod cellset;
 pub mod kernels;
 pub mod patterns;
 pub mod rulemap;

@@ -10,8 +10,8 @@
 //! whose only block is forbidden has lost.
 
 use crate::eval::patterns::{
-    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
-    P4_FLEX3_PLUS, P4_FLEX4,
+    levels, PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3,
+    P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::renju;
@@ -29,7 +29,6 @@ pub struct Vcf {
     /// Out of nodes or time: every node on the way back up fails at once, and no failure is
     /// cached (it was not proven).
     aborted: bool,
-    points: Vec<Pos>,
 }
 
 impl Default for Vcf {
@@ -38,8 +37,10 @@ impl Default for Vcf {
     }
 }
 
-/// Whether black may not play `p` in the current position of `pb` (renju only).
-pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
+/// Whether black may not play `p` in the current position of `pb` (renju only). The few points
+/// that need the full test get it in place (hypothetical stones put on `pb`'s board and taken
+/// off again), so the search never allocates for it.
+pub fn forbidden_for(pb: &mut PatternBoard, color: Color, p: Pos) -> bool {
     if color != Color::Black || !pb.board().rule().renju() {
         return false;
     }
@@ -51,21 +52,20 @@ pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
         || level == P4_FLEX4
         || level == P4_BLOCK4_FLEX3
         || level == P4_FLEX3_2X;
-    suspicious && renju::forbidden(pb.board(), p).is_some()
+    suspicious && renju::forbidden_in_place(pb.board_mut(), p).is_some()
 }
 
-/// The first of `points` that is empty and where `c` reaches threat `level`; with `playable`,
-/// also one that `c` may legally play (renju).
-pub fn first_point_at(
-    pb: &PatternBoard,
-    points: &[Pos],
-    c: Color,
-    level: u8,
-    playable: bool,
-) -> Option<Pos> {
-    points.iter().copied().find(|&p| {
-        pb.board().is_empty(p) && pb.p4(c, p) == level && (!playable || !forbidden_for(pb, c, p))
-    })
+/// The first empty point, row by row, where `c` reaches threat `level`; with `playable`, the
+/// first that `c` may also legally play (renju).
+pub fn first_point_at(pb: &mut PatternBoard, c: Color, level: u8, playable: bool) -> Option<Pos> {
+    let mut from = Pos(0);
+    while let Some(p) = pb.next_at(c, level, from) {
+        if !playable || !forbidden_for(pb, c, p) {
+            return Some(p);
+        }
+        from = Pos(p.0 + 1);
+    }
+    None
 }
 
 /// The empty point where `color` would make five, looking along the four lines through `p`.
@@ -93,7 +93,6 @@ impl Vcf {
             nodes: 0,
             node_budget: 0,
             aborted: false,
-            points: Vec::new(),
         }
     }
 
@@ -102,10 +101,9 @@ impl Vcf {
         self.nodes
     }
 
-    /// Bytes held by the fail cache and the point list.
+    /// Bytes held by the fail cache.
     pub fn bytes(&self) -> usize {
         self.fail_cache.capacity() * std::mem::size_of::<u64>()
-            + self.points.capacity() * std::mem::size_of::<Pos>()
     }
 
     /// Forgets cached results (new game: hashes may repeat with other meanings only by chance,
@@ -127,9 +125,6 @@ impl Vcf {
         self.nodes = 0;
         self.node_budget = node_budget;
         self.aborted = false;
-        if self.points.len() != pb.board().width() * pb.board().height() {
-            self.points = pb.board().points().collect();
-        }
         let attacker = pb.to_move();
         let mut line = Vec::with_capacity(2 * max_plies as usize + 2);
         if self.attack(pb, attacker, max_plies, tm, &mut line) {
@@ -161,7 +156,7 @@ impl Vcf {
         }
         let def = att.opponent();
         if pb.count(att, P4_FIVE) > 0 {
-            if let Some(p) = first_point_at(pb, &self.points, att, P4_FIVE, false) {
+            if let Some(p) = first_point_at(pb, att, P4_FIVE, false) {
                 line.push(p);
             }
             return true;
@@ -171,7 +166,7 @@ impl Vcf {
             if pb.count(def, P4_FIVE) > 1 {
                 return false;
             }
-            let Some(b) = first_point_at(pb, &self.points, def, P4_FIVE, false) else {
+            let Some(b) = first_point_at(pb, def, P4_FIVE, false) else {
                 return false;
             };
             let level = pb.p4(att, b);
@@ -181,7 +176,7 @@ impl Vcf {
             return self.try_four(pb, att, b, plies, tm, line);
         }
         if pb.count(att, P4_FLEX4) > 0 {
-            if let Some(p) = first_point_at(pb, &self.points, att, P4_FLEX4, true) {
+            if let Some(p) = first_point_at(pb, att, P4_FLEX4, true) {
                 line.push(p);
                 return true;
             }
@@ -198,15 +193,12 @@ impl Vcf {
             + pb.count(att, P4_BLOCK4 + 1)
             + pb.count(att, P4_BLOCK4_FLEX3);
         if fours > 0 {
-            // Strongest fours first: a 4-3 usually ends it at once.
+            // Strongest fours first: a 4-3 usually ends it at once. The point set is read
+            // live: each try plays and undoes, leaving it as it was.
             for level in (P4_BLOCK4..=P4_BLOCK4_FLEX3).rev() {
-                let mut i = 0;
-                while i < self.points.len() {
-                    let p = self.points[i];
-                    i += 1;
-                    if !pb.board().is_empty(p) || pb.p4(att, p) != level {
-                        continue;
-                    }
+                let mut from = Pos(0);
+                while let Some(p) = pb.next_at(att, level, from) {
+                    from = Pos(p.0 + 1);
                     if forbidden_for(pb, att, p) {
                         continue;
                     }
@@ -341,7 +333,6 @@ pub struct Vct {
     nodes: u64,
     budget: u64,
     aborted: bool,
-    points: Vec<Pos>,
     stack: Vec<Pos>,
     mark: Vec<u32>,
     stamp: u32,
@@ -364,7 +355,6 @@ impl Vct {
             nodes: 0,
             budget: 0,
             aborted: false,
-            points: Vec::new(),
             stack: Vec::with_capacity(STACK_CAPACITY),
             mark: Vec::new(),
             stamp: 0,
@@ -375,7 +365,6 @@ impl Vct {
     pub fn bytes(&self) -> usize {
         self.cache.len() * std::mem::size_of::<VctEntry>()
             + self.stack.capacity() * std::mem::size_of::<Pos>()
-            + self.points.capacity() * std::mem::size_of::<Pos>()
             + self.mark.capacity() * std::mem::size_of::<u32>()
     }
 
@@ -451,10 +440,7 @@ impl Vct {
 
     fn prepare(&mut self, pb: &PatternBoard) {
         let board = pb.board();
-        if self.points.len() != board.width() * board.height()
-            || self.mark.len() != board.array_len()
-        {
-            self.points = board.points().collect();
+        if self.mark.len() != board.array_len() {
             self.mark = vec![0; board.array_len()];
         }
     }
@@ -489,7 +475,7 @@ impl Vct {
         if pb.count(def, P4_FIVE) > 1 || depth == 0 {
             return None;
         }
-        let b = first_point_at(pb, &self.points, def, P4_FIVE, false)?;
+        let b = first_point_at(pb, def, P4_FIVE, false)?;
         let level = pb.p4(att, b);
         if !(P4_FLEX3..P4_FIVE).contains(&level) || forbidden_for(pb, att, b) {
             return None;
@@ -524,15 +510,15 @@ impl Vct {
 
     /// A win that needs no search: a five, or an open four (for renju black: a legal one). The
     /// defender's own five point is not checked here; [`Vct::attack`] handles it first.
-    fn immediate(&self, pb: &PatternBoard, att: Color) -> Option<Pos> {
+    fn immediate(&self, pb: &mut PatternBoard, att: Color) -> Option<Pos> {
         if pb.count(att, P4_FIVE) > 0 {
-            return first_point_at(pb, &self.points, att, P4_FIVE, false);
+            return first_point_at(pb, att, P4_FIVE, false);
         }
         if pb.count(att.opponent(), P4_FIVE) > 0 {
             return None;
         }
         if pb.count(att, P4_FLEX4) > 0 {
-            return first_point_at(pb, &self.points, att, P4_FLEX4, true);
+            return first_point_at(pb, att, P4_FLEX4, true);
         }
         None
     }
@@ -592,9 +578,7 @@ impl Vct {
         if pb.count(def, P4_FIVE) > 0 {
             return self.forced_block(pb, att, depth, tm).is_some();
         }
-        if pb.count(att, P4_FLEX4) > 0
-            && first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some()
-        {
+        if pb.count(att, P4_FLEX4) > 0 && first_point_at(pb, att, P4_FLEX4, true).is_some() {
             return true;
         }
         if depth == 0 {
@@ -612,22 +596,12 @@ impl Vct {
     /// Pushes the attacker's threat moves, strongest first: 4-3 and 3-3 points, then fours,
     /// then threes. With one attacker move left only fours and 3-3 points can still win (a
     /// single three needs a follow-up).
-    fn attack_moves(&mut self, pb: &PatternBoard, att: Color, depth: u32) {
+    fn attack_moves(&mut self, pb: &mut PatternBoard, att: Color, depth: u32) {
         let base = self.stack.len();
-        for &p in &self.points {
-            if !pb.board().is_empty(p) {
-                continue;
-            }
-            let level = pb.p4(att, p);
-            let threat = match level {
-                P4_BLOCK4..=P4_BLOCK4_FLEX3 | P4_FLEX3_2X => true,
-                P4_FLEX3 | P4_FLEX3_PLUS => depth >= 2,
-                _ => false,
-            };
-            if threat {
-                self.stack.push(p);
-            }
-        }
+        const STRONG: u32 = FOURS | levels(&[P4_FLEX3_2X]);
+        const THREES: u32 = levels(&[P4_FLEX3, P4_FLEX3_PLUS]);
+        let wanted = if depth >= 2 { STRONG | THREES } else { STRONG };
+        self.stack.extend(pb.cells_at(att, wanted));
         // Order: 4-3 first, then 3-3, then fours, then threes; ties by line weight.
         let rank = |p: Pos| -> i32 {
             let level = pb.p4(att, p);
@@ -672,12 +646,12 @@ impl Vct {
     }
 
     /// Whether `att` has an open-four point it may play.
-    fn open_four_ready(&self, pb: &PatternBoard, att: Color) -> bool {
+    fn open_four_ready(&self, pb: &mut PatternBoard, att: Color) -> bool {
         if pb.count(att, P4_FLEX4) == 0 {
             return false;
         }
         if att == Color::Black && pb.board().rule().renju() {
-            return first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some();
+            return first_point_at(pb, att, P4_FLEX4, true).is_some();
         }
         true
     }
@@ -706,7 +680,7 @@ impl Vct {
             }
             let b = match five_point_near(pb, att, m) {
                 Some(b) => b,
-                None => match first_point_at(pb, &self.points, att, P4_FIVE, false) {
+                None => match first_point_at(pb, att, P4_FIVE, false) {
                     Some(b) => b,
                     None => return false,
                 },
@@ -723,9 +697,7 @@ impl Vct {
             // Not a real threat (renju: its open-four points are forbidden).
             return false;
         }
-        if pb.count(def, P4_FLEX4) > 0
-            && first_point_at(pb, &self.points, def, P4_FLEX4, true).is_some()
-        {
+        if pb.count(def, P4_FLEX4) > 0 && first_point_at(pb, def, P4_FLEX4, true).is_some() {
             // The defender's own open four is faster than the attacker's.
             return false;
         }
@@ -848,11 +820,8 @@ impl Vct {
             }
         }
         if found < total {
-            for &q in &self.points {
-                if pb.board().is_empty(q)
-                    && pb.p4(att, q) == P4_FLEX4
-                    && self.mark[q.idx()] != stamp
-                {
+            for q in pb.cells_at(att, levels(&[P4_FLEX4])) {
+                if self.mark[q.idx()] != stamp {
                     self.mark[q.idx()] = stamp;
                     self.stack.push(q);
                 }
@@ -880,12 +849,7 @@ impl Vct {
             + pb.count(def, P4_BLOCK4_PLUS)
             + pb.count(def, P4_BLOCK4_FLEX3);
         if fours > 0 {
-            for &q in &self.points {
-                if pb.board().is_empty(q) && (P4_BLOCK4..=P4_BLOCK4_FLEX3).contains(&pb.p4(def, q))
-                {
-                    self.stack.push(q);
-                }
-            }
+            self.stack.extend(pb.cells_at(def, FOURS));
         }
         blocks
     }
@@ -1012,10 +976,13 @@ mod tests {
     fn renju_black_may_not_use_a_forbidden_double_three() {
         let mut pb = setup_rule(Rule::Renju, &THREE_THREE, &FAR, Color::Black);
         let p = pb.board().pos(8, 7).unwrap();
-        assert!(forbidden_for(&pb, Color::Black, p), "(8,7) is a renju 3-3");
+        assert!(
+            forbidden_for(&mut pb, Color::Black, p),
+            "(8,7) is a renju 3-3"
+        );
         if let Some((m, _)) = vct(&mut pb, 4) {
             assert_ne!(m, p);
-            assert!(!forbidden_for(&pb, Color::Black, m));
+            assert!(!forbidden_for(&mut pb, Color::Black, m));
         }
         // White may: the same shape in white stones wins.
         let mut pb = setup_rule(Rule::Renju, &FAR, &THREE_THREE, Color::White);
@@ -1082,8 +1049,8 @@ mod tests {
             if pb.count(def, P4_FIVE) > 1 {
                 return false;
             }
-            let standing = first_point_at(pb, &points, att, P4_FLEX4, true).is_some();
-            let b = first_point_at(pb, &points, def, P4_FIVE, false).unwrap();
+            let standing = first_point_at(pb, att, P4_FLEX4, true).is_some();
+            let b = first_point_at(pb, def, P4_FIVE, false).unwrap();
             let level = pb.p4(att, b);
             if forbidden_for(pb, att, b) || !standing && (level < P4_FLEX3 || depth == 0) {
                 return false;
@@ -1093,7 +1060,7 @@ mod tests {
             pb.undo();
             return won;
         }
-        if first_point_at(pb, &points, att, P4_FLEX4, true).is_some() {
+        if first_point_at(pb, att, P4_FLEX4, true).is_some() {
             return true;
         }
         if depth == 0 {
