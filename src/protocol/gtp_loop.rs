@@ -159,7 +159,7 @@ fn reply_written(engine: &mut Engine) {
 /// Writes a whole response (which already ends with its empty line) and flushes it.
 fn send<W: Write>(out: &mut Output<W>, response: &str) -> io::Result<()> {
     out.line(response.strip_suffix('\n').unwrap_or(response))
-        .inspect_err(|e| error!("writing the response: {e}"))
+        .inspect_err(|e| super::log_write_error("the response", e))
 }
 
 /// One non-streaming command: the result text or the error message.
@@ -275,7 +275,7 @@ fn stream<W: Write>(
 fn write_info<W: Write>(out: &mut Output<W>, failed: &mut Option<io::Error>, line: Option<String>) {
     if let (Some(line), None) = (line, failed.as_ref()) {
         if let Err(e) = out.line(&line) {
-            error!("writing analysis: {e}");
+            super::log_write_error("analysis", &e);
             *failed = Some(e);
         }
     }

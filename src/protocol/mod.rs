@@ -50,7 +50,14 @@ pub struct RunOptions {
 pub fn run(options: RunOptions) -> std::io::Result<()> {
     one_heap_arena();
     let stdin = BufReader::new(std::io::stdin());
-    run_with(stdin, std::io::stdout(), options)
+    match run_with(stdin, std::io::stdout(), options) {
+        // The manager closed our output: it has gone, and there is no one left to answer.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            log::info!("the manager closed the engine's output; stopping");
+            Ok(())
+        }
+        result => result,
+    }
 }
 
 /// Makes every thread allocate from the main heap (glibc only; elsewhere nothing to do).
@@ -68,6 +75,16 @@ fn one_heap_arena() {
         if libc::mallopt(libc::M_ARENA_MAX, 1) != 1 {
             log::warn!("mallopt(M_ARENA_MAX, 1) refused; threads keep their own heap arenas");
         }
+    }
+}
+
+/// Logs a failed write to the manager. A closed pipe is the manager leaving (it ends the
+/// loop quietly, see [`run`]), not an engine error.
+pub(crate) fn log_write_error(what: &str, e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        log::info!("writing {what}: the manager closed the pipe");
+    } else {
+        error!("writing {what}: {e}");
     }
 }
 
@@ -281,7 +298,7 @@ fn gomocup_loop<W: Write>(
         }
         if let Some(text) = format_reply(&reply) {
             if let Err(e) = out.line(&text) {
-                error!("writing the reply: {e}");
+                log_write_error("the reply", &e);
                 return Err(e);
             }
         }
