@@ -37,6 +37,8 @@ pub struct MatchArgs {
     /// Time control GAME[+INC][/MOVE] in seconds, 0 = no limit: 0/0.5 is 0.5 s per move,
     /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move.
     #[arg(long, default_value = "0/0.5")]
+    // The text is clap's help, where `[/MOVE]` is the syntax, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     pub tc: String,
     /// Grace in ms past a move's budget before the engine loses on time (and is killed).
     #[arg(long, default_value_t = 1000)]

@@ -66,7 +66,7 @@ pub fn parse_gomocup(s: &str, width: usize, height: usize) -> Option<(usize, usi
     (x < width && y < height).then_some((x, y))
 }
 
-/// The SGF point of `(x, y)`: `a`..`z` then `A`..`Z` (SGF FF[4] allows 52 lines).
+/// The SGF point of `(x, y)`: `a`..`z` then `A`..`Z` (SGF `FF[4]` allows 52 lines).
 pub fn sgf_point(x: usize, y: usize) -> String {
     let letter = |v: usize| -> char {
         if v < 26 {

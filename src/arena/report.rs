@@ -215,7 +215,7 @@ fn sgf_text(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// The SGF of one game: GM[1] for Go, GM[4] for the gomoku family (tic-tac-toe included, as a
+/// The SGF of one game: `GM[1]` for Go, `GM[4]` for the gomoku family (tic-tac-toe included, as a
 /// 3x3 board); opening moves are commented as such, every engine move carries its think time.
 pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
     let gm = if s.game == GameName::Go { 1 } else { 4 };

@@ -77,7 +77,7 @@ impl<P> Side<P> {
 /// What a game ended with.
 #[derive(Debug, PartialEq)]
 pub enum End {
-    /// `winner` won; `how` completes "<label> (<colour>) ...", e.g. `has three in a row`.
+    /// `winner` won; `how` completes `"<label> (<colour>) ..."`, e.g. `has three in a row`.
     Won { winner: Color, how: String },
     /// A draw, with the sentence announcing it.
     Draw(String),

@@ -4,7 +4,7 @@
 //! empty line. Streaming commands (`lz-analyze`, `kata-analyze`, `*-genmove_analyze`) write
 //! their `=` at once, then `info` lines as the session reports candidates.
 //!
-//! Which lines stop what is decided on the reader thread ([`super::InterruptWatch`]): any line
+//! Which lines stop what is decided on the reader thread (`InterruptWatch` in the parent module): any line
 //! after `lz-analyze` / `kata-analyze` (or end of input) ends the analysis at once; nothing
 //! interrupts a `genmove`, whose queued successors simply wait their turn.
 

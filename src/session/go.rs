@@ -14,7 +14,7 @@
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
 //!   `reg_genmove` decides the same way but plays nothing.
 //! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
-//!   Carlo ownership) and count with [`crate::rules::go::score`]. `seki` lists the live groups
+//!   Carlo ownership) and count with [`crate::rules::go::score()`]. `seki` lists the live groups
 //!   that touch a neutral empty region (one bordered by live stones of both colours) and own
 //!   fewer than two eye regions with less than [`SEKI_MAX_EYE_SPACE`] points in all: exact
 //!   once the dame are filled, an estimate before.

@@ -1,5 +1,5 @@
 //! Go: board physics ([`board`]), the law and history of a game ([`game`]: ko, superko, undo,
-//! handicap) and counting ([`score`]). No search, no I/O.
+//! handicap) and counting ([`mod@score`]). No search, no I/O.
 //!
 //! The split follows KataGo: the board only knows captures and the simple-ko point; the game
 //! keeps the history of position hashes for superko and the board before every move for undo;
