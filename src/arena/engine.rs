@@ -112,6 +112,10 @@ pub trait Engine: Send {
     fn tolerance_ms(&self) -> Option<u64> {
         None
     }
+    /// Seeds the engine's random choices for the next game. In-process engines take it, so a
+    /// node-limited tournament replays exactly whichever worker plays which game; a process
+    /// keeps the seed it was started with (`{seed}` in its manifest).
+    fn reseed(&mut self, _seed: u64) {}
     /// Forgets the running process (killing it) so the next game starts a fresh one.
     fn restart(&mut self) {}
     /// Ends the process politely (quit / END), killing it after a grace period.
@@ -147,6 +151,7 @@ pub trait Engine: Send {
 /// answer is measured and forfeited after the fact.
 pub struct Internal {
     name: String,
+    level: String,
     player: InternalPlayer,
     nodes: Option<u64>,
 }
@@ -168,6 +173,7 @@ impl Internal {
         };
         Some(Internal {
             name: format!("internal:{level}"),
+            level: level.to_string(),
             player,
             nodes,
         })
@@ -177,6 +183,18 @@ impl Internal {
 impl Engine for Internal {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        match &mut self.player {
+            InternalPlayer::Gomoku(p) => p.set_seed(seed),
+            // The tic-tac-toe levels take their seed when made, and are cheap to make.
+            InternalPlayer::Ttt(p) => {
+                if let Some(fresh) = ttt_player(&self.level, seed) {
+                    *p = fresh;
+                }
+            }
+        }
     }
 
     fn start_game(&mut self, setup: &GameSetup, _: Instant) -> Result<(), Fault> {

@@ -262,6 +262,14 @@ pub fn run(
                 }
                 let mut eb = engines[job.black].take();
                 let mut ew = engines[job.white].take();
+                // Seeds from the game, not the worker: a replay does not depend on scheduling.
+                let mut game_seed = cfg.seed ^ ((job.index as u64) << 24);
+                for e in [&mut eb, &mut ew] {
+                    let seed = splitmix64(&mut game_seed);
+                    if let Some(e) = e.as_deref_mut() {
+                        e.reseed(seed);
+                    }
+                }
                 let result = match (eb.as_deref_mut(), ew.as_deref_mut()) {
                     (Some(b), Some(wh)) => play_game(
                         &cfg.setup,
