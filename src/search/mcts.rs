@@ -696,28 +696,34 @@ mod tests {
     }
 
     #[test]
-    fn finds_the_capture_that_saves_the_game() {
-        // 7x7: white's three stones C4 D4 E4 are in atari at F4 with black everywhere around;
-        // capturing wins the board.
-        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+    fn finds_the_capture_that_saves_a_group() {
+        // 7x7, komi 0: black's row 4 (A4-D4) and white's row 3 (A3-D3) are both in atari, on
+        // E4 and E3. Black must capture at E3: extending at E4 is a self-atari (white F4), and
+        // anything else lets white take row 4 at E4.
+        //    A B C D E F G
+        //  5 O O O O O . .
+        //  4 X X X X . O .
+        //  3 O O O O . . .
+        //  2 X X X X X . .
+        let rules = GoRules {
+            komi: 0.0,
+            ..GoRules::default()
+        };
+        let mut g = GoGame::new(7, 7, rules).unwrap();
         let mut setup = Vec::new();
-        for s in [
-            "B4", "C5", "D5", "E5", "C3", "D3", "E3", "F5", "F3", "B5", "B3",
-        ] {
-            let GoMove::Play(p) = mv(&g, s) else {
-                unreachable!()
-            };
-            setup.push((p, Color::Black));
-        }
-        for s in ["C4", "D4", "E4", "G4", "G5", "G3", "A4"] {
-            let GoMove::Play(p) = mv(&g, s) else {
-                unreachable!()
-            };
-            setup.push((p, Color::White));
-        }
+        let mut put = |g: &GoGame, list: &str, c: Color| {
+            for s in list.split_whitespace() {
+                let GoMove::Play(p) = mv(g, s) else {
+                    unreachable!()
+                };
+                setup.push((p, c));
+            }
+        };
+        put(&g, "A4 B4 C4 D4 A2 B2 C2 D2 E2", Color::Black);
+        put(&g, "A5 B5 C5 D5 E5 F4 A3 B3 C3 D3", Color::White);
         g.place_setup(&setup).unwrap();
         let r = run(&mut Mcts::new(1), &g, Color::Black, 3000);
-        assert_eq!(r.best, Some(mv(&g, "F4")), "{:?}", &r.moves[..3]);
+        assert_eq!(r.best, Some(mv(&g, "E3")), "{:?}", &r.moves[..3]);
     }
 
     #[test]
