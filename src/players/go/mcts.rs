@@ -1,9 +1,11 @@
 //! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the seed's scorer as
 //! prior, light playouts, tree reuse) plus the player's decisions around it:
 //!
-//! - **Pass** when the opponent has just passed and we win the position as it stands, counted
-//!   by area after removing the stones that Monte Carlo ownership calls dead
-//!   ([`PASS_CHECK_PLAYOUTS`] playouts); and when no legal move is left but filling own eyes.
+//! - **Pass** when the opponent has just passed and we win the position by area both with
+//!   every stone on the board alive (Tromp-Taylor, how our arena and CGOS count: dead enemy
+//!   stones must be captured first) and after removing the stones that Monte Carlo ownership
+//!   calls dead ([`PASS_CHECK_PLAYOUTS`] playouts; how GNU Go and gomill count); and when no
+//!   legal move is left but filling own eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before a
 //!   quarter of the board's points have been played as moves.
@@ -46,21 +48,27 @@ impl MctsPlayer {
         Rng::new(self.seed ^ game.board().hash().rotate_left(17) ^ game.moves().len() as u64)
     }
 
-    /// Whether the opponent just passed and the position, dead stones removed, is ours.
+    /// Whether the opponent just passed and the position is ours both as it stands (every
+    /// stone alive, as Tromp-Taylor referees such as our arena and CGOS count) and with the
+    /// stones Monte Carlo ownership calls dead removed (as GNU Go and gomill count). When only
+    /// the second holds, dead stones are left to capture and the game goes on.
     fn game_won_after_pass(&self, game: &GoGame, color: Color, tm: &TimeManager<'_>) -> bool {
         match game.moves().last() {
             Some(&(GoMove::Pass, c)) if c != color => {}
             _ => return false,
         }
-        let mut rng = self.rng(game);
-        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
         let mut rules = *game.rules();
         rules.scoring = Scoring::Area;
-        let s = score(game.board(), &dead, &rules);
-        match color {
+        let ours = |s: f32| match color {
             Color::Black => s > 0.0,
             Color::White => s < 0.0,
+        };
+        if !ours(score(game.board(), &[], &rules)) {
+            return false;
         }
+        let mut rng = self.rng(game);
+        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
+        ours(score(game.board(), &dead, &rules))
     }
 }
 
@@ -236,6 +244,35 @@ mod tests {
         g.play(GoMove::Pass, Color::Black).unwrap();
         let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(500));
         assert_ne!(d, GoDecision::Play(GoMove::Pass));
+    }
+
+    #[test]
+    fn captures_dead_stones_before_passing() {
+        // As above, plus a dead white stone at B2 in black's area: counted with every stone
+        // alive, black's lower-left region is nobody's and black loses, so black plays on
+        // (to capture it) instead of passing.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut setup = vec![(pt(&g, "B2"), Color::White)];
+        for row in 1..=9 {
+            setup.push((pt(&g, &format!("E{row}")), Color::Black));
+            setup.push((pt(&g, &format!("F{row}")), Color::White));
+        }
+        for col in ["A", "B", "C", "D"] {
+            setup.push((pt(&g, &format!("{col}5")), Color::Black));
+        }
+        for col in ["G", "H", "J"] {
+            setup.push((pt(&g, &format!("{col}5")), Color::White));
+        }
+        g.place_setup(&setup).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        let mut p = MctsPlayer::new();
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(2000));
+        let GoDecision::Play(GoMove::Play(q)) = d else {
+            panic!("black should play on, not {d:?}")
+        };
+        // The move is inside black's lower-left region, where the dead stone is.
+        let (x, y) = g.board().xy(q);
+        assert!(x < 4 && y < 4, "{}", crate::rules::go::move_name(g.board(), GoMove::Play(q)));
     }
 
     #[test]
