@@ -8,6 +8,7 @@ pub mod bench;
 pub mod cli;
 pub mod eval;
 pub mod play;
+pub mod play_cli;
 pub mod players;
 pub mod protocol;
 pub mod rules;

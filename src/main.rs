@@ -47,15 +47,8 @@ enum Cmd {
     },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
     Match(Box<sente::arena_cli::MatchArgs>),
-    /// Play in the terminal against the engine (or another human).
-    Play {
-        /// Game to play.
-        #[arg(value_parser = ["ttt"], default_value = "ttt")]
-        game: String,
-        /// Seed for the computer's random choices.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-    },
+    /// Play tic-tac-toe, gomoku or Go in the terminal against the engine (or another human).
+    Play(sente::play_cli::PlayArgs),
     /// Reproduce a paper's experiment and print its tables.
     Study {
         /// Which study: ttt (the GA tic-tac-toe paper, SEEDS 000) or kernels (the learning
@@ -167,13 +160,7 @@ fn main() -> anyhow::Result<()> {
             }
             return Ok(());
         }
-        Some(Cmd::Play { game: _, seed }) => {
-            let stdin = std::io::stdin();
-            let mut input = stdin.lock();
-            let mut output = std::io::stdout();
-            sente::play::ttt::run(&mut input, &mut output, seed)?;
-            return Ok(());
-        }
+        Some(Cmd::Play(args)) => return sente::play_cli::run_play(args),
         Some(Cmd::Study {
             which,
             seed,

@@ -230,6 +230,7 @@ impl Engine for Internal {
                         left_ms: budget.left_ms,
                         moves_to_go: None,
                         increment_ms: setup.tc.increment_ms,
+                        lag_ms: 0,
                     },
                 };
                 let stop = AtomicBool::new(false);

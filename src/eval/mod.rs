@@ -3,6 +3,7 @@
 //! and the 3x3 shape patterns of Go playouts (go_patterns).
 
 pub mod baduk;
+pub mod cellset;
 pub mod go_patterns;
 pub mod kernels;
 pub mod patterns;

@@ -20,6 +20,7 @@
 
 use std::sync::OnceLock;
 
+use crate::eval::cellset::{CellSet, Cells};
 use crate::rules::mnk::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
@@ -122,9 +123,49 @@ fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
 }
 
 /// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.
+/// Each is built once per process and cached; after [`warm_up`] has run this is a lookup.
 pub fn prepare(rule: crate::rules::mnk::Rule) {
     fused_table(rule);
     combine_table();
+}
+
+/// Starts (once per process) a background thread that builds every rule's tables.
+///
+/// Why: a table takes ~12 ms of CPU per colour (~25 ms for a rule, more under load), and the
+/// commands that need one (`START`, `INFO rule`) arrive while the manager's clock for the first
+/// move may already run: GomocupJudge sends START, the INFOs and BOARD without waiting, and
+/// c-gomoku-cli sends `INFO rule` right before BEGIN. Built on the second core at start-up,
+/// they are ready before the first game; a command that needs one still in progress simply
+/// waits for it ([`OnceLock`]), never building it twice. All five rules take 10 MB, inside the
+/// reserve the players keep for the engine besides their caches.
+pub fn warm_up() {
+    use crate::rules::mnk::Rule;
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("pattern-tables".into())
+            .spawn(|| {
+                // Freestyle first: the default before any INFO rule.
+                for rule in [
+                    Rule::Freestyle,
+                    Rule::Standard,
+                    Rule::Renju,
+                    Rule::Caro,
+                    Rule::CaroStandard,
+                ] {
+                    let t = std::time::Instant::now();
+                    prepare(rule);
+                    log::debug!(
+                        "pattern tables for {} ready in {:?}",
+                        rule.name(),
+                        t.elapsed()
+                    );
+                }
+            });
+        if let Err(e) = spawned {
+            log::warn!("no pattern warm-up thread ({e}); tables are built when first needed");
+        }
+    });
 }
 
 fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8 {
@@ -199,18 +240,47 @@ fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8
     result
 }
 
-/// Both colours' patterns for every key, `[black, white]`, under one rule: one memory access
-/// gives both, so a stone's update touches each neighbour's entry once. Built once per process
-/// and rule flavour (exact five per colour, caro) on first use; 2 MB each.
-fn fused_table(rule: crate::rules::mnk::Rule) -> &'static [[u8; 2]] {
-    static TABLES: [OnceLock<Vec<[u8; 2]>>; 8] = [const { OnceLock::new() }; 8];
+/// Both colours' patterns for every key as one byte (black in the low nibble, white in the high
+/// one; see [`pair`]), under one rule: one memory access gives both, so a stone's update touches
+/// each neighbour's entry once. Built once per process and rule flavour (exact five per colour,
+/// caro) on first use; 1 MB each.
+fn fused_table(rule: crate::rules::mnk::Rule) -> &'static [u8; TABLE_LEN] {
+    static TABLES: [OnceLock<Box<[u8; TABLE_LEN]>>; 8] = [const { OnceLock::new() }; 8];
     let exact = [rule.exact_five(Color::Black), rule.exact_five(Color::White)];
     let i = exact[0] as usize * 4 + exact[1] as usize * 2 + rule.caro() as usize;
     TABLES[i].get_or_init(|| {
-        let black = build_table(Color::Black.cell() as u8, exact[0], rule.caro());
-        let white = build_table(Color::White.cell() as u8, exact[1], rule.caro());
-        black.iter().zip(&white).map(|(&b, &w)| [b, w]).collect()
+        // White's pattern at a key is black's at the key with the colours swapped, so a rule
+        // needs one table build per distinct exact-five flavour, not one per colour: this
+        // halves the build (it runs at start-up or, at worst, on the first move's clock).
+        let own = Color::Black.cell() as u8;
+        let black = build_table(own, exact[0], rule.caro());
+        let other;
+        let white = if exact[1] == exact[0] {
+            &black
+        } else {
+            other = build_table(own, exact[1], rule.caro());
+            &other
+        };
+        let fused: Vec<u8> = (0..TABLE_LEN as u32)
+            .map(|key| pair(black[key as usize], white[swap_colours(key) as usize]))
+            .collect();
+        fused
+            .into_boxed_slice()
+            .try_into()
+            .expect("one entry per key")
     })
+}
+
+/// The key with black and white exchanged in every 2-bit slot (empty and wall stay).
+#[inline]
+fn swap_colours(key: u32) -> u32 {
+    const LOW: u32 = 0x5_5555;
+    ((key & LOW) << 1) | ((key >> 1) & LOW)
+}
+
+/// The byte holding both colours' patterns of one line.
+const fn pair(black: Pattern, white: Pattern) -> u8 {
+    black | white << 4
 }
 
 /// Combines four line patterns into a threat level (with [`OVERLINE_FLAG`]).
@@ -257,11 +327,17 @@ fn combine(pats: [u8; 4]) -> u8 {
     level | overline
 }
 
-fn combine_table() -> &'static [u8] {
-    static T: OnceLock<Vec<u8>> = OnceLock::new();
+/// Entries of the combined table: every 16-bit code, so that indexing it with half of a
+/// [`CellState::code`] needs no bounds check (only the first 11^4 are ever used).
+const COMBINED_LEN: usize = 1 << 16;
+
+/// Threat level of each combination of four line patterns, indexed by
+/// `sum(pattern[di] * DIR_WEIGHT[di])`.
+fn combine_table() -> &'static [u8; COMBINED_LEN] {
+    static T: OnceLock<Box<[u8; COMBINED_LEN]>> = OnceLock::new();
     T.get_or_init(|| {
-        let mut t = vec![0u8; PATTERN_COUNT.pow(4)];
-        for (i, entry) in t.iter_mut().enumerate() {
+        let mut t = Box::new([0u8; COMBINED_LEN]);
+        for (i, entry) in t.iter_mut().enumerate().take(PATTERN_COUNT.pow(4)) {
             let pats = [
                 (i / 1331) as u8,
                 (i / 121 % 11) as u8,
@@ -287,70 +363,139 @@ const THREAT_PENDING: i32 = 250;
 
 /// Cells within this Chebyshev distance of a stone are move candidates.
 pub const NEAR_RADIUS: isize = 2;
+/// Cells within [`NEAR_RADIUS`] of a point, the point itself left out.
+const NEAR_CELLS: usize = ((2 * NEAR_RADIUS + 1) * (2 * NEAR_RADIUS + 1) - 1) as usize;
 
 /// Weight of each direction's pattern in a [`combine_table`] index.
-const DIR_WEIGHT: [i32; 4] = [1331, 121, 11, 1];
-/// Pattern and P4 values fit in four bits; masking with this lets the compiler drop bounds
-/// checks on the small tables they index.
-const NIBBLE: usize = 15;
-/// [`PATTERN_VALUE`] padded to sixteen entries.
-const VALUE16: [i32; 16] = {
-    let mut v = [0; 16];
-    let mut i = 0;
-    while i < PATTERN_COUNT {
-        v[i] = PATTERN_VALUE[i];
-        i += 1;
+const DIR_WEIGHT: [u32; 4] = [1331, 121, 11, 1];
+
+/// The pattern of colour index `c` in a [`pair`] byte.
+#[inline]
+fn of(pair: u8, c: usize) -> Pattern {
+    (pair >> (4 * c)) & 15
+}
+
+/// Values per colour packed in one integer: black in the low half, white in the high half (or
+/// 16-bit quarters, as below). Every part stays non-negative and below its field's limit, so
+/// adding and subtracting whole words (wrapping) is exact.
+///
+/// `CODE_VALUE[di][pair]`: what a line's two patterns add to a cell's [`CellState::code_value`]:
+/// its black and white [`combine_table`] indices (bits 0..16 and 16..32; at most 14640 each)
+/// and its black and white [`PATTERN_VALUE`] sums (bits 32..48 and 48..64; at most 1600 each).
+const CODE_VALUE: [[u64; 256]; 4] = {
+    let mut t = [[0u64; 256]; 4];
+    let mut di = 0;
+    while di < 4 {
+        let mut p = 0;
+        while p < 256 {
+            let (b, w) = ((p & 15) as u64, (p >> 4) as u64);
+            let weight = DIR_WEIGHT[di] as u64;
+            let value = pattern_value(p & 15) as u64 | (pattern_value(p >> 4) as u64) << 16;
+            t[di][p] = (b * weight) | ((w * weight) << 16) | (value << 32);
+            p += 1;
+        }
+        di += 1;
     }
-    v
+    t
 };
 
-/// Per-cell incremental state, kept together for cache locality.
+/// A line's two [`PATTERN_VALUE`]s in 32-bit halves, for the board-wide sums.
+const VALUE_WIDE: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut p = 0;
+    while p < 256 {
+        t[p] = pattern_value(p & 15) as u64 + ((pattern_value(p >> 4) as u64) << 32);
+        p += 1;
+    }
+    t
+};
+
+const fn pattern_value(p: usize) -> u32 {
+    if p < PATTERN_COUNT {
+        PATTERN_VALUE[p] as u32
+    } else {
+        0
+    }
+}
+
+/// A cell's two value sums (the top half of [`CellState::code_value`]) in [`VALUE_WIDE`]'s
+/// layout.
+#[inline]
+fn widen(code_value: u64) -> u64 {
+    (code_value >> 32 & 0xFFFF) | (code_value >> 48) << 32
+}
+
+/// Both colours' threat levels (black in the low byte) from a cell's code.
+#[inline]
+fn levels_of(code_value: u64, combined: &[u8; COMBINED_LEN]) -> u16 {
+    let black = combined[(code_value & 0xFFFF) as usize];
+    let white = combined[(code_value >> 16 & 0xFFFF) as usize];
+    black as u16 | (white as u16) << 8
+}
+
+/// Threat levels a [`PatternBoard`] keeps point sets for (the [`P4`] values, padded).
+const LEVELS: usize = 16;
+
+/// Per-cell incremental state, kept together (half a cache line) for locality.
 #[derive(Clone, Copy, Default)]
+#[repr(align(32))]
 struct CellState {
     keys: [u32; 4],
-    /// Pattern per direction, `[black, white]`.
-    pat: [[u8; 2]; 4],
-    /// [`combine_table`] index of each colour's four patterns.
-    code: [u16; 2],
-    /// [`PATTERN_VALUE`] summed over the four directions, per colour.
-    val: [i16; 2],
-    p4: [u8; 2],
+    /// [`combine_table`] indices and pattern-value sums of both colours, packed as in
+    /// [`CODE_VALUE`].
+    code_value: u64,
+    /// Both colours' patterns per direction ([`pair`] bytes).
+    pat: [u8; 4],
+    /// Both colours' threat levels, black in the low byte (with [`OVERLINE_FLAG`]).
+    p4: u16,
     near: u8,
+    /// On the board and empty: only these cells' patterns are kept up to date.
+    empty: bool,
 }
 
 impl CellState {
     /// Sets every pattern from the keys and recomputes codes, values and threat levels.
     #[inline]
-    fn refresh(&mut self, table: &[[u8; 2]], combined: &[u8]) {
-        for c in 0..2 {
-            let mut code = 0;
-            let mut val = 0;
-            for di in 0..4 {
-                let pat = table[self.keys[di] as usize & (TABLE_LEN - 1)];
-                self.pat[di] = pat;
-                code += pat[c] as i32 * DIR_WEIGHT[di];
-                val += VALUE16[pat[c] as usize & NIBBLE];
-            }
-            self.code[c] = code as u16;
-            self.val[c] = val as i16;
-            self.p4[c] = combined[code as usize];
+    fn refresh(&mut self, table: &[u8; TABLE_LEN], combined: &[u8; COMBINED_LEN]) {
+        let mut code_value = 0;
+        for di in 0..4 {
+            let pat = table[self.keys[di] as usize & (TABLE_LEN - 1)];
+            self.pat[di] = pat;
+            code_value += CODE_VALUE[di][pat as usize];
         }
+        self.code_value = code_value;
+        self.p4 = levels_of(code_value, combined);
+    }
+
+    /// The threat level of colour index `c`, with [`OVERLINE_FLAG`].
+    #[inline]
+    fn p4_of(&self, c: usize) -> u8 {
+        (self.p4 >> (8 * c)) as u8
     }
 }
 
-/// A board plus incremental line patterns, threat counts and evaluation.
+/// A board plus incremental line patterns, threat counts, point sets and evaluation.
 #[derive(Clone)]
 pub struct PatternBoard {
     board: Board,
     cells: Vec<CellState>,
     dirs: [isize; 4],
-    near_offsets: Vec<isize>,
-    table: &'static [[u8; 2]],
-    combined: &'static [u8],
-    /// Sum of PATTERN_VALUE over empty cells and directions, per colour.
-    sum: [i32; 2],
-    /// Empty cells at each P4 level, per colour (padded to sixteen levels).
-    p4_count: [[u16; 16]; 2],
+    near_offsets: [isize; NEAR_CELLS],
+    table: &'static [u8; TABLE_LEN],
+    combined: &'static [u8; COMBINED_LEN],
+    /// Sum of PATTERN_VALUE over empty cells and directions, per colour (pair as in
+    /// [`VALUE_WIDE`]).
+    sum: u64,
+    /// Empty cells at each P4 level from [`TRACKED`] up, per colour.
+    p4_count: [[u16; LEVELS]; 2],
+    /// The empty cells at each P4 level from [`TRACKED`] up, per colour.
+    at_level: [[CellSet; LEVELS]; 2],
+    /// The empty cells within [`NEAR_RADIUS`] of a stone.
+    candidates: CellSet,
+    /// Words of a [`CellSet`] this board's array uses.
+    words: usize,
+    /// Five steps along the longest direction: how far a line update reaches in the array.
+    reach: usize,
 }
 
 impl PatternBoard {
@@ -358,11 +503,13 @@ impl PatternBoard {
     pub fn new(board: &Board) -> PatternBoard {
         let table = fused_table(board.rule());
         let stride = board.stride() as isize;
-        let mut near_offsets = Vec::new();
+        let mut near_offsets = [0; NEAR_CELLS];
+        let mut n = 0;
         for dy in -NEAR_RADIUS..=NEAR_RADIUS {
             for dx in -NEAR_RADIUS..=NEAR_RADIUS {
                 if dx != 0 || dy != 0 {
-                    near_offsets.push(dy * stride + dx);
+                    near_offsets[n] = dy * stride + dx;
+                    n += 1;
                 }
             }
         }
@@ -373,21 +520,28 @@ impl PatternBoard {
             near_offsets,
             table,
             combined: combine_table(),
-            sum: [0; 2],
-            p4_count: [[0; 16]; 2],
+            sum: 0,
+            p4_count: [[0; LEVELS]; 2],
+            at_level: [[CellSet::default(); LEVELS]; 2],
+            candidates: CellSet::default(),
+            words: board.array_len().div_ceil(64),
+            reach: 5 * board.dirs().into_iter().max().unwrap_or(0) as usize,
         };
         pb.rebuild();
         pb
     }
 
-    /// Recomputes every key, pattern, count and sum from the stones (set-up and validation).
+    /// Recomputes every key, pattern, count, set and sum from the stones (set-up and
+    /// validation).
     fn rebuild(&mut self) {
         let len = self.cells.len() as isize;
         for c in self.cells.iter_mut() {
             *c = CellState::default();
         }
-        self.sum = [0; 2];
-        self.p4_count = [[0; 16]; 2];
+        self.sum = 0;
+        self.p4_count = [[0; LEVELS]; 2];
+        self.at_level = [[CellSet::default(); LEVELS]; 2];
+        self.candidates = CellSet::default();
         let points: Vec<Pos> = self.board.points().collect();
         for &p in &points {
             for (di, &d) in self.dirs.iter().enumerate() {
@@ -420,23 +574,40 @@ impl PatternBoard {
         }
     }
 
-    /// Counts an empty cell's patterns into the sums and threat counts.
+    /// Counts an empty cell's patterns into the sums, threat counts and point sets.
     #[inline]
     fn add_cell(&mut self, p: Pos) {
-        let st = &self.cells[p.idx()];
+        let i = p.idx();
+        let st = &mut self.cells[i];
+        st.empty = true;
+        self.sum = self.sum.wrapping_add(widen(st.code_value));
         for c in 0..2 {
-            self.sum[c] += st.val[c] as i32;
-            self.p4_count[c][st.p4[c] as usize & NIBBLE] += 1;
+            let level = st.p4_of(c) as usize & (LEVELS - 1);
+            if tracked(level) {
+                self.p4_count[c][level] += 1;
+                self.at_level[c][level].insert(i);
+            }
+        }
+        if st.near > 0 {
+            self.candidates.insert(i);
         }
     }
 
+    /// Takes a cell that is about to be occupied out of the sums, counts and sets.
     #[inline]
     fn remove_cell(&mut self, p: Pos) {
-        let st = &self.cells[p.idx()];
+        let i = p.idx();
+        let st = &mut self.cells[i];
+        st.empty = false;
+        self.sum = self.sum.wrapping_sub(widen(st.code_value));
         for c in 0..2 {
-            self.sum[c] -= st.val[c] as i32;
-            self.p4_count[c][st.p4[c] as usize & NIBBLE] -= 1;
+            let level = st.p4_of(c) as usize & (LEVELS - 1);
+            if tracked(level) {
+                self.p4_count[c][level] -= 1;
+                self.at_level[c][level].remove(i);
+            }
         }
+        self.candidates.remove(i);
     }
 
     /// The underlying rules board.
@@ -475,11 +646,14 @@ impl PatternBoard {
         let wins = self.p4(c, p) == P4_FIVE;
         self.remove_cell(p);
         self.board.play_trusted(p, wins);
-        self.update_lines(p, c as u32, true);
-        for i in 0..self.near_offsets.len() {
-            let q = (p.idx() as isize + self.near_offsets[i]) as usize;
-            if q < self.cells.len() {
-                self.cells[q].near += 1;
+        self.update_lines::<true>(p, c as u32);
+        let base = p.idx() as isize;
+        for &o in &self.near_offsets {
+            let q = (base + o) as usize;
+            let st = &mut self.cells[q];
+            st.near += 1;
+            if st.near == 1 && st.empty {
+                self.candidates.insert(q);
             }
         }
     }
@@ -491,106 +665,139 @@ impl PatternBoard {
             return;
         };
         self.board.undo();
-        self.update_lines(p, c as u32, false);
-        for i in 0..self.near_offsets.len() {
-            let q = (p.idx() as isize + self.near_offsets[i]) as usize;
-            if q < self.cells.len() {
-                self.cells[q].near -= 1;
+        self.update_lines::<false>(p, c as u32);
+        let base = p.idx() as isize;
+        for &o in &self.near_offsets {
+            let q = (base + o) as usize;
+            let st = &mut self.cells[q];
+            st.near -= 1;
+            if st.near == 0 {
+                self.candidates.remove(q);
             }
         }
-        self.refresh_cell(p);
+        self.cells[p.idx()].refresh(self.table, self.combined);
         self.add_cell(p);
     }
 
-    /// Recomputes a cell's patterns from its keys (occupied cells are not kept up to date).
+    /// Sets (`SET`) or clears the stone bits of `p` in the keys of the cells on its four lines
+    /// and refreshes the empty ones' patterns, sums, counts and sets. Nothing reads a wall's
+    /// keys, and an occupied cell is refreshed when it empties again (undo).
     #[inline]
-    fn refresh_cell(&mut self, p: Pos) {
-        self.cells[p.idx()].refresh(self.table, self.combined);
-    }
-
-    /// Sets or clears the stone bits of `p` in the keys of the cells on its four lines and
-    /// refreshes those cells' patterns, sums and counts.
-    #[inline]
-    fn update_lines(&mut self, p: Pos, stone: u32, set: bool) {
-        let base = p.idx() as isize;
-        let len = self.cells.len() as isize;
-        let dirs = self.dirs;
-        for (di, (&d, &weight)) in dirs.iter().zip(DIR_WEIGHT.iter()).enumerate() {
-            for off in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
-                let qi = base + off * d;
-                if qi < 0 || qi >= len {
-                    continue;
-                }
-                let q = qi as usize;
-                // p sits at offset -off as seen from q.
-                let bit = 2 * slot(-off);
-                let cell = self.board.cell(Pos(q as u16));
-                if cell == Cell::Wall {
-                    // Nothing reads a wall's keys.
-                    continue;
-                }
-                let st = &mut self.cells[q];
-                if set {
-                    st.keys[di] |= stone << bit;
-                } else {
-                    st.keys[di] &= !(3 << bit);
-                }
-                if cell != Cell::Empty {
-                    // Refreshed when it empties again (undo).
-                    continue;
-                }
-                let new2 = self.table[st.keys[di] as usize & (TABLE_LEN - 1)];
-                let old2 = st.pat[di];
-                if new2 == old2 {
-                    continue;
-                }
-                st.pat[di] = new2;
-                for c in 0..2 {
-                    let (old, new) = (old2[c] as usize & NIBBLE, new2[c] as usize & NIBBLE);
-                    if old == new {
-                        continue;
+    fn update_lines<const SET: bool>(&mut self, p: Pos, stone: u32) {
+        let base = p.idx();
+        let table = self.table;
+        let combined = self.combined;
+        let cells = &mut self.cells[..];
+        // The padding keeps every cell five steps from a board point inside the array (checked
+        // once here rather than at each of the forty cells).
+        assert!(base >= self.reach && base + self.reach < cells.len());
+        let counts = &mut self.p4_count;
+        let at_level = &mut self.at_level;
+        let mut sum = self.sum;
+        for di in 0..4 {
+            let d = self.dirs[di] as usize;
+            let code_value = &CODE_VALUE[di];
+            // One neighbour at `steps` (-5..=5, not 0) along the line; unrolled below so the
+            // offsets and key shifts are constants.
+            macro_rules! neighbour {
+                ($steps:expr) => {{
+                    const STEPS: isize = $steps;
+                    let at = base.wrapping_add(d.wrapping_mul(STEPS as usize));
+                    debug_assert!(at < cells.len());
+                    // SAFETY: `at` is within five steps of `base` along one of `dirs`, which
+                    // the assert above keeps inside `cells`.
+                    let st = unsafe { cells.get_unchecked_mut(at) };
+                    // The stone sits at offset -steps as seen from `at`.
+                    const SHIFT: u32 = 2 * slot(-STEPS);
+                    if SET {
+                        st.keys[di] |= stone << SHIFT;
+                    } else {
+                        st.keys[di] &= !(3 << SHIFT);
                     }
-                    let code = st.code[c] as i32 + (new as i32 - old as i32) * weight;
-                    st.code[c] = code as u16;
-                    let old4 = st.p4[c];
-                    let new4 = self.combined[code as usize];
-                    st.p4[c] = new4;
-                    let dv = VALUE16[new] - VALUE16[old];
-                    st.val[c] += dv as i16;
-                    self.sum[c] += dv;
-                    self.p4_count[c][old4 as usize & NIBBLE] -= 1;
-                    self.p4_count[c][new4 as usize & NIBBLE] += 1;
-                }
+                    if st.empty {
+                        let new = table[st.keys[di] as usize & (TABLE_LEN - 1)] as usize;
+                        let old = st.pat[di] as usize;
+                        if new != old {
+                            st.pat[di] = new as u8;
+                            st.code_value = st
+                                .code_value
+                                .wrapping_add(code_value[new].wrapping_sub(code_value[old]));
+                            sum = sum.wrapping_add(VALUE_WIDE[new].wrapping_sub(VALUE_WIDE[old]));
+                            let new4 = levels_of(st.code_value, combined);
+                            if new4 != st.p4 {
+                                if any_tracked(new4, st.p4) {
+                                    relevel(counts, at_level, at, st.p4, new4);
+                                }
+                                st.p4 = new4;
+                            }
+                        }
+                    }
+                }};
             }
+            neighbour!(-5);
+            neighbour!(-4);
+            neighbour!(-3);
+            neighbour!(-2);
+            neighbour!(-1);
+            neighbour!(1);
+            neighbour!(2);
+            neighbour!(3);
+            neighbour!(4);
+            neighbour!(5);
         }
+        self.sum = sum;
     }
 
     /// The threat level a stone of `c` would make at `p`.
     #[inline]
     pub fn p4(&self, c: Color, p: Pos) -> P4 {
-        self.cells[p.idx()].p4[c.index()] & !OVERLINE_FLAG
+        self.cells[p.idx()].p4_of(c.index()) & !OVERLINE_FLAG
     }
     /// Whether some line through `p` would be an overline for `c` (exact-five rules).
     #[inline]
     pub fn overline_at(&self, c: Color, p: Pos) -> bool {
-        self.cells[p.idx()].p4[c.index()] & OVERLINE_FLAG != 0
+        self.cells[p.idx()].p4_of(c.index()) & OVERLINE_FLAG != 0
     }
     /// The pattern a stone of `c` would make at `p` along direction index `di`.
     #[inline]
     pub fn pattern(&self, c: Color, p: Pos, di: usize) -> Pattern {
-        self.cells[p.idx()].pat[di][c.index()]
+        of(self.cells[p.idx()].pat[di], c.index())
     }
     /// The four line patterns of `c` at `p`.
     #[inline]
     pub fn patterns(&self, c: Color, p: Pos) -> [Pattern; 4] {
         let pat = &self.cells[p.idx()].pat;
         let c = c.index();
-        [pat[0][c], pat[1][c], pat[2][c], pat[3][c]]
+        [of(pat[0], c), of(pat[1], c), of(pat[2], c), of(pat[3], c)]
     }
-    /// Empty cells where `c` reaches threat level `level`.
+    /// Empty cells where `c` reaches threat level `level` ([`TRACKED`] or higher).
     #[inline]
     pub fn count(&self, c: Color, level: P4) -> u16 {
+        debug_assert!(level >= TRACKED, "level {level} is not counted");
         self.p4_count[c.index()][level as usize]
+    }
+    /// The first empty cell (in row-by-row order) at or after `from` where `c` reaches threat
+    /// `level` ([`TRACKED`] or higher). The set is read live, so a caller may play and undo
+    /// between calls.
+    #[inline]
+    pub fn next_at(&self, c: Color, level: P4, from: Pos) -> Option<Pos> {
+        debug_assert!(level >= TRACKED, "level {level} is not listed");
+        self.at_level[c.index()][level as usize & (LEVELS - 1)].next_from(from.idx(), self.words)
+    }
+    /// The empty cells, row by row, where `c` reaches any of the threat levels in `levels`
+    /// (bit `l` selects level `l`, as [`levels`] builds; [`TRACKED`] or higher).
+    #[inline]
+    pub fn cells_at(&self, c: Color, levels: u32) -> Cells<'_> {
+        debug_assert!(
+            levels & ((1 << TRACKED) - 1) == 0,
+            "untracked levels asked for"
+        );
+        Cells::new(&self.at_level[c.index()], levels, self.words)
+    }
+    /// The empty cells within [`NEAR_RADIUS`] of a stone, row by row.
+    #[inline]
+    pub fn candidates(&self) -> Cells<'_> {
+        Cells::new(std::slice::from_ref(&self.candidates), 1, self.words)
     }
     /// Whether `p` is within [`NEAR_RADIUS`] of some stone.
     #[inline]
@@ -600,7 +807,12 @@ impl PatternBoard {
     /// Line-pattern weight of `p` for `c` (sum over the four directions).
     #[inline]
     pub fn cell_value(&self, c: Color, p: Pos) -> i32 {
-        self.cells[p.idx()].val[c.index()] as i32
+        (self.cells[p.idx()].code_value >> (32 + 16 * c.index()) & 0xFFFF) as i32
+    }
+    /// Sum of the line-pattern weights of every empty cell for `c`.
+    #[inline]
+    fn sum(&self, c: usize) -> i32 {
+        (self.sum >> (32 * c)) as u32 as i32
     }
     /// Static evaluation for the side to move: its potential against the opponent's, with the
     /// mover's potential weighted up because it gets to use it first.
@@ -608,7 +820,7 @@ impl PatternBoard {
     pub fn evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
         let op = 1 - me;
-        let mut score = (self.sum[me] * 6 - self.sum[op] * 5) / 8;
+        let mut score = (self.sum(me) * 6 - self.sum(op) * 5) / 8;
         let counts = &self.p4_count;
         let fours = |side: usize| -> u16 {
             counts[side][P4_BLOCK4 as usize..=P4_BLOCK4_FLEX3 as usize]
@@ -636,20 +848,79 @@ impl PatternBoard {
         fresh.rebuild();
         assert_eq!(fresh.sum, self.sum, "pattern sums drifted");
         assert_eq!(fresh.p4_count, self.p4_count, "threat counts drifted");
+        assert!(fresh.at_level == self.at_level, "threat point sets drifted");
+        assert_eq!(fresh.candidates, self.candidates, "candidate set drifted");
         for p in self.board.points() {
             let a = &fresh.cells[p.idx()];
             let b = &self.cells[p.idx()];
             assert_eq!(a.keys, b.keys, "keys drifted at {:?}", self.board.xy(p));
             assert_eq!(a.near, b.near);
+            assert_eq!(a.empty, b.empty);
             if self.board.is_empty(p) {
                 assert_eq!(a.pat, b.pat, "patterns drifted at {:?}", self.board.xy(p));
-                assert_eq!(a.code, b.code);
-                assert_eq!(a.val, b.val);
+                assert_eq!(a.code_value, b.code_value);
                 assert_eq!(a.p4, b.p4);
             }
         }
     }
 }
+
+/// Moves cell `at` between the threat counts and point sets when its levels (both colours, as
+/// in [`CellState::p4`]) change from `old` to `new`. Only [`TRACKED`] levels are kept.
+#[inline]
+fn relevel(
+    counts: &mut [[u16; LEVELS]; 2],
+    at_level: &mut [[CellSet; LEVELS]; 2],
+    at: usize,
+    old: u16,
+    new: u16,
+) {
+    for c in 0..2 {
+        let o = (old >> (8 * c)) as usize & (LEVELS - 1);
+        let n = (new >> (8 * c)) as usize & (LEVELS - 1);
+        if o != n {
+            if tracked(o) {
+                counts[c][o] -= 1;
+                at_level[c][o].remove(at);
+            }
+            if tracked(n) {
+                counts[c][n] += 1;
+                at_level[c][n].insert(at);
+            }
+        }
+    }
+}
+
+/// The lowest threat level whose cells are counted and listed: nothing asks about weaker
+/// ones, and most pattern changes only move a cell between them, which then costs nothing.
+pub const TRACKED: P4 = P4_FLEX3;
+
+/// Whether a level (flag bits cleared) is counted and listed. The tracked levels 4..=11 are
+/// exactly those with bit 2 or 3 set.
+#[inline]
+const fn tracked(level: usize) -> bool {
+    level & 0b1100 != 0
+}
+
+/// Whether either colour's level is tracked in one of two [`CellState::p4`] words.
+#[inline]
+fn any_tracked(a: u16, b: u16) -> bool {
+    (a | b) & 0x0C0C != 0
+}
+
+/// The bit set of threat levels for [`PatternBoard::cells_at`].
+pub const fn levels(list: &[P4]) -> u32 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < list.len() {
+        mask |= 1 << list[i];
+        i += 1;
+    }
+    mask
+}
+
+/// Every four that is not yet open: [`P4_BLOCK4`], [`P4_BLOCK4_PLUS`], [`P4_BLOCK4_FLEX3`].
+pub const FOURS: u32 = levels(&[P4_BLOCK4, P4_BLOCK4_PLUS, P4_BLOCK4_FLEX3]);
 
 #[cfg(test)]
 mod tests {
@@ -684,6 +955,27 @@ mod tests {
         let b = board_from(rows, rule);
         let p = b.pos(x, y).unwrap();
         PatternBoard::new(&b).pattern(c, p, dir)
+    }
+
+    #[test]
+    fn white_patterns_from_swapped_black_keys_match_a_direct_build() {
+        assert_eq!(swap_colours(0b11_10_01_00), 0b11_01_10_00);
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroStandard,
+        ] {
+            let fused = fused_table(rule);
+            for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+                let direct = build_table(c.cell() as u8, rule.exact_five(c), rule.caro());
+                let differ = (0..TABLE_LEN)
+                    .filter(|&k| (fused[k] >> (4 * i)) & 15 != direct[k])
+                    .count();
+                assert_eq!(differ, 0, "{} {c:?}", rule.name());
+            }
+        }
     }
 
     #[test]

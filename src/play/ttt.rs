@@ -1,88 +1,21 @@
-//! `sente play ttt`: tic-tac-toe in a terminal (SEEDS 002 and 004). Owns the menu, the board
-//! drawing, the reading of human moves and the running score across games; the moves of the
-//! computer come from the levels of [`crate::players::ttt`].
+//! `sente play ttt`: tic-tac-toe in a terminal (SEEDS 002 and 004). Owns the board drawing and
+//! the reading of human moves; the moves of the computer come from the levels of
+//! [`crate::players::ttt`].
 //!
 //! Everything goes through the reader and writer given to [`run`], so whole sessions are
 //! tested from scripted input. End of input ends the session cleanly at any prompt.
 //!
 //! A human move is a row and a column, `23` = row 2, column 3 (spaces allowed: `2 3`); `00`
-//! abandons the game (not scored) and returns to the menu.
+//! abandons the game (not scored) and returns to the menu. The menu, line reading and score are
+//! [`crate::play::menu`]'s, shared with gomoku and Go.
 //!
-//! CLI: `sente play ttt` calls `run(&mut stdin.lock(), &mut stdout, seed)`.
+//! CLI: `sente play ttt` calls [`run_with_level`] on stdin and stdout.
 
 use std::io::{self, BufRead, Write};
 
-use rand::Rng;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
+use crate::play::menu::{ask, run_menu, Agent, End, Side, TerminalGame};
 use crate::players::ttt::{square_pos, ttt_player, TttPlayer, TTT_LEVELS};
 use crate::rules::{Board, Cell, Color, Rule};
-
-/// Wins per named participant and draws, kept across the games of a session.
-#[derive(Default, Debug)]
-struct Score {
-    wins: Vec<(String, u32)>,
-    draws: u32,
-    games: u32,
-}
-
-impl Score {
-    fn ensure(&mut self, who: &str) {
-        if !self.wins.iter().any(|(w, _)| w == who) {
-            self.wins.push((who.to_string(), 0));
-        }
-    }
-    fn win(&mut self, who: &str) {
-        self.ensure(who);
-        if let Some((_, n)) = self.wins.iter_mut().find(|(w, _)| w == who) {
-            *n += 1;
-        }
-        self.games += 1;
-    }
-    fn draw(&mut self) {
-        self.draws += 1;
-        self.games += 1;
-    }
-    fn line(&self) -> String {
-        let mut parts: Vec<String> = self.wins.iter().map(|(w, n)| format!("{w} {n}")).collect();
-        parts.push(format!("draws {}", self.draws));
-        let s = if self.games == 1 { "" } else { "s" };
-        format!("Score after {} game{s}: {}", self.games, parts.join(", "))
-    }
-}
-
-/// Who moves for one side.
-enum Agent {
-    Human,
-    Computer(Box<dyn TttPlayer>),
-}
-
-struct Side {
-    agent: Agent,
-    /// Name in messages and in the score.
-    label: String,
-}
-
-/// What a game ended with.
-enum End {
-    Won(Color),
-    Draw,
-    Quit,
-    Eof,
-}
-
-/// Reads one line; `None` at end of input.
-fn read_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
-    let mut s = String::new();
-    match input.read_line(&mut s) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(s.trim().to_string())),
-        // A line that is not UTF-8 is answered like any other bad input.
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => Ok(Some(String::from("?"))),
-        Err(e) => Err(e),
-    }
-}
 
 fn draw_board(board: &Board, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)?;
@@ -126,110 +59,97 @@ fn parse_move(s: &str) -> Result<Option<usize>, &'static str> {
     Ok(Some(((r - 1) * 3 + (c - 1)) as usize))
 }
 
-fn mark_of(c: Color) -> char {
+fn mark_of(c: Color) -> &'static str {
     match c {
-        Color::Black => 'X',
-        Color::White => 'O',
+        Color::Black => "X",
+        Color::White => "O",
     }
 }
 
-fn play_game(
-    sides: &mut [Side; 2],
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> io::Result<End> {
-    let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
-    draw_board(&board, out)?;
-    loop {
-        if let Some(w) = board.winner() {
-            return Ok(End::Won(w));
-        }
-        if board.is_full() {
-            return Ok(End::Draw);
-        }
-        let color = board.to_move();
-        let side = &mut sides[color.index()];
-        let p = match &mut side.agent {
-            Agent::Human => loop {
-                write!(
-                    out,
-                    "{} ({}), your move (row column, e.g. 23; 00 quits): ",
-                    side.label,
-                    mark_of(color)
-                )?;
-                out.flush()?;
-                let Some(line) = read_line(input)? else {
-                    writeln!(out)?;
-                    return Ok(End::Eof);
-                };
-                match parse_move(&line) {
-                    Err(msg) => writeln!(out, "{msg}")?,
-                    Ok(None) => return Ok(End::Quit),
-                    Ok(Some(sq)) => match square_pos(&board, sq) {
-                        Some(p) if board.is_empty(p) => break p,
-                        _ => writeln!(out, "That square is taken; choose an empty one.")?,
-                    },
-                }
-            },
-            Agent::Computer(player) => {
-                let Some(p) = player.choose(&board) else {
-                    // Unreachable on a live 3 x 3 board; end the game rather than loop.
-                    return Ok(End::Draw);
-                };
-                let (x, y) = board.xy(p);
-                writeln!(
-                    out,
-                    "{} ({}) plays {}{}.",
-                    side.label,
-                    mark_of(color),
-                    y + 1,
-                    x + 1
-                )?;
-                p
-            }
-        };
-        if board.play(p).is_err() {
-            writeln!(out, "That move is not legal; try again.")?;
-            continue;
-        }
+/// Tic-tac-toe for the shared menu.
+struct Ttt;
+
+impl TerminalGame for Ttt {
+    type Player = Box<dyn TttPlayer>;
+
+    fn title(&self) -> &str {
+        "Tic-Tac-Toe"
+    }
+    fn levels(&self) -> &'static [(&'static str, &'static str)] {
+        TTT_LEVELS
+    }
+    fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
+        ttt_player(level, seed)
+    }
+    fn player_name(&self, player: &Self::Player) -> String {
+        player.name().to_string()
+    }
+    fn colour(&self, color: Color) -> &'static str {
+        mark_of(color)
+    }
+
+    fn play_game(
+        &mut self,
+        sides: &mut [Side<Self::Player>; 2],
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<End> {
+        let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
         draw_board(&board, out)?;
-    }
-}
-
-fn choose_level(
-    current: &str,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> io::Result<Option<String>> {
-    writeln!(out, "AI levels:")?;
-    for (i, (name, desc)) in TTT_LEVELS.iter().enumerate() {
-        writeln!(out, "{} : {name} - {desc}", i + 1)?;
-    }
-    loop {
-        write!(
-            out,
-            "Choose a level by number or name (empty keeps {current}): "
-        )?;
-        out.flush()?;
-        let Some(line) = read_line(input)? else {
-            return Ok(None);
-        };
-        if line.is_empty() {
-            return Ok(Some(current.to_string()));
-        }
-        let by_number = line
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|i| TTT_LEVELS.get(i))
-            .map(|(n, _)| n.to_string());
-        let by_name = ttt_player(&line, 0).map(|p| p.name().to_string());
-        match by_number.or(by_name) {
-            Some(level) => {
-                writeln!(out, "AI level: {level}")?;
-                return Ok(Some(level));
+        loop {
+            if let Some(w) = board.winner() {
+                return Ok(End::Won {
+                    winner: w,
+                    how: "has three in a row".into(),
+                });
             }
-            None => writeln!(out, "Unknown level: {line}")?,
+            if board.is_full() {
+                return Ok(End::Draw("The board is full: a draw.".into()));
+            }
+            let color = board.to_move();
+            let side = &mut sides[color.index()];
+            let p = match &mut side.agent {
+                Agent::Human => {
+                    let prompt = format!(
+                        "{} ({}), your move (row column, e.g. 23; 00 quits): ",
+                        side.label,
+                        mark_of(color)
+                    );
+                    let answer = ask(input, out, &prompt, |line| match parse_move(line)? {
+                        None => Ok(None),
+                        Some(sq) => match square_pos(&board, sq) {
+                            Some(p) if board.is_empty(p) => Ok(Some(p)),
+                            _ => Err("That square is taken; choose an empty one.".to_string()),
+                        },
+                    })?;
+                    match answer {
+                        None => return Ok(End::Eof),
+                        Some(None) => return Ok(End::Quit),
+                        Some(Some(p)) => p,
+                    }
+                }
+                Agent::Computer(player) => {
+                    let Some(p) = player.choose(&board) else {
+                        // Unreachable on a live 3 x 3 board; end the game rather than loop.
+                        return Ok(End::Draw("The board is full: a draw.".into()));
+                    };
+                    let (x, y) = board.xy(p);
+                    writeln!(
+                        out,
+                        "{} ({}) plays {}{}.",
+                        side.label,
+                        mark_of(color),
+                        y + 1,
+                        x + 1
+                    )?;
+                    p
+                }
+            };
+            if board.play(p).is_err() {
+                writeln!(out, "That move is not legal; try again.")?;
+                continue;
+            }
+            draw_board(&board, out)?;
         }
     }
 }
@@ -237,133 +157,17 @@ fn choose_level(
 /// Runs the interactive tic-tac-toe menu until `0` or end of input. `seed` seeds the computer
 /// players' tie-breaks and the random level of the second computer, so a session replays.
 pub fn run(input: &mut dyn BufRead, output: &mut dyn Write, seed: u64) -> io::Result<()> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut level = TTT_LEVELS[0].0.to_string();
-    let mut score = Score::default();
-    let out = output;
-    loop {
-        writeln!(out)?;
-        writeln!(out, "### Tic-Tac-Toe ###")?;
-        writeln!(out, "1 : Play first (X)")?;
-        writeln!(out, "2 : Play second (O)")?;
-        writeln!(out, "3 : Two humans")?;
-        writeln!(out, "4 : Computer vs Computer")?;
-        writeln!(out, "5 : Select AI (current: {level})")?;
-        writeln!(out, "0 : Exit")?;
-        write!(out, "Enter command: ")?;
-        out.flush()?;
-        let Some(cmd) = read_line(input)? else {
-            writeln!(out)?;
-            writeln!(out, "Goodbye.")?;
-            return Ok(());
-        };
-        let computer = |lvl: &str, rng: &mut ChaCha8Rng| -> Agent {
-            match ttt_player(lvl, rng.gen()) {
-                Some(p) => Agent::Computer(p),
-                None => Agent::Human,
-            }
-        };
-        let mut sides: [Side; 2] = match cmd.as_str() {
-            "1" | "2" => {
-                let human = Side {
-                    agent: Agent::Human,
-                    label: "you".into(),
-                };
-                let comp = Side {
-                    agent: computer(&level, &mut rng),
-                    label: "computer".into(),
-                };
-                writeln!(
-                    out,
-                    "You play {} against {level}.",
-                    if cmd == "1" { 'X' } else { 'O' }
-                )?;
-                if cmd == "1" {
-                    [human, comp]
-                } else {
-                    [comp, human]
-                }
-            }
-            "3" => [
-                Side {
-                    agent: Agent::Human,
-                    label: "player X".into(),
-                },
-                Side {
-                    agent: Agent::Human,
-                    label: "player O".into(),
-                },
-            ],
-            "4" => {
-                let second = TTT_LEVELS[rng.gen_range(0..TTT_LEVELS.len())].0;
-                writeln!(
-                    out,
-                    "Computer vs computer: X is {level}, O is {second} (chosen at random)."
-                )?;
-                [
-                    Side {
-                        agent: computer(&level, &mut rng),
-                        label: "computer X".into(),
-                    },
-                    Side {
-                        agent: computer(second, &mut rng),
-                        label: "computer O".into(),
-                    },
-                ]
-            }
-            "5" => {
-                match choose_level(&level, input, out)? {
-                    Some(l) => level = l,
-                    None => {
-                        writeln!(out)?;
-                        writeln!(out, "Goodbye.")?;
-                        return Ok(());
-                    }
-                }
-                continue;
-            }
-            "0" => {
-                writeln!(out, "Goodbye.")?;
-                writeln!(out, "{}", score.line())?;
-                return Ok(());
-            }
-            other => {
-                writeln!(out, "Unknown command: {other}")?;
-                continue;
-            }
-        };
-        // "you" leads the score line whichever side the human took.
-        let mut labels: Vec<String> = sides.iter().map(|s| s.label.clone()).collect();
-        labels.sort_by_key(|l| l != "you");
-        for l in &labels {
-            score.ensure(l);
-        }
-        match play_game(&mut sides, input, out)? {
-            End::Won(c) => {
-                let who = &sides[c.index()].label;
-                let msg = match who.as_str() {
-                    "you" => "You win!".to_string(),
-                    "computer" => "The computer wins.".to_string(),
-                    other => format!("{other} wins!"),
-                };
-                writeln!(out, "{} ({}) has three in a row. {msg}", who, mark_of(c))?;
-                score.win(&who.clone());
-                writeln!(out, "{}", score.line())?;
-            }
-            End::Draw => {
-                writeln!(out, "The board is full: a draw.")?;
-                score.draw();
-                writeln!(out, "{}", score.line())?;
-            }
-            End::Quit => {
-                writeln!(out, "Game abandoned (not scored).")?;
-            }
-            End::Eof => {
-                writeln!(out, "Goodbye.")?;
-                return Ok(());
-            }
-        }
-    }
+    run_with_level(input, output, seed, TTT_LEVELS[0].0)
+}
+
+/// [`run`] starting at `level` (`sente play ttt --level dumb`).
+pub fn run_with_level(
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    seed: u64,
+    level: &str,
+) -> io::Result<()> {
+    run_menu(&mut Ttt, level.to_string(), input, output, seed)
 }
 
 #[cfg(test)]

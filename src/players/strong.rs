@@ -5,7 +5,7 @@ use super::{GomokuPlayer, MoveRequest};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::alphabeta::Searcher;
-use crate::search::threats::Threats;
+use crate::search::threats::{Threats, Vct};
 use crate::search::tt::TranspositionTable;
 
 /// Table size when no memory limit is given.
@@ -20,14 +20,22 @@ const RESERVED_BYTES: u64 = 24 << 20;
 pub struct Strong {
     tt: TranspositionTable,
     threats: Threats,
+    /// Whether the caches have their real size: from a memory limit, else (no limit came
+    /// before the first search) the defaults.
+    sized: bool,
 }
 
 impl Strong {
-    /// A player with the default table size.
+    /// A player whose caches get their size from the memory limit, or the defaults at the
+    /// first search. Allocating the defaults at once would put them in the process's peak
+    /// (virtual) size before `INFO max_memory` arrives, which is what GomocupJudge checks.
     pub fn new() -> Strong {
+        // The pattern tables of every rule, built off the clock (see `warm_up`).
+        crate::eval::patterns::warm_up();
         Strong {
-            tt: TranspositionTable::new(DEFAULT_TT_BYTES),
-            threats: Threats::new(DEFAULT_VCT_BYTES),
+            tt: TranspositionTable::new(0),
+            threats: Threats::new(0),
+            sized: false,
         }
     }
 }
@@ -70,14 +78,18 @@ impl GomokuPlayer for Strong {
         self.threats.clear();
     }
     fn set_memory_limit(&mut self, bytes: u64) {
+        self.sized = true;
+        // Managers send `INFO max_memory` before every game, with the next move request
+        // already on the clock: compare with the size the tables would get (rounded to a power
+        // of two), or every game would reallocate (and lose the tables' contents) for nothing.
         let want = table_bytes_for(bytes);
-        if want != self.tt.bytes() {
+        if TranspositionTable::bytes_for(want) != self.tt.bytes() {
             // Free the old table first so the peak stays under the limit.
             self.tt = TranspositionTable::new(1 << 16);
             self.tt = TranspositionTable::new(want);
         }
         let want = vct_bytes_for(bytes);
-        if want != self.threats.vct.cache_bytes() {
+        if Vct::cache_bytes_for(want) != self.threats.vct.cache_bytes() {
             self.threats = Threats::new(1 << 14);
             self.threats = Threats::new(want);
         }
@@ -88,6 +100,10 @@ impl GomokuPlayer for Strong {
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
         if board.k() != 5 {
             return board.empty_points().find(|&p| board.check(p).is_ok());
+        }
+        if !self.sized {
+            // Cheap on the clock: the tables are allocated zeroed (see `search::zeroed`).
+            self.set_memory_limit(0);
         }
         let pb = PatternBoard::new(board);
         let mut searcher = Searcher::new(pb, &mut self.tt, &mut self.threats, req.tm);
@@ -124,5 +140,49 @@ mod tests {
             assert!(p.threats.vct.cache_bytes() <= vct_bytes_for(limit));
             assert!(p.threats.vct.cache_bytes() * 2 > vct_bytes_for(limit));
         }
+    }
+
+    #[test]
+    fn default_tables_wait_for_the_first_search() {
+        let mut p = Strong::new();
+        assert!(p.tt.bytes() + p.threats.bytes() < 1 << 20);
+        let mut b = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
+        b.place(b.pos(7, 7).unwrap(), crate::rules::Color::Black);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = crate::search::clock::TimeManager::new(
+            &crate::search::clock::SearchLimit::depth(1),
+            std::time::Instant::now(),
+            &stop,
+        );
+        let mut report = |_: &crate::players::SearchInfo| {};
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            report: &mut report,
+        };
+        assert!(p.choose(&b, &mut req).is_some());
+        assert_eq!(p.tt.bytes(), DEFAULT_TT_BYTES);
+        let mut q = Strong::new();
+        q.set_memory_limit(64 << 20);
+        assert!(q.choose(&b, &mut req).is_some());
+        assert_eq!(
+            q.tt.bytes(),
+            TranspositionTable::bytes_for(table_bytes_for(64 << 20))
+        );
+    }
+
+    #[test]
+    fn the_same_limit_again_keeps_the_tables() {
+        let mut p = Strong::new();
+        p.set_memory_limit(367_001_600);
+        let key = 0xDEAD_BEEF;
+        p.tt.store(key, None, 5, 3, crate::search::tt::Bound::Exact);
+        p.set_memory_limit(367_001_600);
+        assert!(
+            p.tt.probe(key).is_some(),
+            "a repeated max_memory reallocated the table"
+        );
+        p.set_memory_limit(64 << 20);
+        assert!(p.tt.probe(key).is_none());
     }
 }

@@ -132,6 +132,7 @@ pub fn gtp_loop<W: Write>(
             (_, Err(e)) => Err(e.clone()),
             (c @ (Command::Analyze(..) | Command::GenmoveAnalyze(..)), Ok(engine)) => {
                 stream(engine, c, id, &input, out)?;
+                reply_written(engine);
                 continue;
             }
             (other, Ok(engine)) => execute(engine, game, other, &input),
@@ -141,6 +142,17 @@ pub fn gtp_loop<W: Write>(
             Err(m) => format_response(id, Err(m)),
         };
         send(out, &text)?;
+        if let Ok(engine) = engine.as_mut() {
+            reply_written(engine);
+        }
+    }
+}
+
+/// Tells a Go session that its last response is out, so a `genmove`'s lateness is measured
+/// up to the moment the controller could read it.
+fn reply_written(engine: &mut Engine) {
+    if let Engine::Go(go) = engine {
+        go.reply_written(std::time::Instant::now());
     }
 }
 

@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use crate::eval::patterns::{
-    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX4,
+    PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX4,
 };
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
@@ -156,9 +156,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         self.stopped
     }
 
-    /// First empty near point where `c` reaches `level` (and may play, for the mover).
-    fn find(&self, c: Color, level: u8, playable: bool) -> Option<Pos> {
-        first_point_at(&self.pb, &self.points, c, level, playable)
+    /// First empty point where `c` reaches `level` (and may play, for the mover).
+    fn find(&mut self, c: Color, level: u8, playable: bool) -> Option<Pos> {
+        first_point_at(&mut self.pb, c, level, playable)
     }
 
     /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.
@@ -168,11 +168,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
         let must_defend = self.pb.count(o, P4_FLEX4) > 0;
-        let empty_board = self.pb.board().stones() == 0;
-        for &p in &self.points {
-            if !self.pb.board().is_empty(p) || !(self.pb.is_near(p) || empty_board) {
-                continue;
-            }
+        // The empty points near a stone (every point on an empty board); the order does not
+        // matter, the selection below orders them totally.
+        let all = self.pb.board().stones() == 0;
+        let points = self.points.iter().copied().filter(|_| all);
+        for p in self.pb.candidates().chain(points) {
             let a = self.pb.p4(c, p);
             let d = self.pb.p4(o, p);
             if must_defend && a < P4_BLOCK4 && d < P4_BLOCK4 {
@@ -191,7 +191,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             list.push((p, score));
         }
         if c == Color::Black && self.pb.board().rule().renju() {
-            let pb = &self.pb;
+            let pb = &mut self.pb;
             list.retain(|&(p, _)| !forbidden_for(pb, c, p));
         }
         let n = if must_defend {
@@ -223,7 +223,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 return Some(-(MATE - (ply as i32 + 2)));
             }
             let block = self.find(o, P4_FIVE, false)?;
-            if forbidden_for(&self.pb, c, block) {
+            if forbidden_for(&mut self.pb, c, block) {
                 return Some(-(MATE - (ply as i32 + 2)));
             }
             self.pb.play(block);
@@ -365,19 +365,14 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut best = stand;
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        for &p in &self.points {
-            if self.pb.board().is_empty(p) {
-                let a = self.pb.p4(c, p);
-                if (P4_BLOCK4..=P4_BLOCK4_FLEX3).contains(&a) {
-                    list.push((p, a as i32));
-                }
-            }
+        for p in self.pb.cells_at(c, FOURS) {
+            list.push((p, self.pb.p4(c, p) as i32));
         }
         list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.moves[ply] = list;
         for i in 0..self.moves[ply].len() {
             let m = self.moves[ply][i].0;
-            if forbidden_for(&self.pb, c, m) {
+            if forbidden_for(&mut self.pb, c, m) {
                 continue;
             }
             self.pb.play(m);
@@ -548,7 +543,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         } else if self.pb.count(o, P4_FIVE) > 0 {
             // Block (if two five points exist, the game is lost: block one anyway).
             self.find(o, P4_FIVE, false)
-                .filter(|&p| !forbidden_for(&self.pb, c, p))
+                .filter(|&p| !forbidden_for(&mut self.pb, c, p))
                 .map(|p| {
                     let lost = self.pb.count(o, P4_FIVE) > 1;
                     (p, if lost { -(MATE - 2) } else { 0 })
@@ -584,7 +579,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 .points
                 .iter()
                 .copied()
-                .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&self.pb, c, p));
+                .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p));
             let info = self.info(0, 0, any.into_iter().collect(), 1);
             return SearchResult { best: any, info };
         }

@@ -6,6 +6,18 @@
 //! *hard* one (stop now and answer with the best move of the last finished iteration). Both sit
 //! a safety margin inside what the manager enforces, because the process may be descheduled and
 //! the reply must still be written and flushed.
+//!
+//! The margin has three parts ([`safety_margin_ms`], [`Lateness`]):
+//! - a tenth of the budget (at most 300 ms): the longer the move, the more a stall can cost;
+//! - a fixed part (up to 20 ms, at most a third of the budget) for what does not shrink with
+//!   the budget: waking up, the stdin thread handing the line over, writing the reply, and the
+//!   manager's own reading. At 100 ms per move this makes the margin 30 ms, not 10: on a loaded
+//!   machine a runnable process waits several milliseconds for a core, twice per move;
+//! - the lateness this process has itself observed lately: how far past its hard deadline each
+//!   reply actually went out (a poll that came late, a stall while writing). The same stalls
+//!   hit the parts no process can see (before our stdin thread reads the line, after the reply
+//!   is written), so the margin grows by half as much again as what was seen, and decays when
+//!   replies are on time again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -24,6 +36,8 @@ pub struct GameClock {
     pub moves_to_go: Option<u32>,
     /// Time added after each move (increment).
     pub increment_ms: u64,
+    /// Extra margin from this process's observed lateness ([`Lateness::lag_ms`]).
+    pub lag_ms: u64,
 }
 
 /// What the caller asked the search for: any combination of a depth, a node count and a clock;
@@ -76,9 +90,60 @@ pub struct TimeManager<'a> {
     stop: &'a AtomicBool,
 }
 
-/// Milliseconds kept back from any limit for scheduling, writing and the manager's own overhead.
+/// Milliseconds kept back from any limit for scheduling, writing and the manager's own overhead
+/// (see the module notes): a tenth of the budget, at most 300, plus a fixed 20, at most a third
+/// of the budget.
+/// A budget of [`ANSWER_NOW_MS`] or less is all margin: the move comes from move ordering.
 pub fn safety_margin_ms(budget_ms: u64) -> u64 {
-    (budget_ms / 10).clamp(15, 300).min(budget_ms)
+    if budget_ms <= ANSWER_NOW_MS {
+        return budget_ms;
+    }
+    (budget_ms / 10).min(300) + (budget_ms / 3).min(20)
+}
+
+/// Budgets this small are not worth searching: a few milliseconds of search gain nothing and
+/// one stall would make the reply late.
+pub const ANSWER_NOW_MS: u64 = 20;
+
+/// The margin for a budget when `lag_ms` of lateness was observed: never more than three
+/// quarters of the budget, so a spike leaves a quarter to think (a budget so small that this
+/// matters is answered from move ordering anyway, by the search's own checks).
+fn margin_with_lag_ms(budget_ms: u64, lag_ms: u64) -> u64 {
+    let base = safety_margin_ms(budget_ms);
+    (base + lag_ms).min(budget_ms * 3 / 4).max(base)
+}
+
+/// The most lateness [`Lateness`] carries into the margin.
+const MAX_LAG_MS: u64 = 2_000;
+
+/// How late this process's replies have gone out past their hard deadline recently, as extra
+/// safety margin for the next moves (see the module notes). One per session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lateness {
+    lag_ms: u64,
+}
+
+impl Lateness {
+    /// The extra margin to put in [`GameClock::lag_ms`].
+    pub fn lag_ms(&self) -> u64 {
+        self.lag_ms
+    }
+
+    /// A reply to a search with hard deadline `hard` (from the request; `None` = no deadline)
+    /// went out `replied` after the request. Lateness raises the margin at once to one and a
+    /// half times what was seen; without it the margin loses an eighth per reply, so one stall
+    /// is forgotten within a few dozen moves.
+    pub fn observe(&mut self, hard: Option<Duration>, replied: Duration) {
+        let decayed = self.lag_ms - self.lag_ms.div_ceil(8);
+        let late = match hard {
+            Some(hard) => replied
+                .saturating_sub(hard)
+                .as_millis()
+                .min(u64::MAX as u128) as u64,
+            None => 0,
+        };
+        self.lag_ms = decayed.max(late.saturating_add(late / 2)).min(MAX_LAG_MS);
+    }
 }
 
 impl<'a> TimeManager<'a> {
@@ -171,14 +236,14 @@ fn budget(clock: &GameClock) -> (Option<u64>, Option<u64>) {
     let mut hard: Option<u64> = None;
     let mut soft: Option<u64> = None;
     if let Some(turn) = clock.turn_ms {
-        let h = turn.saturating_sub(safety_margin_ms(turn));
+        let h = turn.saturating_sub(margin_with_lag_ms(turn, clock.lag_ms));
         hard = Some(h);
         soft = Some(h * 2 / 5);
     }
     if let Some(left) = clock.left_ms {
         if left < UNLIMITED_MS {
             let left = left.max(0) as u64;
-            let usable = left.saturating_sub(safety_margin_ms(left));
+            let usable = left.saturating_sub(margin_with_lag_ms(left, clock.lag_ms));
             let moves = clock.moves_to_go.map_or(25, |m| m.max(1)) as u64;
             // Spend a fair share now, more when an increment refills the clock; never more
             // than a third of what remains in one move.
@@ -242,6 +307,74 @@ mod tests {
             assert!((hard as i64) < left.max(1), "left {left} hard {hard}");
             assert!(soft.unwrap() <= hard);
         }
+    }
+
+    #[test]
+    fn margins_are_proportionally_bigger_for_short_budgets() {
+        assert_eq!(safety_margin_ms(0), 0);
+        assert_eq!(safety_margin_ms(ANSWER_NOW_MS), ANSWER_NOW_MS);
+        assert_eq!(safety_margin_ms(30), 3 + 10);
+        assert_eq!(safety_margin_ms(100), 10 + 20);
+        assert_eq!(safety_margin_ms(1000), 100 + 20);
+        assert_eq!(safety_margin_ms(5000), 300 + 20);
+        assert_eq!(safety_margin_ms(300_000), 300 + 20);
+        let mut last_share = 1.0f64;
+        for b in [21u64, 50, 100, 200, 500, 1000, 5000, 30_000] {
+            let share = safety_margin_ms(b) as f64 / b as f64;
+            assert!(share < last_share, "budget {b}: share {share}");
+            assert!(safety_margin_ms(b) < b);
+            last_share = share;
+        }
+    }
+
+    #[test]
+    fn observed_lag_widens_the_margin_up_to_three_quarters() {
+        let at = |turn: u64, lag: u64| {
+            deadlines(GameClock {
+                turn_ms: Some(turn),
+                lag_ms: lag,
+                ..GameClock::default()
+            })
+            .1
+            .unwrap()
+        };
+        assert_eq!(at(100, 0), 70);
+        assert_eq!(at(100, 12), 58);
+        assert_eq!(at(100, 500), 25, "a quarter is always left");
+        assert_eq!(at(1000, 40), 1000 - 120 - 40);
+        let left = |ms: i64, lag: u64| {
+            deadlines(GameClock {
+                left_ms: Some(ms),
+                moves_to_go: Some(1),
+                lag_ms: lag,
+                ..GameClock::default()
+            })
+            .1
+            .unwrap()
+        };
+        assert!(left(3000, 100) < left(3000, 0));
+    }
+
+    #[test]
+    fn lateness_jumps_up_and_decays() {
+        let ms = Duration::from_millis;
+        let mut l = Lateness::default();
+        l.observe(Some(ms(70)), ms(60));
+        assert_eq!(l.lag_ms(), 0, "on time");
+        l.observe(Some(ms(70)), ms(90));
+        assert_eq!(l.lag_ms(), 30, "20 ms late: one and a half times that");
+        l.observe(Some(ms(70)), ms(50));
+        assert_eq!(l.lag_ms(), 26, "an eighth (rounded up) is forgotten");
+        l.observe(Some(ms(70)), ms(80));
+        assert_eq!(l.lag_ms(), 22, "less late than the margin already covers");
+        l.observe(None, ms(10_000));
+        assert_eq!(l.lag_ms(), 19, "no deadline, nothing late");
+        l.observe(Some(ms(0)), ms(60_000));
+        assert_eq!(l.lag_ms(), MAX_LAG_MS);
+        for _ in 0..100 {
+            l.observe(Some(ms(100)), ms(10));
+        }
+        assert_eq!(l.lag_ms(), 0, "forgotten entirely once replies are on time");
     }
 
     #[test]

@@ -7,3 +7,4 @@ pub mod mcts;
 pub mod playout;
 pub mod threats;
 pub mod tt;
+pub mod zeroed;

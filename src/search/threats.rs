@@ -10,12 +10,13 @@
 //! whose only block is forbidden has lost.
 
 use crate::eval::patterns::{
-    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
-    P4_FLEX3_PLUS, P4_FLEX4,
+    levels, PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3,
+    P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::renju;
 use crate::search::clock::TimeManager;
+use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// Entries in the cache of positions already shown to have no VCF.
 const FAIL_CACHE: usize = 1 << 16;
@@ -25,7 +26,9 @@ pub struct Vcf {
     fail_cache: Vec<u64>,
     nodes: u64,
     node_budget: u64,
-    points: Vec<Pos>,
+    /// Out of nodes or time: every node on the way back up fails at once, and no failure is
+    /// cached (it was not proven).
+    aborted: bool,
 }
 
 impl Default for Vcf {
@@ -34,8 +37,10 @@ impl Default for Vcf {
     }
 }
 
-/// Whether black may not play `p` in the current position of `pb` (renju only).
-pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
+/// Whether black may not play `p` in the current position of `pb` (renju only). The few points
+/// that need the full test get it in place (hypothetical stones put on `pb`'s board and taken
+/// off again), so the search never allocates for it.
+pub fn forbidden_for(pb: &mut PatternBoard, color: Color, p: Pos) -> bool {
     if color != Color::Black || !pb.board().rule().renju() {
         return false;
     }
@@ -47,21 +52,20 @@ pub fn forbidden_for(pb: &PatternBoard, color: Color, p: Pos) -> bool {
         || level == P4_FLEX4
         || level == P4_BLOCK4_FLEX3
         || level == P4_FLEX3_2X;
-    suspicious && renju::forbidden(pb.board(), p).is_some()
+    suspicious && renju::forbidden_in_place(pb.board_mut(), p).is_some()
 }
 
-/// The first of `points` that is empty and where `c` reaches threat `level`; with `playable`,
-/// also one that `c` may legally play (renju).
-pub fn first_point_at(
-    pb: &PatternBoard,
-    points: &[Pos],
-    c: Color,
-    level: u8,
-    playable: bool,
-) -> Option<Pos> {
-    points.iter().copied().find(|&p| {
-        pb.board().is_empty(p) && pb.p4(c, p) == level && (!playable || !forbidden_for(pb, c, p))
-    })
+/// The first empty point, row by row, where `c` reaches threat `level`; with `playable`, the
+/// first that `c` may also legally play (renju).
+pub fn first_point_at(pb: &mut PatternBoard, c: Color, level: u8, playable: bool) -> Option<Pos> {
+    let mut from = Pos(0);
+    while let Some(p) = pb.next_at(c, level, from) {
+        if !playable || !forbidden_for(pb, c, p) {
+            return Some(p);
+        }
+        from = Pos(p.0 + 1);
+    }
+    None
 }
 
 /// The empty point where `color` would make five, looking along the four lines through `p`.
@@ -88,7 +92,7 @@ impl Vcf {
             fail_cache: vec![0; FAIL_CACHE],
             nodes: 0,
             node_budget: 0,
-            points: Vec::new(),
+            aborted: false,
         }
     }
 
@@ -97,10 +101,9 @@ impl Vcf {
         self.nodes
     }
 
-    /// Bytes held by the fail cache and the point list.
+    /// Bytes held by the fail cache.
     pub fn bytes(&self) -> usize {
         self.fail_cache.capacity() * std::mem::size_of::<u64>()
-            + self.points.capacity() * std::mem::size_of::<Pos>()
     }
 
     /// Forgets cached results (new game: hashes may repeat with other meanings only by chance,
@@ -121,9 +124,7 @@ impl Vcf {
     ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_budget = node_budget;
-        if self.points.len() != pb.board().width() * pb.board().height() {
-            self.points = pb.board().points().collect();
-        }
+        self.aborted = false;
         let attacker = pb.to_move();
         let mut line = Vec::with_capacity(2 * max_plies as usize + 2);
         if self.attack(pb, attacker, max_plies, tm, &mut line) {
@@ -142,12 +143,20 @@ impl Vcf {
         line: &mut Vec<Pos>,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes > self.node_budget || (self.nodes & 255 == 0 && tm.should_stop(0)) {
+        // The clock is polled every 256 nodes (~0.1-0.3 ms; renju nodes cost more). Once the
+        // deadline has passed the whole search unwinds: before, only the polling node failed
+        // and its parent went on with the next four, so a VCF ran on past the hard deadline
+        // until its node budget ran out, caching unproven failures on the way.
+        if self.aborted
+            || self.nodes > self.node_budget
+            || (self.nodes & 255 == 0 && tm.should_stop(0))
+        {
+            self.aborted = true;
             return false;
         }
         let def = att.opponent();
         if pb.count(att, P4_FIVE) > 0 {
-            if let Some(p) = first_point_at(pb, &self.points, att, P4_FIVE, false) {
+            if let Some(p) = first_point_at(pb, att, P4_FIVE, false) {
                 line.push(p);
             }
             return true;
@@ -157,7 +166,7 @@ impl Vcf {
             if pb.count(def, P4_FIVE) > 1 {
                 return false;
             }
-            let Some(b) = first_point_at(pb, &self.points, def, P4_FIVE, false) else {
+            let Some(b) = first_point_at(pb, def, P4_FIVE, false) else {
                 return false;
             };
             let level = pb.p4(att, b);
@@ -167,7 +176,7 @@ impl Vcf {
             return self.try_four(pb, att, b, plies, tm, line);
         }
         if pb.count(att, P4_FLEX4) > 0 {
-            if let Some(p) = first_point_at(pb, &self.points, att, P4_FLEX4, true) {
+            if let Some(p) = first_point_at(pb, att, P4_FLEX4, true) {
                 line.push(p);
                 return true;
             }
@@ -184,22 +193,19 @@ impl Vcf {
             + pb.count(att, P4_BLOCK4 + 1)
             + pb.count(att, P4_BLOCK4_FLEX3);
         if fours > 0 {
-            // Strongest fours first: a 4-3 usually ends it at once.
+            // Strongest fours first: a 4-3 usually ends it at once. The point set is read
+            // live: each try plays and undoes, leaving it as it was.
             for level in (P4_BLOCK4..=P4_BLOCK4_FLEX3).rev() {
-                let mut i = 0;
-                while i < self.points.len() {
-                    let p = self.points[i];
-                    i += 1;
-                    if !pb.board().is_empty(p) || pb.p4(att, p) != level {
-                        continue;
-                    }
+                let mut from = Pos(0);
+                while let Some(p) = pb.next_at(att, level, from) {
+                    from = Pos(p.0 + 1);
                     if forbidden_for(pb, att, p) {
                         continue;
                     }
                     if self.try_four(pb, att, p, plies, tm, line) {
                         return true;
                     }
-                    if self.nodes > self.node_budget {
+                    if self.aborted {
                         return false;
                     }
                 }
@@ -285,8 +291,14 @@ impl Default for Threats {
 struct VctEntry {
     key: u64,
     depth: u8,
-    win: bool,
+    /// 1 = proven win, 0 = proven failure (an integer so that zeroed memory is valid).
+    win: u8,
+    /// The cache's [`Epoch`] when written; another epoch means empty.
+    epoch: u8,
 }
+
+// SAFETY: integers only; all zero is an empty entry (epoch 0 is never current).
+unsafe impl Zeroable for VctEntry {}
 
 /// Salts that keep attacker and defender nodes of either colour apart in the cache.
 const SALT_ATTACK: [u64; 2] = [0x51AF_D7ED_558C_CD1D, 0xC4CE_B9FE_1A85_EC53];
@@ -315,12 +327,12 @@ const STACK_CAPACITY: usize = 8192;
 /// both sides through [`forbidden_for`]. All buffers are allocated at construction, sized from a
 /// byte budget ([`Vct::with_bytes`]), so searching never allocates.
 pub struct Vct {
-    cache: Vec<VctEntry>,
+    cache: Box<[VctEntry]>,
     mask: usize,
+    epoch: Epoch,
     nodes: u64,
     budget: u64,
     aborted: bool,
-    points: Vec<Pos>,
     stack: Vec<Pos>,
     mark: Vec<u32>,
     stamp: u32,
@@ -335,19 +347,14 @@ impl Default for Vct {
 impl Vct {
     /// A searcher whose cache takes at most `bytes` bytes (at least a small minimum).
     pub fn with_bytes(bytes: usize) -> Vct {
-        let want = (bytes / std::mem::size_of::<VctEntry>()).max(VCT_MIN_ENTRIES);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES);
         Vct {
-            cache: vec![VctEntry::default(); n],
+            cache: zeroed_slice(n),
             mask: n - 1,
+            epoch: Epoch::default(),
             nodes: 0,
             budget: 0,
             aborted: false,
-            points: Vec::new(),
             stack: Vec::with_capacity(STACK_CAPACITY),
             mark: Vec::new(),
             stamp: 0,
@@ -358,13 +365,18 @@ impl Vct {
     pub fn bytes(&self) -> usize {
         self.cache.len() * std::mem::size_of::<VctEntry>()
             + self.stack.capacity() * std::mem::size_of::<Pos>()
-            + self.points.capacity() * std::mem::size_of::<Pos>()
             + self.mark.capacity() * std::mem::size_of::<u32>()
     }
 
     /// Bytes of the result cache alone (what [`Vct::with_bytes`] was asked to bound).
     pub fn cache_bytes(&self) -> usize {
         self.cache.len() * std::mem::size_of::<VctEntry>()
+    }
+
+    /// What [`Vct::cache_bytes`] will be for a searcher built with [`Vct::with_bytes`]`(bytes)`.
+    pub fn cache_bytes_for(bytes: usize) -> usize {
+        power_of_two_entries(bytes, std::mem::size_of::<VctEntry>(), VCT_MIN_ENTRIES)
+            * std::mem::size_of::<VctEntry>()
     }
 
     /// Nodes visited by the last call.
@@ -377,9 +389,11 @@ impl Vct {
         self.aborted
     }
 
-    /// Forgets every cached result.
+    /// Forgets every cached result (O(1) but once in 255 calls).
     pub fn clear(&mut self) {
-        self.cache.iter_mut().for_each(|e| *e = VctEntry::default());
+        if self.epoch.advance() {
+            self.cache.fill(VctEntry::default());
+        }
     }
 
     /// Searches for a VCT for the side to move with at most `max_depth` attacker moves and
@@ -426,10 +440,7 @@ impl Vct {
 
     fn prepare(&mut self, pb: &PatternBoard) {
         let board = pb.board();
-        if self.points.len() != board.width() * board.height()
-            || self.mark.len() != board.array_len()
-        {
-            self.points = board.points().collect();
+        if self.mark.len() != board.array_len() {
             self.mark = vec![0; board.array_len()];
         }
     }
@@ -464,7 +475,7 @@ impl Vct {
         if pb.count(def, P4_FIVE) > 1 || depth == 0 {
             return None;
         }
-        let b = first_point_at(pb, &self.points, def, P4_FIVE, false)?;
+        let b = first_point_at(pb, def, P4_FIVE, false)?;
         let level = pb.p4(att, b);
         if !(P4_FLEX3..P4_FIVE).contains(&level) || forbidden_for(pb, att, b) {
             return None;
@@ -499,15 +510,15 @@ impl Vct {
 
     /// A win that needs no search: a five, or an open four (for renju black: a legal one). The
     /// defender's own five point is not checked here; [`Vct::attack`] handles it first.
-    fn immediate(&self, pb: &PatternBoard, att: Color) -> Option<Pos> {
+    fn immediate(&self, pb: &mut PatternBoard, att: Color) -> Option<Pos> {
         if pb.count(att, P4_FIVE) > 0 {
-            return first_point_at(pb, &self.points, att, P4_FIVE, false);
+            return first_point_at(pb, att, P4_FIVE, false);
         }
         if pb.count(att.opponent(), P4_FIVE) > 0 {
             return None;
         }
         if pb.count(att, P4_FLEX4) > 0 {
-            return first_point_at(pb, &self.points, att, P4_FLEX4, true);
+            return first_point_at(pb, att, P4_FLEX4, true);
         }
         None
     }
@@ -523,12 +534,13 @@ impl Vct {
 
     fn probe(&self, key: u64, depth: u32) -> Option<bool> {
         let e = &self.cache[key as usize & self.mask];
-        if e.key != key {
+        if e.key != key || e.epoch != self.epoch.stamp() {
             return None;
         }
-        if e.win && u32::from(e.depth) <= depth {
+        let win = e.win != 0;
+        if win && u32::from(e.depth) <= depth {
             Some(true)
-        } else if !e.win && u32::from(e.depth) >= depth {
+        } else if !win && u32::from(e.depth) >= depth {
             Some(false)
         } else {
             None
@@ -543,7 +555,8 @@ impl Vct {
         *e = VctEntry {
             key,
             depth: depth.min(255) as u8,
-            win,
+            win: win as u8,
+            epoch: self.epoch.stamp(),
         };
     }
 
@@ -565,9 +578,7 @@ impl Vct {
         if pb.count(def, P4_FIVE) > 0 {
             return self.forced_block(pb, att, depth, tm).is_some();
         }
-        if pb.count(att, P4_FLEX4) > 0
-            && first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some()
-        {
+        if pb.count(att, P4_FLEX4) > 0 && first_point_at(pb, att, P4_FLEX4, true).is_some() {
             return true;
         }
         if depth == 0 {
@@ -585,22 +596,12 @@ impl Vct {
     /// Pushes the attacker's threat moves, strongest first: 4-3 and 3-3 points, then fours,
     /// then threes. With one attacker move left only fours and 3-3 points can still win (a
     /// single three needs a follow-up).
-    fn attack_moves(&mut self, pb: &PatternBoard, att: Color, depth: u32) {
+    fn attack_moves(&mut self, pb: &mut PatternBoard, att: Color, depth: u32) {
         let base = self.stack.len();
-        for &p in &self.points {
-            if !pb.board().is_empty(p) {
-                continue;
-            }
-            let level = pb.p4(att, p);
-            let threat = match level {
-                P4_BLOCK4..=P4_BLOCK4_FLEX3 | P4_FLEX3_2X => true,
-                P4_FLEX3 | P4_FLEX3_PLUS => depth >= 2,
-                _ => false,
-            };
-            if threat {
-                self.stack.push(p);
-            }
-        }
+        const STRONG: u32 = FOURS | levels(&[P4_FLEX3_2X]);
+        const THREES: u32 = levels(&[P4_FLEX3, P4_FLEX3_PLUS]);
+        let wanted = if depth >= 2 { STRONG | THREES } else { STRONG };
+        self.stack.extend(pb.cells_at(att, wanted));
         // Order: 4-3 first, then 3-3, then fours, then threes; ties by line weight.
         let rank = |p: Pos| -> i32 {
             let level = pb.p4(att, p);
@@ -645,12 +646,12 @@ impl Vct {
     }
 
     /// Whether `att` has an open-four point it may play.
-    fn open_four_ready(&self, pb: &PatternBoard, att: Color) -> bool {
+    fn open_four_ready(&self, pb: &mut PatternBoard, att: Color) -> bool {
         if pb.count(att, P4_FLEX4) == 0 {
             return false;
         }
         if att == Color::Black && pb.board().rule().renju() {
-            return first_point_at(pb, &self.points, att, P4_FLEX4, true).is_some();
+            return first_point_at(pb, att, P4_FLEX4, true).is_some();
         }
         true
     }
@@ -679,7 +680,7 @@ impl Vct {
             }
             let b = match five_point_near(pb, att, m) {
                 Some(b) => b,
-                None => match first_point_at(pb, &self.points, att, P4_FIVE, false) {
+                None => match first_point_at(pb, att, P4_FIVE, false) {
                     Some(b) => b,
                     None => return false,
                 },
@@ -696,9 +697,7 @@ impl Vct {
             // Not a real threat (renju: its open-four points are forbidden).
             return false;
         }
-        if pb.count(def, P4_FLEX4) > 0
-            && first_point_at(pb, &self.points, def, P4_FLEX4, true).is_some()
-        {
+        if pb.count(def, P4_FLEX4) > 0 && first_point_at(pb, def, P4_FLEX4, true).is_some() {
             // The defender's own open four is faster than the attacker's.
             return false;
         }
@@ -821,11 +820,8 @@ impl Vct {
             }
         }
         if found < total {
-            for &q in &self.points {
-                if pb.board().is_empty(q)
-                    && pb.p4(att, q) == P4_FLEX4
-                    && self.mark[q.idx()] != stamp
-                {
+            for q in pb.cells_at(att, levels(&[P4_FLEX4])) {
+                if self.mark[q.idx()] != stamp {
                     self.mark[q.idx()] = stamp;
                     self.stack.push(q);
                 }
@@ -853,12 +849,7 @@ impl Vct {
             + pb.count(def, P4_BLOCK4_PLUS)
             + pb.count(def, P4_BLOCK4_FLEX3);
         if fours > 0 {
-            for &q in &self.points {
-                if pb.board().is_empty(q) && (P4_BLOCK4..=P4_BLOCK4_FLEX3).contains(&pb.p4(def, q))
-                {
-                    self.stack.push(q);
-                }
-            }
+            self.stack.extend(pb.cells_at(def, FOURS));
         }
         blocks
     }
@@ -985,10 +976,13 @@ mod tests {
     fn renju_black_may_not_use_a_forbidden_double_three() {
         let mut pb = setup_rule(Rule::Renju, &THREE_THREE, &FAR, Color::Black);
         let p = pb.board().pos(8, 7).unwrap();
-        assert!(forbidden_for(&pb, Color::Black, p), "(8,7) is a renju 3-3");
+        assert!(
+            forbidden_for(&mut pb, Color::Black, p),
+            "(8,7) is a renju 3-3"
+        );
         if let Some((m, _)) = vct(&mut pb, 4) {
             assert_ne!(m, p);
-            assert!(!forbidden_for(&pb, Color::Black, m));
+            assert!(!forbidden_for(&mut pb, Color::Black, m));
         }
         // White may: the same shape in white stones wins.
         let mut pb = setup_rule(Rule::Renju, &FAR, &THREE_THREE, Color::White);
@@ -1055,8 +1049,8 @@ mod tests {
             if pb.count(def, P4_FIVE) > 1 {
                 return false;
             }
-            let standing = first_point_at(pb, &points, att, P4_FLEX4, true).is_some();
-            let b = first_point_at(pb, &points, def, P4_FIVE, false).unwrap();
+            let standing = first_point_at(pb, att, P4_FLEX4, true).is_some();
+            let b = first_point_at(pb, def, P4_FIVE, false).unwrap();
             let level = pb.p4(att, b);
             if forbidden_for(pb, att, b) || !standing && (level < P4_FLEX3 || depth == 0) {
                 return false;
@@ -1066,7 +1060,7 @@ mod tests {
             pb.undo();
             return won;
         }
-        if first_point_at(pb, &points, att, P4_FLEX4, true).is_some() {
+        if first_point_at(pb, att, P4_FLEX4, true).is_some() {
             return true;
         }
         if depth == 0 {

@@ -7,7 +7,9 @@
 //!   plays with `--chinese-rules --positional-superko`); komi from `komi` (default 7.5).
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
-//!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`].
+//!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
+//!   deadline each `genmove` response actually went out (the protocol loop reports it through
+//!   [`GoSession::reply_written`]) widens the next moves' margin ([`Lateness`]).
 //! * **genmove** plays what the player decides; a player answer that the rules refuse is
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
 //!   `reg_genmove` decides the same way but plays nothing.
@@ -33,7 +35,7 @@ use log::{info, warn};
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 use crate::rules::go::{score, GoGame, GoMove, GoRules, Point};
 use crate::rules::Color;
-use crate::search::clock::{GameClock, SearchLimit, TimeManager};
+use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
     AnalyzeOptions, Candidate, Genmove, GtpGame, GtpRequest, GtpResult, Score, Status, TimeSystem,
@@ -70,6 +72,10 @@ pub struct GoSession {
     config: GoConfig,
     clock: GoClock,
     signal: Arc<StopSignal>,
+    /// The last genmove's request time and hard deadline, until its response is written.
+    pending_reply: Option<(Instant, Option<Duration>)>,
+    /// How late responses went out recently (extra safety margin).
+    lateness: Lateness,
 }
 
 fn unknown_level(name: &str) -> String {
@@ -101,6 +107,23 @@ impl GoSession {
             config,
             clock: GoClock::default(),
             signal,
+            pending_reply: None,
+            lateness: Lateness::default(),
+        }
+    }
+
+    /// The protocol loop wrote the response to the last genmove at `at`: learn how late it was.
+    pub fn reply_written(&mut self, at: Instant) {
+        if let Some((start, hard)) = self.pending_reply.take() {
+            let took = at.saturating_duration_since(start);
+            self.lateness.observe(hard, took);
+            log::debug!(
+                "genmove answered {} ms after the request (hard deadline {:?} ms); lag margin \
+                 now {} ms",
+                took.as_millis(),
+                hard.map(|h| h.as_millis()),
+                self.lateness.lag_ms()
+            );
         }
     }
 
@@ -138,10 +161,11 @@ impl GoSession {
             return SearchLimit::nodes(n);
         }
         let empty = self.game.board().empty_points().len();
-        let clock = self.clock.game_clock(color, empty).unwrap_or(GameClock {
+        let mut clock = self.clock.game_clock(color, empty).unwrap_or(GameClock {
             turn_ms: Some(DEFAULT_MOVE_MS),
             ..GameClock::default()
         });
+        clock.lag_ms = self.lateness.lag_ms();
         SearchLimit {
             clock,
             ..SearchLimit::default()
@@ -389,6 +413,7 @@ impl GoSession {
             }
         };
         self.signal.disarm();
+        self.pending_reply = Some((req.at, tm.hard_limit()));
         match decision {
             GoDecision::Play(mv) => match self.game.check(mv, color) {
                 Ok(()) => decision,

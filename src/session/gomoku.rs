@@ -30,6 +30,9 @@
 //!   ([`GomokuPlayer::set_option`]); one it refuses becomes a complaint. Every such setting is
 //!   remembered and offered again to a player chosen later with `INFO level`, so the order of
 //!   `INFO` lines does not matter.
+//! * **Lateness.** The protocol loop says when each searched reply was written
+//!   ([`GomokuSession::reply_written`]); how far that was past the search's hard deadline widens
+//!   the next moves' safety margin ([`Lateness`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -45,7 +48,7 @@ use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOK
 use crate::rules::mnk::symmetry;
 use crate::rules::renju::forbidden;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
-use crate::search::clock::{GameClock, SearchLimit, TimeManager, UNLIMITED_MS};
+use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager, UNLIMITED_MS};
 use crate::session::StopSignal;
 
 /// Per-move time used when the manager gave no clock, depth or node limit at all, so that a
@@ -210,6 +213,10 @@ pub struct GomokuSession {
     ours: Option<Color>,
     /// Whether the player was told that the current game is over.
     concluded: bool,
+    /// The last search's request time and hard deadline, until its reply is written.
+    pending_reply: Option<(Instant, Option<Duration>)>,
+    /// How late replies went out recently (extra safety margin).
+    lateness: Lateness,
 }
 
 impl GomokuSession {
@@ -240,6 +247,8 @@ impl GomokuSession {
             signal,
             ours: None,
             concluded: false,
+            pending_reply: None,
+            lateness: Lateness::default(),
         };
         s.configure_player();
         s
@@ -833,6 +842,25 @@ impl GomokuSession {
         }
     }
 
+    /// The protocol loop wrote the reply to the last search at `at`: learn how late it was.
+    pub fn reply_written(&mut self, at: Instant) {
+        if let Some((start, hard)) = self.pending_reply.take() {
+            let took = at.saturating_duration_since(start);
+            self.lateness.observe(hard, took);
+            log::debug!(
+                "reply {} ms after the request (hard deadline {:?} ms); lag margin now {} ms",
+                took.as_millis(),
+                hard.map(|h| h.as_millis()),
+                self.lateness.lag_ms()
+            );
+        }
+    }
+
+    /// The extra safety margin that observed lateness currently adds (ms).
+    pub fn lag_ms(&self) -> u64 {
+        self.lateness.lag_ms()
+    }
+
     /// The limit for the next search, from the CLI and the `INFO` values.
     pub fn limit(&self) -> SearchLimit {
         let s = &self.settings;
@@ -859,6 +887,7 @@ impl GomokuSession {
                 left_ms,
                 moves_to_go: None,
                 increment_ms: s.time_increment,
+                lag_ms: self.lateness.lag_ms(),
             },
         }
     }
@@ -896,6 +925,7 @@ impl GomokuSession {
             self.player.choose(board, &mut mr)
         };
         self.signal.disarm();
+        self.pending_reply = Some((req.at, tm.hard_limit()));
         let markers = &self.markers;
         let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok() && !markers.contains(&p);
         match choice {

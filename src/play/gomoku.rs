@@ -1,0 +1,663 @@
+//! `sente play gomoku`: gomoku in a terminal, any rule the engine knows (freestyle, standard,
+//! renju, caro) on a square board of 5..26, against the gomoku levels of
+//! [`crate::players::GOMOKU_LEVELS`] or another human. The menu, prompts and score are
+//! [`crate::play::menu`]'s.
+//!
+//! Notation: columns are letters from `a` on the left, rows numbers from `1` at the **top**, as
+//! the engine's Gomocup progress lines print them (`h8` is Gomocup `7,7`, the centre of 15x15).
+//! A move may be typed as `h8` (any case), as column and row numbers counted the same way
+//! (`8 8`), or as a Gomocup pair `x,y` counted from 0 (`7,7`). `undo` takes back the last human
+//! move and the computer's reply after it; `quit` or `00` abandons the game; `help` lists the forms.
+//! Boards stop at 26 columns so that every column has a letter.
+//!
+//! The board is redrawn after every move, the last stone in parentheses; under renju, when
+//! black is to move, black's forbidden points are marked `*` and refused with their reason.
+//! The computer gets `movetime` per move (or a fixed node budget) and its search progress
+//! (depth, evaluation, nodes, principal variation) goes to the progress stream while it thinks.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::play::menu::{
+    ask, ask_setting, draw_grid, run_menu, undo_count, word, Agent, End, ProgressLine, Side,
+    TerminalGame, Word,
+};
+use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
+use crate::protocol::gomocup::{format_eval, pos_name};
+use crate::rules::mnk::column_letter;
+use crate::rules::renju::forbidden_points;
+use crate::rules::{Board, Cell, Color, MoveError, Pos, Rule};
+use crate::search::clock::{SearchLimit, TimeManager};
+
+/// Smallest board side (five in a row must fit).
+pub const MIN_SIZE: usize = 5;
+/// Largest board side: one letter per column.
+pub const MAX_SIZE: usize = 26;
+/// The rules offered, by their command-line names.
+pub const RULES: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
+
+/// How a session is set up (`sente play gomoku` flags).
+#[derive(Clone, Debug)]
+pub struct GomokuOptions {
+    /// Board side, 5..=26.
+    pub size: usize,
+    pub rule: Rule,
+    /// The computer's level at the start (one of [`GOMOKU_LEVELS`]).
+    pub level: String,
+    /// Seeds every computer player.
+    pub seed: u64,
+    /// Time per computer move in milliseconds.
+    pub movetime_ms: u64,
+    /// A fixed node budget per computer move instead of the time (deterministic play).
+    pub nodes: Option<u64>,
+    /// Rewrite the progress line in place (the progress stream is a terminal).
+    pub progress_in_place: bool,
+}
+
+impl Default for GomokuOptions {
+    fn default() -> Self {
+        GomokuOptions {
+            size: 15,
+            rule: Rule::Freestyle,
+            level: GOMOKU_LEVELS[0].0.to_string(),
+            seed: 0,
+            movetime_ms: 1000,
+            nodes: None,
+            progress_in_place: false,
+        }
+    }
+}
+
+/// Checks a board side for `--size` and the settings prompt.
+pub fn check_size(size: usize) -> Result<usize, String> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(size)
+    } else {
+        Err(format!(
+            "The board side must be {MIN_SIZE} to {MAX_SIZE} (one letter per column)."
+        ))
+    }
+}
+
+/// Parses a rule name for `--rule` and the settings prompt.
+pub fn parse_rule(s: &str) -> Result<Rule, String> {
+    Rule::from_name(s.trim())
+        .filter(|r| RULES.contains(r))
+        .ok_or_else(|| {
+            let names: Vec<&str> = RULES.iter().map(|r| r.name()).collect();
+            format!("Unknown rule {s:?}; the rules are {}.", names.join(", "))
+        })
+}
+
+/// `1 s`, `0.5 s`.
+pub fn seconds(ms: u64) -> String {
+    format!("{} s", ms as f64 / 1000.0)
+}
+
+/// Parses a positive number of seconds (at most an hour) into milliseconds.
+pub fn parse_seconds(s: &str) -> Result<u64, String> {
+    match s.trim().trim_end_matches('s').trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 3600.0 => Ok((v * 1000.0).round().max(1.0) as u64),
+        _ => Err(format!(
+            "{s:?} is not a time per move in seconds (more than 0, at most 3600)."
+        )),
+    }
+}
+
+/// What a human typed at the move prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    Play(Pos),
+    Word(Word),
+}
+
+const HELP: &str = "Type a move as h8 (column letter, row number from the top), 8 8 (column and \
+row numbers) or 7,7 (Gomocup x,y from 0); undo takes back your last move, quit (or 00) ends the game.";
+
+/// Column and row (0-based) of a typed point, before any board check: `h8`, `8 8`, `7,7`.
+fn parse_point(s: &str) -> Option<(i64, i64)> {
+    let s = s.trim().to_ascii_lowercase();
+    let number = |t: &str| -> Option<i64> {
+        let t = t.trim();
+        if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        t.parse().ok()
+    };
+    if let Some((x, y)) = s.split_once(',') {
+        return Some((number(x)?, number(y)?));
+    }
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    if parts.len() == 2 {
+        return Some((number(parts[0])? - 1, number(parts[1])? - 1));
+    }
+    let mut chars = s.chars();
+    let letter = chars.next().filter(|c| c.is_ascii_lowercase())?;
+    let row = number(chars.as_str())?;
+    Some((letter as i64 - 'a' as i64, row - 1))
+}
+
+/// A human's line as a legal move or a word; the refusal says why.
+fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
+    if let Some(w) = word(s) {
+        return Ok(Input::Word(w));
+    }
+    let (x, y) = parse_point(s).ok_or_else(|| format!("I do not understand {s:?}. {HELP}"))?;
+    let n = board.width();
+    let last = column_letter(n - 1);
+    let p = board.pos(x, y).ok_or_else(|| {
+        format!("{s} is off the board: columns a to {last}, rows 1 to {n} (7,7-style pairs count from 0).")
+    })?;
+    let name = point_name(board, p);
+    match board.check(p) {
+        Ok(()) => Ok(Input::Play(p)),
+        Err(MoveError::Occupied) => Err(format!("{name} is taken; choose an empty point.")),
+        Err(MoveError::Forbidden(kind)) => Err(format!(
+            "{name} is forbidden for black under renju ({kind}); the points marked * are."
+        )),
+        Err(e) => Err(format!("{name}: {e}.")),
+    }
+}
+
+fn point_name(board: &Board, p: Pos) -> String {
+    let (x, y) = board.xy(p);
+    pos_name(x, y)
+}
+
+/// The board as text: column letters above and below, row numbers from 1 at the top on both
+/// sides, `X` black, `O` white, the last stone in parentheses, `*` for black's forbidden points
+/// when `forbidden` lists them.
+pub fn draw_board(board: &Board, forbidden: &[Pos]) -> String {
+    let columns: Vec<char> = (0..board.width()).map(column_letter).collect();
+    let rows: Vec<usize> = (1..=board.height()).collect();
+    let cell = |x: usize, y: usize| {
+        let p = board.pos(x as i64, y as i64).expect("on the board");
+        match board.cell(p) {
+            Cell::Black => 'X',
+            Cell::White => 'O',
+            _ if forbidden.contains(&p) => '*',
+            _ => '.',
+        }
+    };
+    draw_grid(
+        &columns,
+        &rows,
+        cell,
+        board.last_move().map(|p| board.xy(p)),
+    )
+}
+
+/// One line of search progress: `depth 7-12 | eval 35 | nodes 12345 | 340 ms | pv h8 i9`.
+fn progress_text(board: &Board, info: &SearchInfo) -> String {
+    let mut s = format!(
+        "thinking: depth {}-{} | eval {} | nodes {} | {} ms",
+        info.depth,
+        info.seldepth.max(info.depth),
+        format_eval(info.score, info.mate),
+        info.nodes,
+        info.elapsed.as_millis()
+    );
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .take(8)
+        .take_while(|&&p| p.idx() < board.array_len() && board.cell(p) != Cell::Wall)
+        .map(|&p| point_name(board, p))
+        .collect();
+    if !pv.is_empty() {
+        s.push_str(" | pv ");
+        s.push_str(&pv.join(" "));
+    }
+    s
+}
+
+/// Gomoku for the shared menu.
+struct Gomoku<'p> {
+    opts: GomokuOptions,
+    progress: &'p mut dyn Write,
+}
+
+impl Gomoku<'_> {
+    fn limit(&self) -> SearchLimit {
+        match self.opts.nodes {
+            Some(n) => SearchLimit::nodes(n),
+            None => SearchLimit::move_time(self.opts.movetime_ms),
+        }
+    }
+
+    /// The computer's move, with progress while it searches and the last report.
+    fn think(
+        &mut self,
+        player: &mut dyn GomokuPlayer,
+        board: &Board,
+    ) -> (Option<Pos>, Option<SearchInfo>) {
+        let limit = self.limit();
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
+        let mut last: Option<SearchInfo> = None;
+        let mut report = |info: &SearchInfo| {
+            line.show(&progress_text(board, info));
+            last = Some(info.clone());
+        };
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            report: &mut report,
+        };
+        let choice = player.choose(board, &mut req);
+        line.finish();
+        let legal = choice.filter(|&p| board.check(p).is_ok());
+        if choice.is_some() && legal.is_none() {
+            log::warn!(
+                "player {} chose an illegal point; using a fallback",
+                player.name()
+            );
+        }
+        // Any legal point rather than none: the game must go on.
+        let fallback = || board.empty_points().find(|&p| board.check(p).is_ok());
+        (legal.or_else(fallback), last)
+    }
+}
+
+fn has_legal_point(board: &Board) -> bool {
+    board.empty_points().any(|p| board.check(p).is_ok())
+}
+
+impl TerminalGame for Gomoku<'_> {
+    type Player = Box<dyn GomokuPlayer>;
+
+    fn title(&self) -> &str {
+        "Gomoku"
+    }
+    fn levels(&self) -> &'static [(&'static str, &'static str)] {
+        GOMOKU_LEVELS
+    }
+    fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
+        gomoku_player(level, seed)
+    }
+    fn player_name(&self, player: &Self::Player) -> String {
+        player.name().to_string()
+    }
+    fn colour(&self, color: Color) -> &'static str {
+        match color {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+    fn settings(&self) -> Option<String> {
+        let o = &self.opts;
+        let per_move = match o.nodes {
+            Some(n) => format!("{n} nodes per move"),
+            None => format!("{} per move", seconds(o.movetime_ms)),
+        };
+        Some(format!("{0}x{0}, {1}, {per_move}", o.size, o.rule.name()))
+    }
+    fn change_settings(
+        &mut self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<bool> {
+        let parse_size = |s: &str| {
+            let n = s
+                .parse::<usize>()
+                .map_err(|_| format!("{s:?} is not a number."))?;
+            check_size(n)
+        };
+        let Some(size) = ask_setting(input, out, "Board size", &self.opts.size, parse_size)? else {
+            return Ok(false);
+        };
+        let names: Vec<&str> = RULES.iter().map(|r| r.name()).collect();
+        let what = format!("Rule ({})", names.join(", "));
+        let current = self.opts.rule.name().to_string();
+        let Some(rule) = ask_setting(input, out, &what, &current, |s| {
+            parse_rule(s).map(|r| r.name().to_string())
+        })?
+        else {
+            return Ok(false);
+        };
+        let current = self.opts.movetime_ms as f64 / 1000.0;
+        let Some(secs) = ask_setting(input, out, "Seconds per computer move", &current, |s| {
+            parse_seconds(s).map(|ms| ms as f64 / 1000.0)
+        })?
+        else {
+            return Ok(false);
+        };
+        self.opts.size = size;
+        self.opts.rule = parse_rule(&rule).unwrap_or(self.opts.rule);
+        self.opts.movetime_ms = (secs * 1000.0).round() as u64;
+        writeln!(out, "Settings: {}", self.settings().unwrap_or_default())?;
+        Ok(true)
+    }
+
+    fn play_game(
+        &mut self,
+        sides: &mut [Side<Self::Player>; 2],
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<End> {
+        let (size, rule) = (self.opts.size, self.opts.rule);
+        let Ok(mut board) = Board::new(size, size, rule) else {
+            writeln!(out, "Cannot make a {size}x{size} board.")?;
+            return Ok(End::Quit);
+        };
+        for side in sides.iter_mut() {
+            if let Agent::Computer(p) = &mut side.agent {
+                p.new_game();
+                p.prepare(rule);
+            }
+        }
+        let human = [sides[0].is_human(), sides[1].is_human()];
+        writeln!(
+            out,
+            "{size}x{size} {}: five in a row wins{}.",
+            rule.name(),
+            match rule {
+                Rule::Renju => "; black must make exactly five and may not play a double three, double four or overline (marked *)",
+                Rule::Standard => " (exactly five: an overline does not)",
+                Rule::Caro | Rule::CaroStandard => " unless both ends are blocked",
+                Rule::Freestyle => " (or more)",
+            }
+        )?;
+        let end = loop {
+            let color = board.to_move();
+            let forbidden = if rule.renju() && color == Color::Black && board.winner().is_none() {
+                forbidden_points(&board)
+            } else {
+                Vec::new()
+            };
+            write!(out, "\n{}", draw_board(&board, &forbidden))?;
+            if let Some(w) = board.winner() {
+                break End::Won {
+                    winner: w,
+                    how: "made five in a row".into(),
+                };
+            }
+            if board.is_full() {
+                break End::Draw("The board is full: a draw.".into());
+            }
+            if !has_legal_point(&board) {
+                break End::Draw(format!(
+                    "No point is left that {} may play: a draw.",
+                    self.colour(color)
+                ));
+            }
+            let label = sides[color.index()].label.clone();
+            let name = self.colour(color);
+            let p = match &mut sides[color.index()].agent {
+                Agent::Human => {
+                    let prompt =
+                        format!("{label} ({name}), your move (like h8; undo, quit, help): ");
+                    let answer = ask(input, out, &prompt, |line| {
+                        match parse_input(&board, line)? {
+                            Input::Word(Word::Help) => Err(HELP.to_string()),
+                            other => Ok(other),
+                        }
+                    })?;
+                    match answer {
+                        None => return Ok(End::Eof),
+                        Some(Input::Word(Word::Quit)) => return Ok(End::Quit),
+                        Some(Input::Word(_)) => {
+                            let movers = board.history().iter().map(|m| m.1);
+                            match undo_count(movers, human) {
+                                Some(n) => {
+                                    let mut taken = Vec::new();
+                                    for _ in 0..n {
+                                        if let Some(p) = board.undo() {
+                                            taken.push(point_name(&board, p));
+                                        }
+                                    }
+                                    taken.reverse();
+                                    writeln!(out, "Taken back: {}.", taken.join(", "))?;
+                                }
+                                None => writeln!(out, "There is no move of yours to take back.")?,
+                            }
+                            continue;
+                        }
+                        Some(Input::Play(p)) => p,
+                    }
+                }
+                Agent::Computer(player) => {
+                    let (choice, info) = self.think(player.as_mut(), &board);
+                    let Some(p) = choice else {
+                        break End::Draw(format!("No point is left that {name} may play: a draw."));
+                    };
+                    let detail = info.map_or(String::new(), |i| {
+                        format!(
+                            " (depth {}, eval {}, {} nodes)",
+                            i.depth,
+                            format_eval(i.score, i.mate),
+                            i.nodes
+                        )
+                    });
+                    writeln!(
+                        out,
+                        "{label} ({name}) plays {}{detail}.",
+                        point_name(&board, p)
+                    )?;
+                    p
+                }
+            };
+            if let Err(e) = board.play(p) {
+                // Checked above; never leave the loop on it.
+                writeln!(out, "{}: {e}; try again.", point_name(&board, p))?;
+            }
+        };
+        // Learning players learn from the finished game.
+        if !matches!(end, End::Quit) {
+            for (side, ours) in sides.iter_mut().zip([Color::Black, Color::White]) {
+                if let Agent::Computer(player) = &mut side.agent {
+                    player.game_over(&board, ours);
+                }
+            }
+        }
+        Ok(end)
+    }
+}
+
+/// Runs the gomoku menu until `0` or end of input; the computer's search progress goes to
+/// `progress` (stderr in the CLI).
+pub fn run(
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    progress: &mut dyn Write,
+    opts: GomokuOptions,
+) -> io::Result<()> {
+    let (level, seed) = (opts.level.clone(), opts.seed);
+    let mut game = Gomoku { opts, progress };
+    run_menu(&mut game, level, input, output, seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a scripted session; (output, progress).
+    fn session(opts: GomokuOptions, script: &str) -> (String, String) {
+        let mut input = io::Cursor::new(script.as_bytes().to_vec());
+        let (mut out, mut progress) = (Vec::new(), Vec::new());
+        run(&mut input, &mut out, &mut progress, opts).unwrap();
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(progress).unwrap(),
+        )
+    }
+
+    fn lines(moves: &[&str]) -> String {
+        moves.iter().map(|m| format!("{m}\n")).collect()
+    }
+
+    fn tiny(size: usize, rule: Rule) -> GomokuOptions {
+        GomokuOptions {
+            size,
+            rule,
+            nodes: Some(300),
+            seed: 7,
+            ..GomokuOptions::default()
+        }
+    }
+
+    #[test]
+    fn point_forms() {
+        assert_eq!(parse_point("h8"), Some((7, 7)));
+        assert_eq!(parse_point(" H8 "), Some((7, 7)));
+        assert_eq!(parse_point("8 8"), Some((7, 7)));
+        assert_eq!(parse_point("7,7"), Some((7, 7)));
+        assert_eq!(parse_point("7, 7"), Some((7, 7)));
+        assert_eq!(parse_point("a15"), Some((0, 14)));
+        for bad in ["", "h", "88", "h8x", "8 8 8", "-1,2", "é8", "h 8", "h99999"] {
+            assert_eq!(parse_point(bad), None, "{bad:?}");
+        }
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(point_name(&b, b.pos(7, 7).unwrap()), "h8");
+        // Off the board, not malformed: the message says where the board ends.
+        let e = parse_input(&b, "p1").unwrap_err();
+        assert!(
+            e.contains("off the board: columns a to o, rows 1 to 15"),
+            "{e}"
+        );
+        let e = parse_input(&b, "0 3").unwrap_err();
+        assert!(e.contains("off the board"), "{e}");
+        assert_eq!(parse_input(&b, "UNDO"), Ok(Input::Word(Word::Undo)));
+    }
+
+    #[test]
+    fn two_humans_refusals_undo_and_a_win() {
+        // Black builds row 8 from h to l; white answers on column a. In between: white types
+        // an occupied point (twice, in two notations), an off-board one and nonsense; black
+        // plays j8, takes it back and plays it again.
+        let script = lines(&[
+            "3", "h8", "h8", "7,7", "z1", "foo", "help", "a1", "i8", "a2", "j8", "undo", "j8",
+            "a3", "k8", "a4", "l8", "0",
+        ]);
+        let (t, progress) = session(GomokuOptions::default(), &script);
+        assert!(t.contains("h8 is taken; choose an empty point."), "{t}");
+        assert_eq!(t.matches("h8 is taken").count(), 2, "{t}");
+        assert!(
+            t.contains("z1 is off the board: columns a to o, rows 1 to 15"),
+            "{t}"
+        );
+        assert!(t.contains("I do not understand \"foo\"."), "{t}");
+        assert!(t.contains("Type a move as h8"), "{t}");
+        // Two humans: undo takes back the last move only.
+        assert!(t.contains("Taken back: j8."), "{t}");
+        assert!(
+            t.contains("player black (black) made five in a row. player black wins!"),
+            "{t}"
+        );
+        assert!(t
+            .trim_end()
+            .ends_with("Score after 1 game: player black 1, player white 0, draws 0"));
+        // The final board: five in row 8, the last stone in parentheses.
+        assert!(t.contains(" 8  . . . . . . . X X X X(X). . .  8"), "{t}");
+        assert!(t.contains(" 1 (O). . . . . . . . . . . . . .  1"), "{t}");
+        // Boards: the empty one, 9 moves + 1 undo + replay of j8 (11 stones placed).
+        assert_eq!(
+            t.matches("    a b c d e f g h i j k l m n o\n").count(),
+            2 * 12
+        );
+        assert!(progress.is_empty());
+    }
+
+    #[test]
+    fn renju_forbidden_points_are_marked_and_refused() {
+        // Black h7, h6, f8, g8: h8 would make two open threes.
+        let script = lines(&[
+            "3", "h7", "a1", "h6", "a3", "f8", "a5", "g8", "a7", "h8", "quit", "0",
+        ]);
+        let (t, _) = session(tiny(15, Rule::Renju), &script);
+        assert!(
+            t.contains("h8 is forbidden for black under renju (double three)"),
+            "{t}"
+        );
+        assert!(t.contains(" 8  . . . . . X X * . . . . . . .  8"), "{t}");
+        assert!(t.contains("Game abandoned (not scored)."), "{t}");
+        // Freestyle has no forbidden points.
+        let (t, _) = session(tiny(15, Rule::Freestyle), &script);
+        assert!(!t.contains("forbidden"), "{t}");
+    }
+
+    #[test]
+    fn against_the_computer_at_a_tiny_node_budget() {
+        // The human walks row 1 and row 3 (refusals skip to the next line); whatever the
+        // computer does, the game ends and is scored, and the session replays exactly.
+        let mut moves = vec!["1", "e5", "undo"];
+        let row: Vec<String> = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+            .iter()
+            .flat_map(|c| {
+                [
+                    format!("{c}1"),
+                    format!("{c}3"),
+                    format!("{c}5"),
+                    format!("{c}7"),
+                ]
+            })
+            .collect();
+        moves.extend(row.iter().map(String::as_str));
+        moves.push("0");
+        let script = lines(&moves);
+        let (t, progress) = session(tiny(9, Rule::Freestyle), &script);
+        assert!(t.contains("You play black against strong."), "{t}");
+        // undo took back e5 and the reply.
+        assert!(t.contains("Taken back: e5, "), "{t}");
+        assert!(t.contains("computer (white) plays "), "{t}");
+        assert!(t.contains(" nodes)."), "{t}");
+        assert!(progress.contains("thinking: depth "), "{progress}");
+        assert!(t.contains("Score after 1 game: you "), "{t}");
+        // The progress lines carry times; the game itself replays exactly.
+        let again = session(tiny(9, Rule::Freestyle), &script);
+        assert_eq!(t, again.0);
+    }
+
+    #[test]
+    fn computer_vs_computer_finishes() {
+        let (t, _) = session(tiny(9, Rule::Standard), "4\n0\n");
+        assert!(
+            t.contains("Computer vs computer: black is strong, white is "),
+            "{t}"
+        );
+        assert!(
+            t.contains("made five in a row.") || t.contains("a draw."),
+            "{t}"
+        );
+        assert!(
+            t.trim_end().ends_with("draws 0") || t.trim_end().ends_with("draws 1"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn settings_are_asked_and_checked() {
+        let script = "6\n40\n11\nbogus\nrenju\n-1\n0.5\n6\n\n\n\n0\n";
+        let (t, _) = session(GomokuOptions::default(), script);
+        assert!(t.contains("Board size (empty keeps 15): "), "{t}");
+        assert!(t.contains("The board side must be 5 to 26"), "{t}");
+        assert!(t.contains("Unknown rule \"bogus\""), "{t}");
+        assert!(t.contains("is not a time per move in seconds"), "{t}");
+        assert!(t.contains("Settings: 11x11, renju, 0.5 s per move"), "{t}");
+        // Empty answers keep every setting.
+        assert_eq!(
+            t.matches("Settings: 11x11, renju, 0.5 s per move").count(),
+            2
+        );
+        assert!(
+            t.contains("6 : Settings (11x11, renju, 0.5 s per move)"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn quit_and_end_of_input_exit_cleanly() {
+        let (t, _) = session(GomokuOptions::default(), "2\nquit\n0\n");
+        assert!(t.contains("You play white against strong."), "{t}");
+        assert!(t.contains("Game abandoned (not scored)."), "{t}");
+        assert!(t
+            .trim_end()
+            .ends_with("Score after 0 games: you 0, computer 0, draws 0"));
+        for script in ["", "1\n", "3\nh8\n", "6\n", "6\n12\n", "5\n", "1\n00\n"] {
+            let (t, _) = session(tiny(9, Rule::Freestyle), script);
+            assert!(t.trim_end().ends_with("Goodbye."), "{script:?}: {t}");
+        }
+    }
+}

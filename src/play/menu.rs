@@ -1,0 +1,516 @@
+//! What every terminal game of `sente play` shares: the menu (play first, play second, two
+//! humans, computer vs computer, select the AI level, the game's settings, exit), reading a line,
+//! asking until an answer is accepted, and the running score across the games of a session.
+//!
+//! A game plugs in through [`TerminalGame`]: its levels, how to make a player, its settings and
+//! how one game is played. Everything goes through the reader and writer given to [`run_menu`];
+//! end of input ends the session cleanly at any prompt.
+//!
+//! Computer vs computer: the first computer plays the selected level, the second a level chosen
+//! at random (SEEDS 004's menu), both from the session's seeded generator so a session replays.
+
+use std::io::{self, BufRead, Write};
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::Color;
+
+/// Wins per named participant and draws, kept across the games of a session.
+#[derive(Default, Debug)]
+pub struct Score {
+    wins: Vec<(String, u32)>,
+    draws: u32,
+    games: u32,
+}
+
+impl Score {
+    /// Makes `who` appear in the score line (with 0 wins) from now on.
+    pub fn ensure(&mut self, who: &str) {
+        if !self.wins.iter().any(|(w, _)| w == who) {
+            self.wins.push((who.to_string(), 0));
+        }
+    }
+    /// Counts a game won by `who`.
+    pub fn win(&mut self, who: &str) {
+        self.ensure(who);
+        if let Some((_, n)) = self.wins.iter_mut().find(|(w, _)| w == who) {
+            *n += 1;
+        }
+        self.games += 1;
+    }
+    /// Counts a drawn game.
+    pub fn draw(&mut self) {
+        self.draws += 1;
+        self.games += 1;
+    }
+    /// `Score after 2 games: you 1, computer 0, draws 1`.
+    pub fn line(&self) -> String {
+        let mut parts: Vec<String> = self.wins.iter().map(|(w, n)| format!("{w} {n}")).collect();
+        parts.push(format!("draws {}", self.draws));
+        let s = if self.games == 1 { "" } else { "s" };
+        format!("Score after {} game{s}: {}", self.games, parts.join(", "))
+    }
+}
+
+/// Who moves for one side.
+pub enum Agent<P> {
+    Human,
+    Computer(P),
+}
+
+/// One side of a game.
+pub struct Side<P> {
+    pub agent: Agent<P>,
+    /// Name in messages and in the score (`you`, `computer`, `player X`, `computer black`).
+    pub label: String,
+}
+
+impl<P> Side<P> {
+    /// Whether a human types this side's moves.
+    pub fn is_human(&self) -> bool {
+        matches!(self.agent, Agent::Human)
+    }
+}
+
+/// What a game ended with.
+#[derive(Debug, PartialEq)]
+pub enum End {
+    /// `winner` won; `how` completes "<label> (<colour>) ...", e.g. `has three in a row`.
+    Won { winner: Color, how: String },
+    /// A draw, with the sentence announcing it.
+    Draw(String),
+    /// A human abandoned the game (not scored).
+    Quit,
+    /// Input ended.
+    Eof,
+}
+
+/// Reads one trimmed line; `None` at end of input. A line that is not UTF-8 reads as `?`, which
+/// every prompt refuses like any other bad input.
+pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
+    let mut s = String::new();
+    match input.read_line(&mut s) {
+        Ok(0) => Ok(None),
+        Ok(_) => Ok(Some(s.trim().to_string())),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => Ok(Some(String::from("?"))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes `prompt`, reads a line and gives it to `parse` until it is accepted; a refusal's
+/// message is printed before asking again. `None` at end of input (after a newline, so the
+/// next output starts on its own line).
+pub fn ask<T>(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    prompt: &str,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> io::Result<Option<T>> {
+    loop {
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        let Some(line) = read_line(input)? else {
+            writeln!(out)?;
+            return Ok(None);
+        };
+        match parse(&line) {
+            Ok(v) => return Ok(Some(v)),
+            Err(msg) => writeln!(out, "{msg}")?,
+        }
+    }
+}
+
+/// Asks for a new value of a setting; an empty line keeps `current`. `None` at end of input.
+pub fn ask_setting<T: std::fmt::Display + Clone>(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    what: &str,
+    current: &T,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> io::Result<Option<T>> {
+    ask(
+        input,
+        out,
+        &format!("{what} (empty keeps {current}): "),
+        |line| {
+            if line.is_empty() {
+                Ok(current.clone())
+            } else {
+                parse(line)
+            }
+        },
+    )
+}
+
+/// Where the computer's search progress goes while it thinks (stderr in the CLI): one line
+/// rewritten in place on a terminal, or one line per report otherwise. Best effort: a failed
+/// write is ignored, progress is never worth ending a game over.
+pub struct ProgressLine<'a> {
+    out: &'a mut dyn Write,
+    overwrite: bool,
+    shown: bool,
+}
+
+impl<'a> ProgressLine<'a> {
+    /// Progress on `out`; `overwrite` when `out` is a terminal.
+    pub fn new(out: &'a mut dyn Write, overwrite: bool) -> ProgressLine<'a> {
+        ProgressLine {
+            out,
+            overwrite,
+            shown: false,
+        }
+    }
+    /// Shows `text` as the current progress.
+    pub fn show(&mut self, text: &str) {
+        let _ = if self.overwrite {
+            // Carriage return, then erase to the end of the line (ANSI EL).
+            write!(self.out, "\r\x1b[K{text}")
+        } else {
+            writeln!(self.out, "{text}")
+        };
+        let _ = self.out.flush();
+        self.shown = true;
+    }
+    /// Clears the line after a search (terminal mode).
+    pub fn finish(&mut self) {
+        if self.overwrite && self.shown {
+            let _ = write!(self.out, "\r\x1b[K");
+            let _ = self.out.flush();
+        }
+        self.shown = false;
+    }
+}
+
+/// A board as text: `columns` letters above and below, `rows` labels (top line first) on both
+/// sides, `cell(column, line)` the character of each point (lines counted from the top), the
+/// point at `last` in parentheses.
+pub fn draw_grid(
+    columns: &[char],
+    rows: &[usize],
+    cell: impl Fn(usize, usize) -> char,
+    last: Option<(usize, usize)>,
+) -> String {
+    let letters: String = columns.iter().map(|c| format!(" {c}")).collect();
+    let mut s = format!("   {letters}\n");
+    for (line, label) in rows.iter().enumerate() {
+        s.push_str(&format!("{label:>2} "));
+        let mut after_last = false;
+        for x in 0..columns.len() {
+            let is_last = last == Some((x, line));
+            s.push(match (is_last, after_last) {
+                (true, _) => '(',
+                (false, true) => ')',
+                (false, false) => ' ',
+            });
+            after_last = is_last;
+            s.push(cell(x, line));
+        }
+        s.push(if after_last { ')' } else { ' ' });
+        s.push_str(&format!(" {label}\n"));
+    }
+    s.push_str(&format!("   {letters}\n"));
+    s
+}
+
+/// A word every game's move prompt understands besides its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// `undo`: take back the last human move (and the computer's reply).
+    Undo,
+    /// `quit`, `exit` or `00`: abandon the game.
+    Quit,
+    /// `help` or `?`: show the forms a move may take.
+    Help,
+}
+
+/// Recognises the shared words (any case).
+pub fn word(s: &str) -> Option<Word> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "undo" => Some(Word::Undo),
+        "quit" | "exit" | "00" | "q" => Some(Word::Quit),
+        "help" | "?" => Some(Word::Help),
+        _ => None,
+    }
+}
+
+/// How many moves to take back so that the last move made by a human side goes (with the
+/// computer replies after it); `None` when no human move is on the record. `movers` lists who
+/// made each move, oldest first.
+pub fn undo_count(
+    movers: impl DoubleEndedIterator<Item = Color>,
+    human: [bool; 2],
+) -> Option<usize> {
+    movers.rev().position(|c| human[c.index()]).map(|n| n + 1)
+}
+
+/// A game the menu can run.
+pub trait TerminalGame {
+    /// A computer player of this game.
+    type Player;
+    /// The menu's title, e.g. `Tic-Tac-Toe`.
+    fn title(&self) -> &str;
+    /// The levels, strongest or default first, with a description each.
+    fn levels(&self) -> &'static [(&'static str, &'static str)];
+    /// The player of `level` (case-insensitive, aliases allowed) seeded with `seed`.
+    fn player(&self, level: &str, seed: u64) -> Option<Self::Player>;
+    /// The canonical level name of a player.
+    fn player_name(&self, player: &Self::Player) -> String;
+    /// How a colour is called in messages: `X` / `O`, or `black` / `white`.
+    fn colour(&self, color: Color) -> &'static str;
+    /// A summary of the game's settings for the menu, `None` when it has none.
+    fn settings(&self) -> Option<String> {
+        None
+    }
+    /// Asks for new settings; false at end of input.
+    fn change_settings(
+        &mut self,
+        _input: &mut dyn BufRead,
+        _out: &mut dyn Write,
+    ) -> io::Result<bool> {
+        Ok(true)
+    }
+    /// Plays one game between `sides` (index 0 is the first player) and says how it ended.
+    fn play_game(
+        &mut self,
+        sides: &mut [Side<Self::Player>; 2],
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<End>;
+}
+
+/// Asks for a level by number or name; `None` at end of input.
+fn choose_level<G: TerminalGame>(
+    game: &G,
+    current: &str,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<Option<String>> {
+    let levels = game.levels();
+    writeln!(out, "AI levels:")?;
+    for (i, (name, desc)) in levels.iter().enumerate() {
+        writeln!(out, "{} : {name} - {desc}", i + 1)?;
+    }
+    let prompt = format!("Choose a level by number or name (empty keeps {current}): ");
+    let level = ask(input, out, &prompt, |line| {
+        if line.is_empty() {
+            return Ok(None);
+        }
+        let by_number = line
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| levels.get(i))
+            .map(|(n, _)| n.to_string());
+        let by_name = game.player(line, 0).map(|p| game.player_name(&p));
+        match by_number.or(by_name) {
+            Some(l) => Ok(Some(l)),
+            None => Err(format!("Unknown level: {line}")),
+        }
+    })?;
+    match level {
+        None => Ok(None),
+        Some(None) => Ok(Some(current.to_string())),
+        Some(Some(l)) => {
+            writeln!(out, "AI level: {l}")?;
+            Ok(Some(l))
+        }
+    }
+}
+
+fn goodbye(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "Goodbye.")
+}
+
+/// Runs the menu of `game` until `0` or end of input, starting at `level`. `seed` seeds every
+/// computer player and the random level of the second computer, so a session replays.
+pub fn run_menu<G: TerminalGame>(
+    game: &mut G,
+    mut level: String,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    seed: u64,
+) -> io::Result<()> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut score = Score::default();
+    let (first, second) = (game.colour(Color::Black), game.colour(Color::White));
+    loop {
+        writeln!(out)?;
+        writeln!(out, "### {} ###", game.title())?;
+        writeln!(out, "1 : Play first ({first})")?;
+        writeln!(out, "2 : Play second ({second})")?;
+        writeln!(out, "3 : Two humans")?;
+        writeln!(out, "4 : Computer vs Computer")?;
+        writeln!(out, "5 : Select AI (current: {level})")?;
+        if let Some(s) = game.settings() {
+            writeln!(out, "6 : Settings ({s})")?;
+        }
+        writeln!(out, "0 : Exit")?;
+        write!(out, "Enter command: ")?;
+        out.flush()?;
+        let Some(cmd) = read_line(input)? else {
+            return goodbye(out);
+        };
+        let computer = |lvl: &str, rng: &mut ChaCha8Rng| -> Agent<G::Player> {
+            match game.player(lvl, rng.gen()) {
+                Some(p) => Agent::Computer(p),
+                None => Agent::Human,
+            }
+        };
+        let side = |agent: Agent<G::Player>, label: &str| Side {
+            agent,
+            label: label.to_string(),
+        };
+        let mut sides: [Side<G::Player>; 2] = match cmd.as_str() {
+            "1" | "2" => {
+                let human = side(Agent::Human, "you");
+                let comp = side(computer(&level, &mut rng), "computer");
+                let yours = if cmd == "1" { first } else { second };
+                writeln!(out, "You play {yours} against {level}.")?;
+                if cmd == "1" {
+                    [human, comp]
+                } else {
+                    [comp, human]
+                }
+            }
+            "3" => [
+                side(Agent::Human, &format!("player {first}")),
+                side(Agent::Human, &format!("player {second}")),
+            ],
+            "4" => {
+                let levels = game.levels();
+                let other = levels[rng.gen_range(0..levels.len())].0;
+                writeln!(
+                    out,
+                    "Computer vs computer: {first} is {level}, {second} is {other} (chosen at random)."
+                )?;
+                [
+                    side(computer(&level, &mut rng), &format!("computer {first}")),
+                    side(computer(other, &mut rng), &format!("computer {second}")),
+                ]
+            }
+            "5" => {
+                match choose_level(game, &level, input, out)? {
+                    Some(l) => level = l,
+                    // `ask` has ended the prompt's line already.
+                    None => return writeln!(out, "Goodbye."),
+                }
+                continue;
+            }
+            "6" if game.settings().is_some() => {
+                if !game.change_settings(input, out)? {
+                    return writeln!(out, "Goodbye.");
+                }
+                continue;
+            }
+            "0" => {
+                writeln!(out, "Goodbye.")?;
+                writeln!(out, "{}", score.line())?;
+                return Ok(());
+            }
+            other => {
+                writeln!(out, "Unknown command: {other}")?;
+                continue;
+            }
+        };
+        // "you" leads the score line whichever side the human took.
+        let mut labels: Vec<String> = sides.iter().map(|s| s.label.clone()).collect();
+        labels.sort_by_key(|l| l != "you");
+        for l in &labels {
+            score.ensure(l);
+        }
+        match game.play_game(&mut sides, input, out)? {
+            End::Won { winner, how } => {
+                let who = sides[winner.index()].label.clone();
+                let msg = match who.as_str() {
+                    "you" => "You win!".to_string(),
+                    "computer" => "The computer wins.".to_string(),
+                    other => format!("{other} wins!"),
+                };
+                writeln!(out, "{who} ({}) {how}. {msg}", game.colour(winner))?;
+                score.win(&who);
+                writeln!(out, "{}", score.line())?;
+            }
+            End::Draw(sentence) => {
+                writeln!(out, "{sentence}")?;
+                score.draw();
+                writeln!(out, "{}", score.line())?;
+            }
+            End::Quit => {
+                writeln!(out, "Game abandoned (not scored).")?;
+            }
+            End::Eof => {
+                writeln!(out, "Goodbye.")?;
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_line_counts_wins_and_draws() {
+        let mut s = Score::default();
+        s.ensure("you");
+        s.ensure("computer");
+        assert_eq!(s.line(), "Score after 0 games: you 0, computer 0, draws 0");
+        s.win("computer");
+        assert_eq!(s.line(), "Score after 1 game: you 0, computer 1, draws 0");
+        s.draw();
+        s.win("you");
+        assert_eq!(s.line(), "Score after 3 games: you 1, computer 1, draws 1");
+    }
+
+    #[test]
+    fn ask_repeats_until_accepted_and_setting_keeps_on_empty() {
+        let mut input = io::Cursor::new(b"x\n7\n\n".to_vec());
+        let mut out = Vec::new();
+        let parse = |s: &str| s.parse::<u32>().map_err(|_| format!("not a number: {s}"));
+        let v = ask(&mut input, &mut out, "n? ", parse).unwrap();
+        assert_eq!(v, Some(7));
+        let kept = ask_setting(&mut input, &mut out, "size", &15u32, parse).unwrap();
+        assert_eq!(kept, Some(15));
+        assert_eq!(ask(&mut input, &mut out, "n? ", parse).unwrap(), None);
+        let t = String::from_utf8(out).unwrap();
+        assert_eq!(t, "n? not a number: x\nn? size (empty keeps 15): n? \n");
+    }
+
+    #[test]
+    fn undo_reaches_back_to_the_last_human_move() {
+        use Color::{Black as B, White as W};
+        // Human black, computer white: B W B W -> the last black and the reply after it.
+        assert_eq!(undo_count([B, W, B, W].into_iter(), [true, false]), Some(2));
+        assert_eq!(undo_count([B, W, B].into_iter(), [true, false]), Some(1));
+        // Human white, nothing of theirs yet.
+        assert_eq!(undo_count([B].into_iter(), [false, true]), None);
+        // Two humans: the last move only.
+        assert_eq!(undo_count([B, W].into_iter(), [true, true]), Some(1));
+        assert_eq!(word(" UNDO "), Some(Word::Undo));
+        assert_eq!(word("00"), Some(Word::Quit));
+        assert_eq!(word("h8"), None);
+    }
+
+    #[test]
+    fn grid_marks_the_last_point_and_labels_both_sides() {
+        let g = draw_grid(
+            &['a', 'b', 'c'],
+            &[2, 1],
+            |x, y| if (x, y) == (1, 0) { 'X' } else { '.' },
+            Some((1, 0)),
+        );
+        assert_eq!(g, "    a b c\n 2  .(X).  2\n 1  . . .  1\n    a b c\n");
+        let g = draw_grid(&['a', 'b'], &[1], |_, _| 'O', Some((1, 0)));
+        assert_eq!(g, "    a b\n 1  O(O) 1\n    a b\n");
+    }
+
+    #[test]
+    fn invalid_utf8_reads_as_a_refusable_line() {
+        let mut input = io::Cursor::new(vec![0xff, 0xfe, b'\n']);
+        assert_eq!(read_line(&mut input).unwrap().as_deref(), Some("?"));
+    }
+}
