@@ -16,7 +16,9 @@
 //! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
 //! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
 //!
-//! A playout ends after two passes in a row or `3 x points` moves. Every empty point then
+//! A playout ends after two passes in a row, after `3 x points` moves, or when one colour has
+//! more than a third of the points in stones more than the other (the mercy rule: a lead that
+//! large is not overturned, and the captures that made it would otherwise be played out). Every empty point then
 //! belongs to the colour of its stone neighbours when they are all one colour (by then empty
 //! points are eyes or dame), and the score is black minus white minus komi.
 
@@ -57,6 +59,12 @@ impl Rng {
 /// Moves allowed in one playout, per board point.
 pub const MOVES_PER_POINT: usize = 3;
 
+/// A playout ends early (mercy rule) when one colour has more stones than the other by more
+/// than this: a third of the points, at least 20 (small boards swing more).
+pub fn mercy_lead(points: usize) -> i32 {
+    (points / 3).max(20) as i32
+}
+
 /// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
@@ -73,10 +81,18 @@ pub fn playout(
     rng: &mut Rng,
     mut trace: Option<&mut PlayoutTrace<'_>>,
 ) -> f32 {
-    let max_moves = board.width() * board.height() * MOVES_PER_POINT;
+    let points = board.width() * board.height();
+    let max_moves = points * MOVES_PER_POINT;
+    let mercy = mercy_lead(points);
     let mut passes = 0;
     let mut moves = 0;
     while passes < 2 && moves < max_moves {
+        let lead = board.stones_of(Color::Black) as i32 - board.stones_of(Color::White) as i32;
+        if lead.abs() > mercy {
+            // One side has captured so much that the rest of the playout cannot change the
+            // winner: the margin is counted now, with the lead in stones as black's area.
+            break;
+        }
         match choose(board, to_move, rng) {
             Some(p) => {
                 board.play_unhashed(p, to_move as u8);
@@ -183,18 +199,26 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
 #[inline]
 fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<usize> {
     let pat = pat3();
+    // Gather the empty matching neighbours without a branch per neighbour (which way each
+    // test goes is a coin toss for the branch predictor), then test safety on the few found.
     let mut found = [0usize; 8];
     let mut n = 0;
     for q in board.nbr8(last) {
-        if board.cell(q) == EMPTY && pat.matches(board.nbr3(q)) && safe(board, q, me) {
-            found[n] = q;
-            n += 1;
+        found[n] = q;
+        n += usize::from(board.cell(q) == EMPTY) & usize::from(pat.matches(board.nbr3(q)));
+    }
+    let mut safe_n = 0;
+    for i in 0..n {
+        let q = found[i];
+        if safe(board, q, me) {
+            found[safe_n] = q;
+            safe_n += 1;
         }
     }
-    match n {
+    match safe_n {
         0 => None,
         1 => Some(found[0]),
-        _ => Some(found[rng.below(n)]),
+        _ => Some(found[rng.below(safe_n)]),
     }
 }
 
@@ -326,6 +350,7 @@ mod tests {
     #[test]
     fn playouts_end_with_legal_consistent_boards_and_fill_no_eyes() {
         let mut rng = Rng::new(7);
+        let mut mercy = 0;
         for size in [5usize, 9, 13, 19] {
             let start = GoBoard::new(size, size).unwrap();
             let mut b = start.clone();
@@ -334,7 +359,14 @@ mod tests {
                 let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None);
                 b.validate();
                 assert!(margin.abs() <= (size * size) as f32);
-                // At the end, neither side has an acceptable move left.
+                let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
+                if lead.abs() > mercy_lead(size * size) {
+                    // Ended by the mercy rule: the winner leads by that much.
+                    assert_eq!(margin > 0.0, lead > 0, "{}", b.to_text());
+                    mercy += 1;
+                    continue;
+                }
+                // After two passes, neither side has an acceptable move left.
                 for c in [Color::Black, Color::White] {
                     let left = b
                         .empty_points()
@@ -345,6 +377,8 @@ mod tests {
                 }
             }
         }
+        // The mercy rule cuts the odd lopsided playout, not the usual one.
+        assert!(mercy < 20, "{mercy} of 80 playouts ended by the mercy rule");
     }
 
     #[test]

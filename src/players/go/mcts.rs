@@ -7,8 +7,8 @@
 //!   calls dead ([`PASS_CHECK_PLAYOUTS`] playouts; how GNU Go and gomill count); and when no
 //!   legal move is left but filling own eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
-//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before a
-//!   quarter of the board's points have been played as moves.
+//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
+//!   the board's points have been played as moves.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
 //! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
 
@@ -17,17 +17,22 @@ use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{Mcts, Mode, RootMove, NODE_BYTES};
+use crate::search::mcts::{Mcts, MctsConfig, Mode, RootMove, NODE_BYTES};
 use crate::search::playout::{self, Rng};
 
-/// Resign below this winrate ...
-pub const RESIGN_WINRATE: f64 = 0.10;
+/// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
+/// winrate early on is often the bias, not the position) ...
+pub const RESIGN_WINRATE: f64 = 0.05;
 /// ... with at least this many visits at the root.
 pub const RESIGN_MIN_VISITS: u64 = 2000;
 /// Playouts for the "opponent passed: are we winning?" check.
 pub const PASS_CHECK_PLAYOUTS: u32 = 500;
 /// Playouts for the dead-stone estimate.
 pub const DEAD_STONE_PLAYOUTS: u32 = 2000;
+
+/// Environment variable with `name=value` overrides of the search settings
+/// ([`MctsConfig::with_overrides`]), for tuning matches between differently set engines.
+pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
@@ -36,10 +41,21 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player seeded with 0.
+    /// A player seeded with 0, with the search's default settings changed by the
+    /// [`TUNING_ENV`] environment variable when it is set (tuning matches).
     pub fn new() -> MctsPlayer {
+        let mut cfg = MctsConfig::default();
+        if let Ok(text) = std::env::var(TUNING_ENV) {
+            match cfg.with_overrides(&text) {
+                Ok(c) => {
+                    log::info!("mcts settings from {TUNING_ENV}: {c:?}");
+                    cfg = c;
+                }
+                Err(e) => log::warn!("{TUNING_ENV} ignored: {e}"),
+            }
+        }
         MctsPlayer {
-            search: Mcts::new(0),
+            search: Mcts::with_config(cfg, 0),
             seed: 0,
         }
     }
@@ -140,14 +156,16 @@ impl GoPlayer for MctsPlayer {
             return GoDecision::Play(GoMove::Pass);
         }
         let report = &mut *req.report;
-        let result = self.search.search(
-            game,
-            color,
-            req.tm,
-            Mode::Play,
-            req.report_every,
-            &mut |moves| report(&candidates(moves)),
-        );
+        let mode = if req.per_move_clock {
+            Mode::PlayTurn
+        } else {
+            Mode::Play
+        };
+        let result =
+            self.search
+                .search(game, color, req.tm, mode, req.report_every, &mut |moves| {
+                    report(&candidates(moves))
+                });
         if req.report_every.is_some() {
             report(&candidates(&result.moves));
         }
@@ -157,7 +175,7 @@ impl GoPlayer for MctsPlayer {
         let area = game.board().width() * game.board().height();
         if result.winrate() < RESIGN_WINRATE
             && result.total_visits() >= RESIGN_MIN_VISITS
-            && game.moves().len() >= area / 4
+            && game.moves().len() >= area / 2
         {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
@@ -272,7 +290,11 @@ mod tests {
         };
         // The move is inside black's lower-left region, where the dead stone is.
         let (x, y) = g.board().xy(q);
-        assert!(x < 4 && y < 4, "{}", crate::rules::go::move_name(g.board(), GoMove::Play(q)));
+        assert!(
+            x < 4 && y < 4,
+            "{}",
+            crate::rules::go::move_name(g.board(), GoMove::Play(q))
+        );
     }
 
     #[test]
@@ -286,7 +308,7 @@ mod tests {
         }
         g.play(GoMove::Pass, Color::Black).unwrap();
         let mut p = MctsPlayer::new();
-        // 27 moves on 49 points: past a quarter of the board.
+        // 27 moves on 49 points: past half the board.
         let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(6000));
         assert_eq!(d, GoDecision::Resign);
         // In the opening it never resigns, however bad.

@@ -243,9 +243,9 @@ impl GoBoard {
     /// and new cell values).
     #[inline(always)]
     fn touch_nbr3(&mut self, p: usize, delta: u8) {
-        for k in 0..8 {
-            let n = p.wrapping_add(self.slot_offset[k]);
-            *at_mut(&mut self.nbr3, n) ^= u16::from(delta) << (2 * OPPOSITE[k]);
+        for (offset, opposite) in self.slot_offset.into_iter().zip(OPPOSITE) {
+            let n = p.wrapping_add(offset);
+            *at_mut(&mut self.nbr3, n) ^= u16::from(delta) << (2 * opposite);
         }
     }
 
@@ -679,6 +679,10 @@ impl GoBoard {
     #[inline]
     fn play_inner<const HASH: bool>(&mut self, p: usize, c: u8) -> usize {
         let opp = 3 - c;
+        // The neighbourhood before the stone lands says which loops below have work to do.
+        let code = at(&self.nbr3, p);
+        let friends = self.nbr3_table.touches(code, c);
+        let enemies = self.nbr3_table.touches(code, opp);
         self.remove_empty(p);
         *at_mut(&mut self.cell, p) = c;
         self.touch_nbr3(p, c);
@@ -705,20 +709,24 @@ impl GoBoard {
                 }
             }
         }
-        for n in nbrs {
-            if at(&self.cell, n) == c {
-                let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
-                if a != b {
-                    self.merge(a, b);
+        if friends {
+            for n in nbrs {
+                if at(&self.cell, n) == c {
+                    let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
+                    if a != b {
+                        self.merge(a, b);
+                    }
                 }
             }
         }
         let mut captured = 0;
         let mut captured_at = 0;
-        for n in nbrs {
-            if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
-                captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
-                captured_at = n;
+        if enemies {
+            for n in nbrs {
+                if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
+                    captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
+                    captured_at = n;
+                }
             }
         }
         self.captures[c as usize - 1] += captured as u32;
