@@ -235,11 +235,14 @@ mod tests {
         parse_point(g.board(), s).unwrap()
     }
 
-    #[test]
-    fn passes_after_the_opponent_passes_when_ahead() {
-        // Black owns the left five columns of 9x9 (wall on E, split by row 5), white the rest.
+    /// 9x9 split by a wall: black on column E and the left half of row 5, white on column F
+    /// and the right half of row 5, white stones on `extra_white`; white has just passed.
+    fn split_board(extra_white: &[&str]) -> GoGame {
         let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
-        let mut setup = Vec::new();
+        let mut setup: Vec<_> = extra_white
+            .iter()
+            .map(|s| (pt(&g, s), Color::White))
+            .collect();
         for row in 1..=9 {
             setup.push((pt(&g, &format!("E{row}")), Color::Black));
             setup.push((pt(&g, &format!("F{row}")), Color::White));
@@ -252,6 +255,13 @@ mod tests {
         }
         g.place_setup(&setup).unwrap();
         g.play(GoMove::Pass, Color::White).unwrap();
+        g
+    }
+
+    #[test]
+    fn passes_after_the_opponent_passes_when_ahead() {
+        // Black owns the left five columns of 9x9 (wall on E, split by row 5), white the rest.
+        let mut g = split_board(&[]);
         let mut p = MctsPlayer::new();
         // Black 45 - white 36 - 7.5 > 0: black passes.
         assert_eq!(
@@ -269,20 +279,7 @@ mod tests {
         // As above, plus a dead white stone at B2 in black's area: counted with every stone
         // alive, black's lower-left region is nobody's and black loses, so black plays on
         // (to capture it) instead of passing.
-        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
-        let mut setup = vec![(pt(&g, "B2"), Color::White)];
-        for row in 1..=9 {
-            setup.push((pt(&g, &format!("E{row}")), Color::Black));
-            setup.push((pt(&g, &format!("F{row}")), Color::White));
-        }
-        for col in ["A", "B", "C", "D"] {
-            setup.push((pt(&g, &format!("{col}5")), Color::Black));
-        }
-        for col in ["G", "H", "J"] {
-            setup.push((pt(&g, &format!("{col}5")), Color::White));
-        }
-        g.place_setup(&setup).unwrap();
-        g.play(GoMove::Pass, Color::White).unwrap();
+        let g = split_board(&["B2"]);
         let mut p = MctsPlayer::new();
         let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(2000));
         let GoDecision::Play(GoMove::Play(q)) = d else {
