@@ -15,9 +15,14 @@
 //!   node on the path and every sibling whose move the same colour played first later in the
 //!   simulation (AMAF) is updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
-//!   and the clock are polled every 8 simulations; in play mode the soft deadline ends the search
-//!   when the most visited move leads the next by 2:1, otherwise the search runs to the hard
-//!   deadline.
+//!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
+//!   soft deadline ends the search when the most visited move leads the next by 2:1, otherwise
+//!   the search runs to the hard deadline. In turn mode (the move's time is lost if unused) the
+//!   search runs to the hard deadline unless the leader's lead in visits exceeds the
+//!   simulations still to come at the current rate, or only one move is allowed.
+//! - **Priors** also favour the answers to the last move: points within distance 2
+//!   ([`MctsConfig::near_prior`]) and neighbours that complete a 3x3 shape pattern
+//!   ([`MctsConfig::pattern_prior`]).
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
@@ -27,6 +32,7 @@
 use std::time::Duration;
 
 use crate::eval::baduk::BadukScorer;
+use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -51,6 +57,11 @@ pub struct MctsConfig {
     pub rave_equiv: f32,
     /// UCT exploration constant.
     pub explore: f32,
+    /// Added to the prior winrate of a move that answers the last move with a 3x3 shape
+    /// pattern (one of its eight neighbours, [`crate::eval::go_patterns`]).
+    pub pattern_prior: f32,
+    /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
+    pub near_prior: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
 }
@@ -62,8 +73,37 @@ impl Default for MctsConfig {
             prior_visits: 10.0,
             rave_equiv: 3500.0,
             explore: 0.1,
+            pattern_prior: 0.1,
+            near_prior: 0.05,
             max_nodes: 2_000_000,
         }
+    }
+}
+
+impl MctsConfig {
+    /// Applies `name=value` settings separated by commas or spaces (the field names of this
+    /// struct), for tuning matches; an unknown name or a bad number is an error and changes
+    /// nothing.
+    pub fn with_overrides(mut self, text: &str) -> Result<MctsConfig, String> {
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
+            let num: f64 = value
+                .parse()
+                .map_err(|_| format!("`{item}`: not a number"))?;
+            match name {
+                "expand_after" => self.expand_after = num as u32,
+                "prior_visits" => self.prior_visits = num as f32,
+                "rave_equiv" => self.rave_equiv = num as f32,
+                "explore" => self.explore = num as f32,
+                "pattern_prior" => self.pattern_prior = num as f32,
+                "near_prior" => self.near_prior = num as f32,
+                "max_nodes" => self.max_nodes = num as usize,
+                _ => return Err(format!("`{name}`: no such setting")),
+            }
+        }
+        Ok(self)
     }
 }
 
@@ -133,10 +173,17 @@ impl SearchResult {
     }
 }
 
-/// Whether the search may stop at the soft deadline (play) or runs until stopped (analysis).
+/// When a search may end before it is stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// A move under a clock that carries saved time over: past the soft deadline, stop as soon
+    /// as the most visited move leads the next by 2:1.
     Play,
+    /// A move with its own time that is lost if unused (a fixed time per move, a byo-yomi
+    /// period of one stone): search to the hard deadline unless the most visited move can no
+    /// longer be overtaken at the current speed.
+    PlayTurn,
+    /// Runs until stopped.
     Analyze,
 }
 
@@ -247,6 +294,9 @@ impl Mcts {
                         break;
                     }
                 }
+                if mode == Mode::PlayTurn && sims.is_multiple_of(64) && self.decided(sims, tm) {
+                    break;
+                }
                 if let Some(at) = next_report {
                     if tm.elapsed() >= at {
                         report(&self.root_moves());
@@ -273,12 +323,29 @@ impl Mcts {
 
     /// Whether the most visited root move has at least twice the visits of the next.
     fn clear_choice(&self) -> bool {
+        let (first, second, _) = self.top_two_visits();
+        first >= 2 * second.max(1)
+    }
+
+    /// Whether the most visited root move leads the next by more visits than the `sims` run so
+    /// far in `tm.elapsed()` say can still be run before the hard deadline.
+    fn decided(&self, sims: u64, tm: &TimeManager<'_>) -> bool {
+        let Some(hard) = tm.hard_limit() else {
+            return false;
+        };
+        let (first, second, allowed) = self.top_two_visits();
+        allowed <= 1 || cannot_be_overtaken(first - second, sims, tm.elapsed(), hard)
+    }
+
+    /// Visits of the two most visited allowed root moves, and how many root moves are allowed.
+    fn top_two_visits(&self) -> (u32, u32, usize) {
         let root = &self.nodes[ROOT as usize];
-        let (mut first, mut second) = (0u32, 0u32);
+        let (mut first, mut second, mut allowed) = (0u32, 0u32, 0usize);
         for ch in self.children(root) {
             if !ch.allowed {
                 continue;
             }
+            allowed += 1;
             if ch.visits > first {
                 second = first;
                 first = ch.visits;
@@ -286,7 +353,7 @@ impl Mcts {
                 second = ch.visits;
             }
         }
-        first >= 2 * second.max(1)
+        (first, second, allowed)
     }
 
     fn children(&self, n: &Node) -> &[Node] {
@@ -330,7 +397,7 @@ impl Mcts {
             self.scratch = Some(board.clone());
         }
         if !self.nodes[ROOT as usize].expanded {
-            expand(&mut self.nodes, ROOT, &board, color, Some(game));
+            expand(&mut self.nodes, ROOT, &board, color, Some(game), &self.cfg);
         } else {
             // A reused root: apply the game's law (superko) to its children.
             let root = self.nodes[ROOT as usize];
@@ -415,7 +482,7 @@ impl Mcts {
             if !n.expanded {
                 let room = self.nodes.len() + scratch.empty_points().len() < self.cfg.max_nodes;
                 if n.visits >= self.cfg.expand_after && room {
-                    expand(&mut self.nodes, node, scratch, to_move, None);
+                    expand(&mut self.nodes, node, scratch, to_move, None, &self.cfg);
                 } else {
                     break;
                 }
@@ -580,6 +647,16 @@ impl Mcts {
     }
 }
 
+/// Whether a lead of `lead` visits is more than the simulations still to come before `hard`,
+/// at the rate of `sims` in `elapsed`.
+fn cannot_be_overtaken(lead: u32, sims: u64, elapsed: Duration, hard: Duration) -> bool {
+    if sims == 0 || elapsed.is_zero() {
+        return false;
+    }
+    let left = hard.saturating_sub(elapsed).as_secs_f64() / elapsed.as_secs_f64();
+    lead as f64 > sims as f64 * left
+}
+
 fn to_move(code: u16) -> GoMove {
     if code == PASS {
         GoMove::Pass
@@ -590,8 +667,33 @@ fn to_move(code: u16) -> GoMove {
 
 /// Creates the children of `node` (position `board`, `color` to move) with their priors. At the
 /// root, `game` adds its law (superko) to the board's physics.
-fn expand(nodes: &mut Vec<Node>, node: u32, board: &GoBoard, color: Color, game: Option<&GoGame>) {
+fn expand(
+    nodes: &mut Vec<Node>,
+    node: u32,
+    board: &GoBoard,
+    color: Color,
+    game: Option<&GoGame>,
+    cfg: &MctsConfig,
+) {
     let scorer = BadukScorer::new(board, color);
+    let pat = pat3();
+    let last = board.last_move().map(|(p, _)| board.xy(p));
+    // Bonus winrate per point: shape answers and nearness to the last move.
+    let bonus = |p: usize| -> f32 {
+        let Some((lx, ly)) = last else {
+            return 0.0;
+        };
+        let (x, y) = board.xy(Point(p as u16));
+        let (dx, dy) = (x.abs_diff(lx), y.abs_diff(ly));
+        let mut b = 0.0;
+        if dx + dy <= 2 {
+            b += cfg.near_prior;
+        }
+        if dx <= 1 && dy <= 1 && pat.matches(board.nbr3(p)) {
+            b += cfg.pattern_prior;
+        }
+        b
+    };
     let me = color as u8;
     let first = nodes.len() as u32;
     let mut top = i32::MIN;
@@ -617,9 +719,10 @@ fn expand(nodes: &mut Vec<Node>, node: u32, board: &GoBoard, color: Color, game:
             mv: p,
             color: me,
             allowed: true,
-            // Scores ride in prior_q until every child is known; self-ataris are flagged by
-            // prior_p < 0.
+            // Scores ride in prior_q and bonuses in score_sum until every child is known;
+            // self-ataris are flagged by prior_p < 0.
             prior_q: score as f32,
+            score_sum: bonus(p as usize),
             prior_p: if self_atari { -1.0 } else { 0.0 },
             ..Node::default()
         });
@@ -649,9 +752,10 @@ fn expand(nodes: &mut Vec<Node>, node: u32, board: &GoBoard, color: Color, game:
                 n.prior_q = 0.1;
                 n.prior_p = (gap / 50.0 - 4.0).exp();
             } else {
-                n.prior_q = 0.35 + 0.3 * (gap / 100.0).exp();
-                n.prior_p = (gap / 50.0).exp();
+                n.prior_q = (0.35 + 0.3 * (gap / 100.0).exp() + n.score_sum).min(0.9);
+                n.prior_p = (gap / 50.0).exp() * (1.0 + 10.0 * n.score_sum);
             }
+            n.score_sum = 0.0;
             sum += n.prior_p;
         }
         for n in &mut nodes[first as usize..] {
@@ -696,28 +800,34 @@ mod tests {
     }
 
     #[test]
-    fn finds_the_capture_that_saves_the_game() {
-        // 7x7: white's three stones C4 D4 E4 are in atari at F4 with black everywhere around;
-        // capturing wins the board.
-        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+    fn finds_the_capture_that_saves_a_group() {
+        // 7x7, komi 0: black's row 4 (A4-D4) and white's row 3 (A3-D3) are both in atari, on
+        // E4 and E3. Black must capture at E3: extending at E4 is a self-atari (white F4), and
+        // anything else lets white take row 4 at E4.
+        //    A B C D E F G
+        //  5 O O O O O . .
+        //  4 X X X X . O .
+        //  3 O O O O . . .
+        //  2 X X X X X . .
+        let rules = GoRules {
+            komi: 0.0,
+            ..GoRules::default()
+        };
+        let mut g = GoGame::new(7, 7, rules).unwrap();
         let mut setup = Vec::new();
-        for s in [
-            "B4", "C5", "D5", "E5", "C3", "D3", "E3", "F5", "F3", "B5", "B3",
-        ] {
-            let GoMove::Play(p) = mv(&g, s) else {
-                unreachable!()
-            };
-            setup.push((p, Color::Black));
-        }
-        for s in ["C4", "D4", "E4", "G4", "G5", "G3", "A4"] {
-            let GoMove::Play(p) = mv(&g, s) else {
-                unreachable!()
-            };
-            setup.push((p, Color::White));
-        }
+        let mut put = |g: &GoGame, list: &str, c: Color| {
+            for s in list.split_whitespace() {
+                let GoMove::Play(p) = mv(g, s) else {
+                    unreachable!()
+                };
+                setup.push((p, c));
+            }
+        };
+        put(&g, "A4 B4 C4 D4 A2 B2 C2 D2 E2", Color::Black);
+        put(&g, "A5 B5 C5 D5 E5 F4 A3 B3 C3 D3", Color::White);
         g.place_setup(&setup).unwrap();
         let r = run(&mut Mcts::new(1), &g, Color::Black, 3000);
-        assert_eq!(r.best, Some(mv(&g, "F4")), "{:?}", &r.moves[..3]);
+        assert_eq!(r.best, Some(mv(&g, "E3")), "{:?}", &r.moves[..3]);
     }
 
     #[test]
@@ -763,6 +873,46 @@ mod tests {
             t.elapsed()
         );
         assert!(r.playouts > 0);
+    }
+
+    #[test]
+    fn a_lead_counts_against_the_simulations_still_to_come() {
+        let ms = Duration::from_millis;
+        // 1000 simulations in 100 ms, 900 ms left: about 9000 more to come.
+        assert!(!cannot_be_overtaken(8000, 1000, ms(100), ms(1000)));
+        assert!(cannot_be_overtaken(9500, 1000, ms(100), ms(1000)));
+        // Past the deadline any lead is final; before any simulation nothing is.
+        assert!(cannot_be_overtaken(1, 1000, ms(1200), ms(1000)));
+        assert!(!cannot_be_overtaken(0, 0, ms(10), ms(1000)));
+    }
+
+    #[test]
+    fn a_turn_search_spends_its_time_unless_the_choice_is_made() {
+        let stop = AtomicBool::new(false);
+        let limit = SearchLimit::move_time(400);
+        // 2x2, black A1 A2, white B2 in atari: black's only move is the capture on B1, so
+        // the search ends at once.
+        let mut g = GoGame::new(2, 2, GoRules::default()).unwrap();
+        g.play(mv(&g, "A1"), Color::Black).unwrap();
+        g.play(mv(&g, "B2"), Color::White).unwrap();
+        g.play(mv(&g, "A2"), Color::Black).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::PlayTurn, None, &mut |_| {});
+        assert!(r.moves.len() <= 1, "{:?}", r.moves);
+        assert!(r.playouts < 1000, "{} playouts", r.playouts);
+        // An open position: a lead can exceed the simulations to come only past half the
+        // time, so the search runs beyond the soft deadline (two fifths of the hard one)
+        // where the play mode may stop.
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let turn = Mcts::new(0).search(&g, Color::Black, &tm, Mode::PlayTurn, None, &mut |_| {});
+        let hard = tm.hard_limit().unwrap();
+        assert!(
+            turn.elapsed >= hard * 2 / 5,
+            "{:?} of {hard:?}",
+            turn.elapsed
+        );
     }
 
     #[test]

@@ -6,14 +6,23 @@
 //!    in atari is taken;
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
-//! 3. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
+//!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
+//!    it is no self-atari and fills no own eye;
+//! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
-//! A playout ends after two passes in a row or `3 x points` moves. Every empty point then
+//! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
+//! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
+//!
+//! A playout ends after two passes in a row, after `3 x points` moves, or when one colour has
+//! more than a third of the points in stones more than the other (the mercy rule: a lead that
+//! large is not overturned, and the captures that made it would otherwise be played out). Every empty point then
 //! belongs to the colour of its stone neighbours when they are all one colour (by then empty
 //! points are eyes or dame), and the score is black minus white minus komi.
 
+use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
@@ -50,6 +59,12 @@ impl Rng {
 /// Moves allowed in one playout, per board point.
 pub const MOVES_PER_POINT: usize = 3;
 
+/// A playout ends early (mercy rule) when one colour has more stones than the other by more
+/// than this: a third of the points, at least 20 (small boards swing more).
+pub fn mercy_lead(points: usize) -> i32 {
+    (points / 3).max(20) as i32
+}
+
 /// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
@@ -66,10 +81,18 @@ pub fn playout(
     rng: &mut Rng,
     mut trace: Option<&mut PlayoutTrace<'_>>,
 ) -> f32 {
-    let max_moves = board.width() * board.height() * MOVES_PER_POINT;
+    let points = board.width() * board.height();
+    let max_moves = points * MOVES_PER_POINT;
+    let mercy = mercy_lead(points);
     let mut passes = 0;
     let mut moves = 0;
     while passes < 2 && moves < max_moves {
+        let lead = board.stones_of(Color::Black) as i32 - board.stones_of(Color::White) as i32;
+        if lead.abs() > mercy {
+            // One side has captured so much that the rest of the playout cannot change the
+            // winner: the margin is counted now, with the lead in stones as black's area.
+            break;
+        }
         match choose(board, to_move, rng) {
             Some(p) => {
                 board.play_unhashed(p, to_move as u8);
@@ -96,10 +119,20 @@ pub fn playout(
 pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
-        if let Some(p) = respond_to_last(board, last.idx(), me) {
+        let last = last.idx();
+        if let Some(p) = respond_to_last(board, last, me) {
+            return Some(p);
+        }
+        if let Some(p) = pattern_move(board, last, me, rng) {
             return Some(p);
         }
     }
+    random_move(board, me, rng)
+}
+
+/// A random acceptable empty point, scanned from a random start.
+#[inline]
+fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -161,42 +194,75 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
     None
 }
 
-/// Physics legality without the `Point` wrapper.
+/// A random empty neighbour of the last stone whose 3x3 shape is a pattern
+/// ([`crate::eval::go_patterns`]), acceptable and not a self-atari.
+#[inline]
+fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<usize> {
+    let pat = pat3();
+    // Gather the empty matching neighbours without a branch per neighbour (which way each
+    // test goes is a coin toss for the branch predictor), then test safety on the few found.
+    let mut found = [0usize; 8];
+    let mut n = 0;
+    for q in board.nbr8(last) {
+        found[n] = q;
+        n += usize::from(board.cell(q) == EMPTY) & usize::from(pat.matches(board.nbr3(q)));
+    }
+    let mut safe_n = 0;
+    for i in 0..n {
+        let q = found[i];
+        if safe(board, q, me) {
+            found[safe_n] = q;
+            safe_n += 1;
+        }
+    }
+    match safe_n {
+        0 => None,
+        1 => Some(found[0]),
+        _ => Some(found[rng.below(safe_n)]),
+    }
+}
+
+/// Whether `me` may play on empty `p` without filling an own eye or putting its stones in atari.
+#[inline]
+fn safe(board: &GoBoard, p: usize, me: u8) -> bool {
+    let code = board.nbr3(p);
+    let t = board.nbr3_table();
+    match t.empty_orth(code) {
+        2.. => true,
+        1 => !self_atari(board, p, me),
+        _ => !t.is_eye(code, me) && board.legal_empty(p, me) && !self_atari(board, p, me),
+    }
+}
+
+/// Whether a `me` stone on `p` would be left with one liberty without capturing anything.
+#[inline]
+pub fn self_atari(board: &GoBoard, p: usize, me: u8) -> bool {
+    board.liberties_after(p, me, 2) < 2 && !board.captures_at(p, me)
+}
+
+/// Physics legality of an empty point.
 #[inline]
 fn legal(board: &GoBoard, p: usize, me: u8) -> bool {
-    board.is_legal(
-        Point(p as u16),
-        if me == BLACK {
-            Color::Black
-        } else {
-            Color::White
-        },
-    )
+    board.legal_empty(p, me)
 }
 
 /// Whether the random phase may play `p`: legal, not an own eye, not a self-atari of two or
 /// more stones.
 #[inline]
 pub fn acceptable(board: &GoBoard, p: usize, me: u8) -> bool {
-    let mut empty = 0;
-    let mut friend = false;
-    for n in board.neighbors(p) {
-        match board.cell(n) {
-            EMPTY => empty += 1,
-            v if v == me => friend = true,
-            _ => {}
-        }
-    }
+    let code = board.nbr3(p);
+    let t = board.nbr3_table();
+    let empty = t.empty_orth(code);
     // Two empty neighbours: legal, no eye, at least two liberties. (The ko point never has an
     // empty neighbour, nor does an eye.)
     if empty >= 2 {
         return true;
     }
-    if empty == 0 && (board.is_eye(p, me) || !legal(board, p, me)) {
+    if empty == 0 && (t.is_eye(code, me) || !legal(board, p, me)) {
         return false;
     }
     // A lone stone may throw in; a group must keep two liberties unless it captures.
-    !friend || board.liberties_after(p, me, 2) >= 2 || board.captures_at(p, me)
+    !t.touches(code, me) || !self_atari(board, p, me)
 }
 
 /// Black's area minus white's on a played-out board: stones, plus empty points whose stone
@@ -212,18 +278,7 @@ pub fn area_margin(board: &GoBoard) -> i32 {
 /// +1 when every stone next to empty `p` is black, -1 when white, 0 otherwise.
 #[inline]
 fn empty_owner(board: &GoBoard, p: usize) -> i32 {
-    let mut seen = 0u8;
-    for n in board.neighbors(p) {
-        let v = board.cell(n);
-        if v == BLACK || v == WHITE {
-            seen |= v;
-        }
-    }
-    match seen {
-        BLACK => 1,
-        WHITE => -1,
-        _ => 0,
-    }
+    board.nbr3_table().owner(board.nbr3(p))
 }
 
 /// Ownership from many playouts of `game`'s current position: for every padded index, the
@@ -295,6 +350,7 @@ mod tests {
     #[test]
     fn playouts_end_with_legal_consistent_boards_and_fill_no_eyes() {
         let mut rng = Rng::new(7);
+        let mut mercy = 0;
         for size in [5usize, 9, 13, 19] {
             let start = GoBoard::new(size, size).unwrap();
             let mut b = start.clone();
@@ -303,7 +359,14 @@ mod tests {
                 let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None);
                 b.validate();
                 assert!(margin.abs() <= (size * size) as f32);
-                // At the end, neither side has an acceptable move left.
+                let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
+                if lead.abs() > mercy_lead(size * size) {
+                    // Ended by the mercy rule: the winner leads by that much.
+                    assert_eq!(margin > 0.0, lead > 0, "{}", b.to_text());
+                    mercy += 1;
+                    continue;
+                }
+                // After two passes, neither side has an acceptable move left.
                 for c in [Color::Black, Color::White] {
                     let left = b
                         .empty_points()
@@ -314,6 +377,8 @@ mod tests {
                 }
             }
         }
+        // The mercy rule cuts the odd lopsided playout, not the usual one.
+        assert!(mercy < 20, "{mercy} of 80 playouts ended by the mercy rule");
     }
 
     #[test]

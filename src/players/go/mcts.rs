@@ -1,12 +1,14 @@
 //! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the seed's scorer as
 //! prior, light playouts, tree reuse) plus the player's decisions around it:
 //!
-//! - **Pass** when the opponent has just passed and we win the position as it stands, counted
-//!   by area after removing the stones that Monte Carlo ownership calls dead
-//!   ([`PASS_CHECK_PLAYOUTS`] playouts); and when no legal move is left but filling own eyes.
+//! - **Pass** when the opponent has just passed and we win the position by area both with
+//!   every stone on the board alive (Tromp-Taylor, how our arena and CGOS count: dead enemy
+//!   stones must be captured first) and after removing the stones that Monte Carlo ownership
+//!   calls dead ([`PASS_CHECK_PLAYOUTS`] playouts; how GNU Go and gomill count); and when no
+//!   legal move is left but filling own eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
-//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before a
-//!   quarter of the board's points have been played as moves.
+//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
+//!   the board's points have been played as moves.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
 //! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
 
@@ -15,17 +17,22 @@ use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{Mcts, Mode, RootMove, NODE_BYTES};
+use crate::search::mcts::{Mcts, MctsConfig, Mode, RootMove, NODE_BYTES};
 use crate::search::playout::{self, Rng};
 
-/// Resign below this winrate ...
-pub const RESIGN_WINRATE: f64 = 0.10;
+/// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
+/// winrate early on is often the bias, not the position) ...
+pub const RESIGN_WINRATE: f64 = 0.05;
 /// ... with at least this many visits at the root.
 pub const RESIGN_MIN_VISITS: u64 = 2000;
 /// Playouts for the "opponent passed: are we winning?" check.
 pub const PASS_CHECK_PLAYOUTS: u32 = 500;
 /// Playouts for the dead-stone estimate.
 pub const DEAD_STONE_PLAYOUTS: u32 = 2000;
+
+/// Environment variable with `name=value` overrides of the search settings
+/// ([`MctsConfig::with_overrides`]), for tuning matches between differently set engines.
+pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
@@ -34,10 +41,21 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player seeded with 0.
+    /// A player seeded with 0, with the search's default settings changed by the
+    /// [`TUNING_ENV`] environment variable when it is set (tuning matches).
     pub fn new() -> MctsPlayer {
+        let mut cfg = MctsConfig::default();
+        if let Ok(text) = std::env::var(TUNING_ENV) {
+            match cfg.with_overrides(&text) {
+                Ok(c) => {
+                    log::info!("mcts settings from {TUNING_ENV}: {c:?}");
+                    cfg = c;
+                }
+                Err(e) => log::warn!("{TUNING_ENV} ignored: {e}"),
+            }
+        }
         MctsPlayer {
-            search: Mcts::new(0),
+            search: Mcts::with_config(cfg, 0),
             seed: 0,
         }
     }
@@ -46,21 +64,27 @@ impl MctsPlayer {
         Rng::new(self.seed ^ game.board().hash().rotate_left(17) ^ game.moves().len() as u64)
     }
 
-    /// Whether the opponent just passed and the position, dead stones removed, is ours.
+    /// Whether the opponent just passed and the position is ours both as it stands (every
+    /// stone alive, as Tromp-Taylor referees such as our arena and CGOS count) and with the
+    /// stones Monte Carlo ownership calls dead removed (as GNU Go and gomill count). When only
+    /// the second holds, dead stones are left to capture and the game goes on.
     fn game_won_after_pass(&self, game: &GoGame, color: Color, tm: &TimeManager<'_>) -> bool {
         match game.moves().last() {
             Some(&(GoMove::Pass, c)) if c != color => {}
             _ => return false,
         }
-        let mut rng = self.rng(game);
-        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
         let mut rules = *game.rules();
         rules.scoring = Scoring::Area;
-        let s = score(game.board(), &dead, &rules);
-        match color {
+        let ours = |s: f32| match color {
             Color::Black => s > 0.0,
             Color::White => s < 0.0,
+        };
+        if !ours(score(game.board(), &[], &rules)) {
+            return false;
         }
+        let mut rng = self.rng(game);
+        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
+        ours(score(game.board(), &dead, &rules))
     }
 }
 
@@ -132,14 +156,16 @@ impl GoPlayer for MctsPlayer {
             return GoDecision::Play(GoMove::Pass);
         }
         let report = &mut *req.report;
-        let result = self.search.search(
-            game,
-            color,
-            req.tm,
-            Mode::Play,
-            req.report_every,
-            &mut |moves| report(&candidates(moves)),
-        );
+        let mode = if req.per_move_clock {
+            Mode::PlayTurn
+        } else {
+            Mode::Play
+        };
+        let result =
+            self.search
+                .search(game, color, req.tm, mode, req.report_every, &mut |moves| {
+                    report(&candidates(moves))
+                });
         if req.report_every.is_some() {
             report(&candidates(&result.moves));
         }
@@ -149,7 +175,7 @@ impl GoPlayer for MctsPlayer {
         let area = game.board().width() * game.board().height();
         if result.winrate() < RESIGN_WINRATE
             && result.total_visits() >= RESIGN_MIN_VISITS
-            && game.moves().len() >= area / 4
+            && game.moves().len() >= area / 2
         {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
@@ -209,11 +235,14 @@ mod tests {
         parse_point(g.board(), s).unwrap()
     }
 
-    #[test]
-    fn passes_after_the_opponent_passes_when_ahead() {
-        // Black owns the left five columns of 9x9 (wall on E, split by row 5), white the rest.
+    /// 9x9 split by a wall: black on column E and the left half of row 5, white on column F
+    /// and the right half of row 5, white stones on `extra_white`; white has just passed.
+    fn split_board(extra_white: &[&str]) -> GoGame {
         let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
-        let mut setup = Vec::new();
+        let mut setup: Vec<_> = extra_white
+            .iter()
+            .map(|s| (pt(&g, s), Color::White))
+            .collect();
         for row in 1..=9 {
             setup.push((pt(&g, &format!("E{row}")), Color::Black));
             setup.push((pt(&g, &format!("F{row}")), Color::White));
@@ -226,6 +255,13 @@ mod tests {
         }
         g.place_setup(&setup).unwrap();
         g.play(GoMove::Pass, Color::White).unwrap();
+        g
+    }
+
+    #[test]
+    fn passes_after_the_opponent_passes_when_ahead() {
+        // Black owns the left five columns of 9x9 (wall on E, split by row 5), white the rest.
+        let mut g = split_board(&[]);
         let mut p = MctsPlayer::new();
         // Black 45 - white 36 - 7.5 > 0: black passes.
         assert_eq!(
@@ -239,6 +275,26 @@ mod tests {
     }
 
     #[test]
+    fn captures_dead_stones_before_passing() {
+        // As above, plus a dead white stone at B2 in black's area: counted with every stone
+        // alive, black's lower-left region is nobody's and black loses, so black plays on
+        // (to capture it) instead of passing.
+        let g = split_board(&["B2"]);
+        let mut p = MctsPlayer::new();
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(2000));
+        let GoDecision::Play(GoMove::Play(q)) = d else {
+            panic!("black should play on, not {d:?}")
+        };
+        // The move is inside black's lower-left region, where the dead stone is.
+        let (x, y) = g.board().xy(q);
+        assert!(
+            x < 4 && y < 4,
+            "{}",
+            crate::rules::go::move_name(g.board(), GoMove::Play(q))
+        );
+    }
+
+    #[test]
     fn resigns_a_hopeless_game_but_not_early() {
         // Black builds walls on 7x7 while white passes: 26 moves, white has nothing.
         let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
@@ -249,7 +305,7 @@ mod tests {
         }
         g.play(GoMove::Pass, Color::Black).unwrap();
         let mut p = MctsPlayer::new();
-        // 27 moves on 49 points: past a quarter of the board.
+        // 27 moves on 49 points: past half the board.
         let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(6000));
         assert_eq!(d, GoDecision::Resign);
         // In the opening it never resigns, however bad.

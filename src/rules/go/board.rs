@@ -22,6 +22,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use super::nbr3::{self, Nbr3Table, OPPOSITE, SLOTS};
 use crate::rules::mnk::splitmix64;
 use crate::rules::Color;
 
@@ -160,6 +161,10 @@ pub struct GoBoard {
     /// Empty points, unordered, and each empty point's index in that list.
     empties: Vec<u16>,
     empty_at: Vec<u16>,
+    /// 3x3 neighbourhood code of every point ([`nbr3`]), and the offsets of the eight slots.
+    nbr3: Vec<u16>,
+    slot_offset: [usize; 8],
+    nbr3_table: &'static Nbr3Table,
     hash: u64,
     /// Simple-ko point (0 = none) and the colour that may not play there next.
     ko: u16,
@@ -197,6 +202,10 @@ impl GoBoard {
             libsum2: vec![0; len],
             empties: Vec::with_capacity(width * height),
             empty_at: vec![0; len],
+            nbr3: vec![0; len],
+            slot_offset: SLOTS
+                .map(|(dx, dy)| (dy as isize * stride as isize + dx as isize) as usize),
+            nbr3_table: nbr3::table(),
             hash: 0,
             ko: 0,
             ko_color: 0,
@@ -216,7 +225,28 @@ impl GoBoard {
                 b.empties.push(p as u16);
             }
         }
+        for p in 0..len {
+            b.nbr3[p] = b.fresh_nbr3(p);
+        }
         Ok(b)
+    }
+
+    /// The 3x3 code of `p` read from the cells (walls outside the array).
+    fn fresh_nbr3(&self, p: usize) -> u16 {
+        nbr3::code_of(std::array::from_fn(|k| {
+            let n = p.wrapping_add(self.slot_offset[k]);
+            self.cell.get(n).copied().unwrap_or(WALL)
+        }))
+    }
+
+    /// Tells the eight neighbours of `p` that its cell changed by `delta` (the XOR of the old
+    /// and new cell values).
+    #[inline(always)]
+    fn touch_nbr3(&mut self, p: usize, delta: u8) {
+        for (offset, opposite) in self.slot_offset.into_iter().zip(OPPOSITE) {
+            let n = p.wrapping_add(offset);
+            *at_mut(&mut self.nbr3, n) ^= u16::from(delta) << (2 * opposite);
+        }
     }
 
     /// Becomes a copy of `other` without allocating when the sizes match.
@@ -233,6 +263,8 @@ impl GoBoard {
         self.libsum2.clone_from(&other.libsum2);
         self.empties.clone_from(&other.empties);
         self.empty_at.clone_from(&other.empty_at);
+        self.nbr3.clone_from(&other.nbr3);
+        self.slot_offset = other.slot_offset;
         self.hash = other.hash;
         self.ko = other.ko;
         self.ko_color = other.ko_color;
@@ -451,6 +483,14 @@ impl GoBoard {
     /// than `limit` (at most [`LibSet::CAP`]). Captured neighbours count by the point next to `p`
     /// only, which is a lower bound that is exact for the usual one-stone captures.
     pub(crate) fn liberties_after(&self, p: usize, c: u8, limit: usize) -> usize {
+        if limit <= 2 {
+            return self.liberties_after2(p, c).min(limit);
+        }
+        self.liberties_after_walk(p, c, limit)
+    }
+
+    /// [`GoBoard::liberties_after`] by walking the friendly groups.
+    fn liberties_after_walk(&self, p: usize, c: u8, limit: usize) -> usize {
         let limit = limit.min(LibSet::CAP);
         let mut found = LibSet::new();
         let opp = 3 - c;
@@ -486,6 +526,78 @@ impl GoBoard {
             }
         }
         found.len()
+    }
+
+    /// [`GoBoard::liberties_after`] with a limit of 2, without walking any group: a friendly
+    /// group's pseudo-liberties other than `p` are all one point exactly when their count,
+    /// sum and sum of squares meet Cauchy-Schwarz with equality (as for atari), and the pairs
+    /// with `p` are known (one per stone of the group next to `p`).
+    #[inline]
+    fn liberties_after2(&self, p: usize, c: u8) -> usize {
+        if self.nbr3_table.empty_orth(at(&self.nbr3, p)) >= 2 {
+            return 2;
+        }
+        let opp = 3 - c;
+        let nbrs = self.neighbors(p);
+        // The first liberty found (0 = none yet: index 0 is a wall); a second one ends it.
+        let mut first = 0usize;
+        for nb in nbrs {
+            let v = at(&self.cell, nb);
+            if v == EMPTY || (v == opp && self.in_atari(at(&self.head, nb) as usize)) {
+                if first == 0 {
+                    first = nb;
+                } else if first != nb {
+                    return 2;
+                }
+            }
+        }
+        for i in 0..4 {
+            let nb = nbrs[i];
+            if at(&self.cell, nb) != c {
+                continue;
+            }
+            let h = at(&self.head, nb);
+            // Stones of this group next to p; skip a group met at an earlier neighbour.
+            let mut a = 1u64;
+            let mut seen = false;
+            for (j, &m) in nbrs.iter().enumerate() {
+                if j != i && at(&self.cell, m) == c && at(&self.head, m) == h {
+                    if j < i {
+                        seen = true;
+                        break;
+                    }
+                    a += 1;
+                }
+            }
+            if seen {
+                continue;
+            }
+            let h = h as usize;
+            let pp = p as u64;
+            let rest = at(&self.plibs, h) as u64 - a;
+            if rest == 0 {
+                continue;
+            }
+            let sum = at(&self.libsum, h) as u64 - a * pp;
+            let sum2 = at(&self.libsum2, h) as u64 - a * pp * pp;
+            if rest * sum2 != sum * sum {
+                return 2;
+            }
+            let q = (sum / rest) as usize;
+            if first == 0 {
+                first = q;
+            } else if first != q {
+                return 2;
+            }
+        }
+        usize::from(first != 0)
+    }
+
+    /// [`GoBoard::is_legal`] for an empty on-board point (the caller knows it is).
+    #[inline(always)]
+    pub(crate) fn legal_empty(&self, p: usize, c: u8) -> bool {
+        debug_assert_eq!(at(&self.cell, p), EMPTY);
+        !(p == self.ko as usize && c == self.ko_color) && (self.suicide || !self.is_suicide(p, c))
     }
 
     /// Whether `c` may play on `p` under the board's physics: empty, not the simple-ko point for
@@ -567,8 +679,13 @@ impl GoBoard {
     #[inline]
     fn play_inner<const HASH: bool>(&mut self, p: usize, c: u8) -> usize {
         let opp = 3 - c;
+        // The neighbourhood before the stone lands says which loops below have work to do.
+        let code = at(&self.nbr3, p);
+        let friends = self.nbr3_table.touches(code, c);
+        let enemies = self.nbr3_table.touches(code, opp);
         self.remove_empty(p);
         *at_mut(&mut self.cell, p) = c;
+        self.touch_nbr3(p, c);
         if HASH {
             self.hash ^= self.keys.get(c, p);
         } else {
@@ -592,20 +709,24 @@ impl GoBoard {
                 }
             }
         }
-        for n in nbrs {
-            if at(&self.cell, n) == c {
-                let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
-                if a != b {
-                    self.merge(a, b);
+        if friends {
+            for n in nbrs {
+                if at(&self.cell, n) == c {
+                    let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
+                    if a != b {
+                        self.merge(a, b);
+                    }
                 }
             }
         }
         let mut captured = 0;
         let mut captured_at = 0;
-        for n in nbrs {
-            if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
-                captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
-                captured_at = n;
+        if enemies {
+            for n in nbrs {
+                if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
+                    captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
+                    captured_at = n;
+                }
             }
         }
         self.captures[c as usize - 1] += captured as u32;
@@ -686,6 +807,7 @@ impl GoBoard {
         let mut n = 0;
         loop {
             *at_mut(&mut self.cell, s) = EMPTY;
+            self.touch_nbr3(s, color);
             if HASH {
                 self.hash ^= self.keys.get(color, s);
             }
@@ -706,34 +828,29 @@ impl GoBoard {
         n
     }
 
-    /// Whether `p` is empty and every orthogonal neighbour is a `c` stone or the edge.
-    #[inline]
-    pub(crate) fn is_eyeish(&self, p: usize, c: u8) -> bool {
-        at(&self.cell, p) == EMPTY
-            && self
-                .neighbors(p)
-                .into_iter()
-                .all(|n| at(&self.cell, n) == c || at(&self.cell, n) == WALL)
-    }
-
     /// Whether `p` is an eye of `c` that the usual diagonal test calls real: eyeish, and at most
     /// one opponent diagonal in the middle (none on the edge).
     #[inline]
     pub(crate) fn is_eye(&self, p: usize, c: u8) -> bool {
-        if !self.is_eyeish(p, c) {
-            return false;
-        }
-        let opp = 3 - c;
-        let mut bad = 0;
-        let mut edge = false;
-        for d in self.diagonals(p) {
-            match at(&self.cell, d) {
-                WALL => edge = true,
-                v if v == opp => bad += 1,
-                _ => {}
-            }
-        }
-        bad == 0 || (!edge && bad < 2)
+        at(&self.cell, p) == EMPTY && self.nbr3_table.is_eye(at(&self.nbr3, p), c)
+    }
+
+    /// The 3x3 neighbourhood code of `p` ([`nbr3`]).
+    #[inline(always)]
+    pub(crate) fn nbr3(&self, p: usize) -> u16 {
+        at(&self.nbr3, p)
+    }
+
+    /// The eight neighbours of `p` in [`nbr3`] slot order (walls included).
+    #[inline(always)]
+    pub(crate) fn nbr8(&self, p: usize) -> [usize; 8] {
+        self.slot_offset.map(|o| p.wrapping_add(o))
+    }
+
+    /// The table of neighbourhood facts the board uses.
+    #[inline(always)]
+    pub(crate) fn nbr3_table(&self) -> &'static Nbr3Table {
+        self.nbr3_table
     }
 
     /// Checks every incremental field against a recomputation from the stones alone and panics
@@ -760,6 +877,10 @@ impl GoBoard {
             }
         }
         assert_eq!(empties, self.empties.len(), "empty count");
+        for p in self.points() {
+            let p = p.idx();
+            assert_eq!(self.nbr3[p], self.fresh_nbr3(p), "3x3 code at {p}");
+        }
         if self.hashed {
             assert_eq!(hash, self.hash, "hash");
         }
@@ -891,5 +1012,53 @@ impl LibSet {
     #[inline]
     fn len(&self) -> usize {
         self.n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::mnk::splitmix64;
+
+    #[test]
+    fn two_liberty_test_agrees_with_walking_the_groups() {
+        let mut checked = 0;
+        for (size, seed) in [(9usize, 1u64), (5, 2), (13, 3), (19, 4)] {
+            let mut state = seed;
+            for _ in 0..20 {
+                let mut b = GoBoard::new(size, size).unwrap();
+                let mut c = Color::Black;
+                for _ in 0..size * size * 2 {
+                    for &p in b.empty_points() {
+                        for me in [BLACK, WHITE] {
+                            let p = p as usize;
+                            let fast = b.liberties_after(p, me, 2);
+                            assert_eq!(
+                                fast,
+                                b.liberties_after_walk(p, me, 2),
+                                "{p}\n{}",
+                                b.to_text()
+                            );
+                            assert_eq!(b.liberties_after(p, me, 1), fast.min(1));
+                            checked += 1;
+                        }
+                    }
+                    let moves: Vec<u16> = b
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| b.is_legal(Point(p), c) && !b.is_eye(p as usize, c as u8))
+                        .collect();
+                    if moves.is_empty() {
+                        b.pass();
+                    } else {
+                        let p = moves[splitmix64(&mut state) as usize % moves.len()];
+                        b.play(Point(p), c);
+                    }
+                    c = c.opponent();
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 }

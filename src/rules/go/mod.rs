@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod game;
+pub mod nbr3;
 pub mod score;
 
 use std::fmt;
