@@ -145,14 +145,7 @@ pub fn warm_up() {
         let spawned = std::thread::Builder::new()
             .name("pattern-tables".into())
             .spawn(|| {
-                // Freestyle first: the default before any INFO rule.
-                for rule in [
-                    Rule::Freestyle,
-                    Rule::Standard,
-                    Rule::Renju,
-                    Rule::Caro,
-                    Rule::CaroStandard,
-                ] {
+                for rule in Rule::ALL {
                     let t = std::time::Instant::now();
                     prepare(rule);
                     log::debug!(
@@ -960,13 +953,7 @@ mod tests {
     #[test]
     fn white_patterns_from_swapped_black_keys_match_a_direct_build() {
         assert_eq!(swap_colours(0b11_10_01_00), 0b11_01_10_00);
-        for rule in [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroStandard,
-        ] {
+        for rule in Rule::ALL {
             let fused = fused_table(rule);
             for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
                 let direct = build_table(c.cell() as u8, rule.exact_five(c), rule.caro());
@@ -1074,13 +1061,7 @@ mod tests {
     #[test]
     fn incremental_state_matches_rebuild_in_random_games() {
         let mut state = 7u64;
-        for rule in [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroStandard,
-        ] {
+        for rule in Rule::ALL {
             for (w, h) in [(15, 15), (7, 9), (20, 20)] {
                 let b = Board::new(w, h, rule).unwrap();
                 let mut pb = PatternBoard::new(&b);

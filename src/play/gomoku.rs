@@ -473,19 +473,11 @@ pub fn run(
 mod tests {
     use super::*;
 
+    use crate::play::menu::scripted::lines;
+
     /// Runs a scripted session; (output, progress).
     fn session(opts: GomokuOptions, script: &str) -> (String, String) {
-        let mut input = io::Cursor::new(script.as_bytes().to_vec());
-        let (mut out, mut progress) = (Vec::new(), Vec::new());
-        run(&mut input, &mut out, &mut progress, opts).unwrap();
-        (
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(progress).unwrap(),
-        )
-    }
-
-    fn lines(moves: &[&str]) -> String {
-        moves.iter().map(|m| format!("{m}\n")).collect()
+        crate::play::menu::scripted::session(script, |i, o, p| run(i, o, p, opts))
     }
 
     fn tiny(size: usize, rule: Rule) -> GomokuOptions {

@@ -449,6 +449,32 @@ pub fn run_menu<G: TerminalGame>(
     }
 }
 
+/// Scripted sessions for the games' tests: one place drives a menu from a script and
+/// collects what it printed.
+#[cfg(test)]
+pub(crate) mod scripted {
+    use std::io::{self, BufRead, Write};
+
+    /// The menu's output and the search progress of a session fed `script`, run by `run`.
+    pub fn session(
+        script: &str,
+        run: impl FnOnce(&mut dyn BufRead, &mut dyn Write, &mut dyn Write) -> io::Result<()>,
+    ) -> (String, String) {
+        let mut input = io::Cursor::new(script.as_bytes().to_vec());
+        let (mut out, mut progress) = (Vec::new(), Vec::new());
+        run(&mut input, &mut out, &mut progress).unwrap();
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(progress).unwrap(),
+        )
+    }
+
+    /// One typed line per entry.
+    pub fn lines(entries: &[&str]) -> String {
+        entries.iter().map(|m| format!("{m}\n")).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,10 +175,7 @@ mod tests {
     use super::*;
 
     fn session(script: &str, seed: u64) -> String {
-        let mut input = io::Cursor::new(script.as_bytes().to_vec());
-        let mut out = Vec::new();
-        run(&mut input, &mut out, seed).unwrap();
-        String::from_utf8(out).unwrap()
+        crate::play::menu::scripted::session(script, |i, o, _| run(i, o, seed)).0
     }
 
     #[test]

@@ -93,6 +93,14 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, freestyle (the default before any `INFO rule`) first.
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroStandard,
+    ];
     /// The rule for a Gomocup `INFO rule` bitmask (bit 2, "continuous game", is accepted and
     /// ignored: the engine simply keeps answering moves).
     pub fn from_gomocup(mask: i64) -> Option<Rule> {
