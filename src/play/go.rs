@@ -293,7 +293,6 @@ impl Go<'_> {
             tm: &tm,
             report: &mut report,
             report_every: Some(PROGRESS_EVERY),
-            per_move_clock: limit.clock.left_ms.is_none(),
         };
         let decision = player.genmove(game, color, &mut req);
         line.finish();

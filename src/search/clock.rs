@@ -87,6 +87,9 @@ pub struct TimeManager<'a> {
     hard: Option<Duration>,
     max_nodes: Option<u64>,
     max_depth: Option<u32>,
+    /// Whether this move's time is lost if unused: no game time carries over (a fixed time per
+    /// move, a byo-yomi period of one stone with no main time left).
+    per_move: bool,
     stop: &'a AtomicBool,
 }
 
@@ -155,6 +158,7 @@ impl<'a> TimeManager<'a> {
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
             max_nodes: limit.nodes,
+            per_move: limit.clock.left_ms.is_none(),
             max_depth: limit.depth,
             stop,
         }
@@ -172,6 +176,10 @@ impl<'a> TimeManager<'a> {
     /// The deepest iteration allowed.
     pub fn max_depth(&self) -> Option<u32> {
         self.max_depth
+    }
+    /// Whether the time of this move is lost if unused, so a search may spend all of it.
+    pub fn time_is_per_move(&self) -> bool {
+        self.per_move
     }
     /// The node budget.
     pub fn max_nodes(&self) -> Option<u64> {

@@ -376,7 +376,6 @@ impl GoSession {
             tm: &tm,
             report: &mut forward,
             report_every: Some(options.interval()),
-            per_move_clock: false,
         };
         player.analyze(game, color, &mut req);
         while !tm.stop_requested() {
@@ -391,7 +390,6 @@ impl GoSession {
         let limit = self.move_limit(color);
         self.signal.arm(req.seq);
         let tm = TimeManager::new(&limit, req.at, self.signal.flag());
-        let per_move_clock = limit.clock.left_ms.is_none();
         let (game, player) = (&self.game, &mut self.player);
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
@@ -401,7 +399,6 @@ impl GoSession {
                     tm: &tm,
                     report: &mut forward,
                     report_every: Some(options.interval()),
-                    per_move_clock,
                 };
                 player.genmove(game, color, &mut greq)
             }
@@ -411,7 +408,6 @@ impl GoSession {
                     tm: &tm,
                     report: &mut ignore,
                     report_every: None,
-                    per_move_clock,
                 };
                 player.genmove(game, color, &mut greq)
             }

@@ -156,7 +156,7 @@ impl GoPlayer for MctsPlayer {
             return GoDecision::Play(GoMove::Pass);
         }
         let report = &mut *req.report;
-        let mode = if req.per_move_clock {
+        let mode = if req.tm.time_is_per_move() {
             Mode::PlayTurn
         } else {
             Mode::Play

@@ -45,9 +45,6 @@ pub struct GoRequest<'r, 's> {
     pub report: &'r mut dyn FnMut(&[GoCandidate]),
     /// How often to report during analysis (and genmove_analyze); `None` = never.
     pub report_every: Option<Duration>,
-    /// Whether the time of this move is lost if unused (a fixed time per move, or a byo-yomi
-    /// period of one stone with no main time left), so the player may spend all of it.
-    pub per_move_clock: bool,
 }
 
 /// A Go player.
@@ -83,7 +80,6 @@ pub fn genmove_with_limit(
         tm: &tm,
         report: &mut sink,
         report_every: None,
-        per_move_clock: limit.clock.left_ms.is_none(),
     };
     player.genmove(game, color, &mut req)
 }
