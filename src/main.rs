@@ -176,6 +176,7 @@ fn main() -> anyhow::Result<()> {
     };
     engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");
+    sente::cli::one_heap_arena();
     sente::protocol::run(engine.run_options(protocol))?;
     Ok(())
 }

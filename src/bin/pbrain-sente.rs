@@ -19,6 +19,7 @@ fn main() -> anyhow::Result<()> {
         .check(ProtocolArg::Gomocup)
         .map_err(anyhow::Error::msg)?;
     hint_if_terminal("pbrain-sente");
+    sente::cli::one_heap_arena();
     sente::protocol::run(cli.engine.run_options(ProtocolArg::Gomocup))?;
     Ok(())
 }

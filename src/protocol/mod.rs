@@ -48,7 +48,6 @@ pub struct RunOptions {
 
 /// Runs the protocol loop on stdin and stdout until `END`, `quit` or end of input.
 pub fn run(options: RunOptions) -> std::io::Result<()> {
-    one_heap_arena();
     let stdin = BufReader::new(std::io::stdin());
     match run_with(stdin, std::io::stdout(), options) {
         // The manager closed our output: it has gone, and there is no one left to answer.
@@ -57,24 +56,6 @@ pub fn run(options: RunOptions) -> std::io::Result<()> {
             Ok(())
         }
         result => result,
-    }
-}
-
-/// Makes every thread allocate from the main heap (glibc only; elsewhere nothing to do).
-///
-/// Why: glibc gives each new thread that allocates its own arena, reserving 64 MB of address
-/// space each. With the stdin thread and the pattern warm-up thread that was 128 MB of virtual
-/// size for a few kilobytes of use, and GomocupJudge enforces `max_memory` on the peak
-/// *virtual* size of the process (measured: 296 MB -> 170 MB at the Gomocup 350 MB limit). The
-/// threads other than the search allocate little, so sharing one arena costs nothing.
-fn one_heap_arena() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt takes no pointers and only sets an allocator parameter (thread-safe in
-    // glibc); a value it does not accept is reported through the return value.
-    unsafe {
-        if libc::mallopt(libc::M_ARENA_MAX, 1) != 1 {
-            log::warn!("mallopt(M_ARENA_MAX, 1) refused; threads keep their own heap arenas");
-        }
     }
 }
 
