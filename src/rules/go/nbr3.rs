@@ -48,16 +48,23 @@ pub fn code_of(cells: [u8; 8]) -> u16 {
         .fold(0u16, |acc, (k, &v)| acc | (u16::from(v & 3) << (2 * k)))
 }
 
-/// Flag bits of [`Nbr3Table`] entries.
+/// Flag bits of the orthogonal half (`code & 0xff`) of [`Nbr3Table`].
 const EMPTY_ORTH_MASK: u8 = 0b111;
+/// Eye bits, the same in both halves so one AND combines them: in the orthogonal half "every
+/// orthogonal neighbour is this colour or the edge", in the diagonal half "the diagonals allow
+/// an eye of this colour".
 const EYE_BLACK: u8 = 1 << 3;
 const EYE_WHITE: u8 = 1 << 4;
 const TOUCH_BLACK: u8 = 1 << 5;
 const TOUCH_WHITE: u8 = 1 << 6;
 
-/// Per-code facts: empty orthogonal neighbours, eye of either colour, colours touching.
+/// Per-code facts: empty orthogonal neighbours, eye of either colour, colours touching. The
+/// orthogonal slots are the code's low byte and the diagonal slots its high byte, and every fact
+/// splits into one lookup per byte: two 256-entry tables stay in the first-level cache, where one
+/// 64 K-entry table would not.
 pub struct Nbr3Table {
-    flags: Box<[u8; CODES]>,
+    orth: [u8; 256],
+    diag: [u8; 256],
 }
 
 impl std::fmt::Debug for Nbr3Table {
@@ -67,28 +74,32 @@ impl std::fmt::Debug for Nbr3Table {
 }
 
 impl Nbr3Table {
+    #[inline(always)]
+    fn orth(&self, code: u16) -> u8 {
+        self.orth[(code & 0xff) as usize]
+    }
     /// Empty orthogonal neighbours (0..=4).
     #[inline(always)]
     pub fn empty_orth(&self, code: u16) -> u8 {
-        self.flags[code as usize] & EMPTY_ORTH_MASK
+        self.orth(code) & EMPTY_ORTH_MASK
     }
     /// Whether an empty point with this neighbourhood is an eye of `c` (1 black, 2 white) by the
     /// usual test: every orthogonal neighbour is `c` or the edge, and at most one diagonal is
     /// the opponent's in the middle of the board, none on the edge.
     #[inline(always)]
     pub fn is_eye(&self, code: u16, c: u8) -> bool {
-        self.flags[code as usize] & (EYE_BLACK << (c - 1)) != 0
+        self.orth(code) & self.diag[(code >> 8) as usize] & (EYE_BLACK << (c - 1)) != 0
     }
     /// Whether a `c` stone (1 black, 2 white) is an orthogonal neighbour.
     #[inline(always)]
     pub fn touches(&self, code: u16, c: u8) -> bool {
-        self.flags[code as usize] & (TOUCH_BLACK << (c - 1)) != 0
+        self.orth(code) & (TOUCH_BLACK << (c - 1)) != 0
     }
     /// +1 when the orthogonal stones are all black (at least one), -1 all white, 0 otherwise:
     /// the owner of an empty point at the end of a playout.
     #[inline(always)]
     pub fn owner(&self, code: u16) -> i32 {
-        match self.flags[code as usize] & (TOUCH_BLACK | TOUCH_WHITE) {
+        match self.orth(code) & (TOUCH_BLACK | TOUCH_WHITE) {
             TOUCH_BLACK => 1,
             TOUCH_WHITE => -1,
             _ => 0,
@@ -96,14 +107,12 @@ impl Nbr3Table {
     }
 }
 
-fn eye_by_rule(code: u16, c: u8) -> bool {
-    if !(0..4).all(|k| slot(code, k) == c || slot(code, k) == WALL) {
-        return false;
-    }
-    let opp = 3 - c;
-    let diag = || (4..8).map(|k| slot(code, k));
+/// The diagonal half of the eye test for `c`: with a wall among the diagonals (the edge) no
+/// opponent diagonal is allowed, in the middle one is.
+fn diagonals_allow_eye(diag_byte: u8, c: u8) -> bool {
+    let diag = || (0..4).map(|k| (diag_byte >> (2 * k)) & 3);
     let edge = diag().any(|v| v == WALL);
-    let bad = diag().filter(|&v| v == opp).count();
+    let bad = diag().filter(|&v| v == 3 - c).count();
     bad == 0 || (!edge && bad < 2)
 }
 
@@ -111,25 +120,30 @@ fn eye_by_rule(code: u16, c: u8) -> bool {
 pub fn table() -> &'static Nbr3Table {
     static TABLE: OnceLock<Nbr3Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut flags = Box::new([0u8; CODES]);
-        for (code, f) in flags.iter_mut().enumerate() {
-            let code = code as u16;
-            let orth = || (0..4).map(|k| slot(code, k));
-            *f = orth().filter(|&v| v == EMPTY).count() as u8;
-            if eye_by_rule(code, BLACK) {
-                *f |= EYE_BLACK;
+        let mut t = Nbr3Table {
+            orth: [0; 256],
+            diag: [0; 256],
+        };
+        for byte in 0..256usize {
+            let cells = || (0..4).map(move |k| ((byte >> (2 * k)) & 3) as u8);
+            let mut f = cells().filter(|&v| v == EMPTY).count() as u8;
+            for (c, eye, touch) in [
+                (BLACK, EYE_BLACK, TOUCH_BLACK),
+                (WHITE, EYE_WHITE, TOUCH_WHITE),
+            ] {
+                if cells().all(|v| v == c || v == WALL) {
+                    f |= eye;
+                }
+                if cells().any(|v| v == c) {
+                    f |= touch;
+                }
+                if diagonals_allow_eye(byte as u8, c) {
+                    t.diag[byte] |= eye;
+                }
             }
-            if eye_by_rule(code, WHITE) {
-                *f |= EYE_WHITE;
-            }
-            if orth().any(|v| v == BLACK) {
-                *f |= TOUCH_BLACK;
-            }
-            if orth().any(|v| v == WHITE) {
-                *f |= TOUCH_WHITE;
-            }
+            t.orth[byte] = f;
         }
-        Nbr3Table { flags }
+        t
     })
 }
 
@@ -191,6 +205,39 @@ mod tests {
         // A quarter turn moves "up" to "left" (counter-clockwise).
         let up = code_of([1, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(symmetry::apply(up, 1), code_of([0, 0, 0, 1, 0, 0, 0, 0]));
+    }
+
+    /// The eye rule read off the whole code at once, as the doc of [`Nbr3Table::is_eye`] says it.
+    fn eye_by_rule(code: u16, c: u8) -> bool {
+        if !(0..4).all(|k| slot(code, k) == c || slot(code, k) == WALL) {
+            return false;
+        }
+        let diag = || (4..8).map(|k| slot(code, k));
+        let edge = diag().any(|v| v == WALL);
+        let bad = diag().filter(|&v| v == 3 - c).count();
+        bad == 0 || (!edge && bad < 2)
+    }
+
+    #[test]
+    fn split_table_agrees_with_the_rules_on_every_code() {
+        let t = table();
+        for code in 0..=u16::MAX {
+            let orth = || (0..4).map(|k| slot(code, k));
+            for c in [BLACK, WHITE] {
+                assert_eq!(
+                    t.is_eye(code, c),
+                    eye_by_rule(code, c),
+                    "eye {c} {code:#06x}"
+                );
+                assert_eq!(
+                    t.touches(code, c),
+                    orth().any(|v| v == c),
+                    "touch {code:#06x}"
+                );
+            }
+            let empty = orth().filter(|&v| v == EMPTY).count() as u8;
+            assert_eq!(t.empty_orth(code), empty, "empty {code:#06x}");
+        }
     }
 
     #[test]
