@@ -14,7 +14,7 @@
 //!
 //! Groups are circular linked lists of stones (`next`) with a representative (`head`). Each
 //! group keeps *pseudo-liberties*: one count per (stone, empty neighbour) pair, with their sum
-//! and sum of squares. A group is captured when the count reaches zero, and it is in atari
+//! and sum of squares, packed in one word. A group is captured when the count reaches zero, and it is in atari
 //! exactly when every pseudo-liberty is the same point, which holds when
 //! `count * sum_of_squares == sum * sum` (equality in Cauchy–Schwarz); the liberty is then
 //! `sum / count`. Exact liberty counts are computed on demand by walking the group.
@@ -123,6 +123,50 @@ pub(crate) fn cell_color(v: u8) -> Option<Color> {
     }
 }
 
+/// A group's pseudo-liberties packed in one word: their count (bits 0..12), the sum of their
+/// points (bits 12..33) and the sum of their squares (bits 33..64). Each field is a sum over
+/// (stone, empty neighbour) pairs, so adding or removing a pair, or merging two groups, is one
+/// add or subtract of the whole word, and no field can borrow from the next. The widths hold
+/// the largest board: at most 4 x 625 pairs, points below 703, so 2,500 < 2^12, 2,500 x 702
+/// < 2^21 and 2,500 x 702^2 < 2^31.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct PseudoLibs(u64);
+
+impl PseudoLibs {
+    const SUM_SHIFT: u32 = 12;
+    const SUM2_SHIFT: u32 = 33;
+
+    /// One pair with the empty point `lib`.
+    #[inline(always)]
+    fn one(lib: usize) -> u64 {
+        let l = lib as u64;
+        1 | (l << Self::SUM_SHIFT) | ((l * l) << Self::SUM2_SHIFT)
+    }
+    #[inline(always)]
+    fn count(self) -> u64 {
+        self.0 & ((1 << Self::SUM_SHIFT) - 1)
+    }
+    #[inline(always)]
+    fn sum(self) -> u64 {
+        (self.0 >> Self::SUM_SHIFT) & ((1 << (Self::SUM2_SHIFT - Self::SUM_SHIFT)) - 1)
+    }
+    #[inline(always)]
+    fn sum2(self) -> u64 {
+        self.0 >> Self::SUM2_SHIFT
+    }
+    /// Whether every pair names the same point (and there is one): Cauchy-Schwarz with equality.
+    #[inline(always)]
+    fn single(self) -> bool {
+        let n = self.count();
+        n > 0 && n * self.sum2() == self.sum() * self.sum()
+    }
+    /// The point every pair names, when [`PseudoLibs::single`].
+    #[inline(always)]
+    fn the_point(self) -> usize {
+        (self.sum() / self.count()) as usize
+    }
+}
+
 /// Reads `v[i]` without a bounds check. Every index the board passes here is an on-board point
 /// or one of its eight neighbours, which the padding keeps inside the array (`new` sizes it
 /// so); debug builds check.
@@ -141,28 +185,31 @@ fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
     unsafe { v.get_unchecked_mut(i) }
 }
 
-/// The physics of a Go position. Cloning allocates; [`GoBoard::copy_from`] reuses buffers and
-/// is what the search uses for playouts.
+/// The physics of a Go position. Its arrays are sized for the largest board, so a clone copies
+/// them whole; [`GoBoard::copy_from`] copies only the part in use and is what the search uses for
+/// playouts.
 #[derive(Clone, Debug)]
 pub struct GoBoard {
     width: usize,
     height: usize,
     stride: usize,
-    cell: Vec<u8>,
+    /// Length of the padded array in use (the arrays below are sized for the largest board, so
+    /// they live inside the board and the hot path reaches them without loading a pointer).
+    len: usize,
+    cell: [u8; MAX_POINTS],
     /// Group representative of each stone.
-    head: Vec<u16>,
+    head: [u16; MAX_POINTS],
     /// Next stone of the same group (circular).
-    next: Vec<u16>,
-    /// Per group, indexed by its head: stones, pseudo-liberty count, sum and sum of squares.
-    size: Vec<u16>,
-    plibs: Vec<u16>,
-    libsum: Vec<u32>,
-    libsum2: Vec<u32>,
-    /// Empty points, unordered, and each empty point's index in that list.
-    empties: Vec<u16>,
-    empty_at: Vec<u16>,
+    next: [u16; MAX_POINTS],
+    /// Per group, indexed by its head: stones and pseudo-liberties.
+    size: [u16; MAX_POINTS],
+    libs: [PseudoLibs; MAX_POINTS],
+    /// Empty points, unordered (the first `n_empty`), and each empty point's index there.
+    empties: [u16; MAX_POINTS],
+    n_empty: usize,
+    empty_at: [u16; MAX_POINTS],
     /// 3x3 neighbourhood code of every point ([`nbr3`]), and the offsets of the eight slots.
-    nbr3: Vec<u16>,
+    nbr3: [u16; MAX_POINTS],
     slot_offset: [usize; 8],
     nbr3_table: &'static Nbr3Table,
     hash: u64,
@@ -193,16 +240,16 @@ impl GoBoard {
             width,
             height,
             stride,
-            cell: vec![WALL; len],
-            head: vec![0; len],
-            next: vec![0; len],
-            size: vec![0; len],
-            plibs: vec![0; len],
-            libsum: vec![0; len],
-            libsum2: vec![0; len],
-            empties: Vec::with_capacity(width * height),
-            empty_at: vec![0; len],
-            nbr3: vec![0; len],
+            len,
+            cell: [WALL; MAX_POINTS],
+            head: [0; MAX_POINTS],
+            next: [0; MAX_POINTS],
+            size: [0; MAX_POINTS],
+            libs: [PseudoLibs(0); MAX_POINTS],
+            empties: [0; MAX_POINTS],
+            n_empty: 0,
+            empty_at: [0; MAX_POINTS],
+            nbr3: [0; MAX_POINTS],
             slot_offset: SLOTS
                 .map(|(dx, dy)| (dy as isize * stride as isize + dx as isize) as usize),
             nbr3_table: nbr3::table(),
@@ -221,8 +268,7 @@ impl GoBoard {
             for x in 0..width {
                 let p = (y + 1) * stride + x + 1;
                 b.cell[p] = EMPTY;
-                b.empty_at[p] = b.empties.len() as u16;
-                b.empties.push(p as u16);
+                b.add_empty(p);
             }
         }
         for p in 0..len {
@@ -235,7 +281,7 @@ impl GoBoard {
     fn fresh_nbr3(&self, p: usize) -> u16 {
         nbr3::code_of(std::array::from_fn(|k| {
             let n = p.wrapping_add(self.slot_offset[k]);
-            self.cell.get(n).copied().unwrap_or(WALL)
+            self.cells().get(n).copied().unwrap_or(WALL)
         }))
     }
 
@@ -254,16 +300,23 @@ impl GoBoard {
         self.width = other.width;
         self.height = other.height;
         self.stride = other.stride;
-        self.cell.clone_from(&other.cell);
-        self.head.clone_from(&other.head);
-        self.next.clone_from(&other.next);
-        self.size.clone_from(&other.size);
-        self.plibs.clone_from(&other.plibs);
-        self.libsum.clone_from(&other.libsum);
-        self.libsum2.clone_from(&other.libsum2);
-        self.empties.clone_from(&other.empties);
-        self.empty_at.clone_from(&other.empty_at);
-        self.nbr3.clone_from(&other.nbr3);
+        // Only the part of each array in use is copied (a 9x9 board uses 111 of 703 cells).
+        let n = other.len;
+        // Past the part in use every cell reads as wall (the 3x3 codes of the edge rely on it),
+        // so only a bigger board's leftover needs clearing.
+        if self.len > n {
+            self.cell[n..self.len].fill(WALL);
+        }
+        self.len = n;
+        self.cell[..n].copy_from_slice(&other.cell[..n]);
+        self.head[..n].copy_from_slice(&other.head[..n]);
+        self.next[..n].copy_from_slice(&other.next[..n]);
+        self.size[..n].copy_from_slice(&other.size[..n]);
+        self.libs[..n].copy_from_slice(&other.libs[..n]);
+        self.empty_at[..n].copy_from_slice(&other.empty_at[..n]);
+        self.nbr3[..n].copy_from_slice(&other.nbr3[..n]);
+        self.n_empty = other.n_empty;
+        self.empties[..other.n_empty].copy_from_slice(other.empty_points());
         self.slot_offset = other.slot_offset;
         self.hash = other.hash;
         self.ko = other.ko;
@@ -295,7 +348,13 @@ impl GoBoard {
     /// Length of the padded array (every point index is below it).
     #[inline]
     pub fn array_len(&self) -> usize {
-        self.cell.len()
+        self.len
+    }
+
+    /// The cells of the padded array in use.
+    #[inline]
+    fn cells(&self) -> &[u8] {
+        &self.cell[..self.len]
     }
     /// Whether suicide (of the played stone's group) is a legal move on this board.
     pub fn suicide_allowed(&self) -> bool {
@@ -323,12 +382,12 @@ impl GoBoard {
     /// Whether `p` is a point of this board (not a wall, not out of the array).
     #[inline]
     pub fn on_board(&self, p: Point) -> bool {
-        p.idx() < self.cell.len() && at(&self.cell, p.idx()) != WALL
+        p.idx() < self.len && at(&self.cell, p.idx()) != WALL
     }
     /// The stone on `p`, if any (None for empty or off-board points).
     #[inline]
     pub fn get(&self, p: Point) -> Option<Color> {
-        self.cell.get(p.idx()).and_then(|&v| cell_color(v))
+        self.cells().get(p.idx()).and_then(|&v| cell_color(v))
     }
     /// Raw cell value: 0 empty, 1 black, 2 white, 3 wall.
     #[inline]
@@ -338,7 +397,7 @@ impl GoBoard {
     /// Whether `p` is an empty on-board point.
     #[inline]
     pub fn is_empty(&self, p: Point) -> bool {
-        self.cell.get(p.idx()) == Some(&EMPTY)
+        self.cells().get(p.idx()) == Some(&EMPTY)
     }
     /// Every on-board point, row by row from the bottom.
     pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
@@ -348,7 +407,7 @@ impl GoBoard {
     /// The empty points, in no particular order.
     #[inline]
     pub fn empty_points(&self) -> &[u16] {
-        &self.empties
+        &self.empties[..self.n_empty]
     }
     /// The four orthogonal neighbours (walls included).
     #[inline]
@@ -413,13 +472,12 @@ impl GoBoard {
     /// Whether the group with head `h` has exactly one liberty.
     #[inline]
     pub(crate) fn in_atari(&self, h: usize) -> bool {
-        let n = at(&self.plibs, h) as u64;
-        n > 0 && n * at(&self.libsum2, h) as u64 == (at(&self.libsum, h) as u64).pow(2)
+        at(&self.libs, h).single()
     }
     /// The only liberty of a group in atari (head `h`).
     #[inline]
     pub(crate) fn atari_liberty(&self, h: usize) -> usize {
-        (at(&self.libsum, h) / at(&self.plibs, h) as u32) as usize
+        at(&self.libs, h).the_point()
     }
 
     /// The stones of the group on `p` (empty when `p` holds no stone). Not for the hot path.
@@ -443,7 +501,7 @@ impl GoBoard {
             return 0;
         }
         let h = at(&self.head, p.idx()) as usize;
-        let mut seen = vec![false; self.cell.len()];
+        let mut seen = vec![false; self.len];
         let mut count = 0;
         let mut s = h;
         loop {
@@ -572,18 +630,15 @@ impl GoBoard {
             if seen {
                 continue;
             }
-            let h = h as usize;
-            let pp = p as u64;
-            let rest = at(&self.plibs, h) as u64 - a;
-            if rest == 0 {
+            // The group's pairs other than the `a` it has with p.
+            let rest = PseudoLibs(at(&self.libs, h as usize).0 - a * PseudoLibs::one(p));
+            if rest.count() == 0 {
                 continue;
             }
-            let sum = at(&self.libsum, h) as u64 - a * pp;
-            let sum2 = at(&self.libsum2, h) as u64 - a * pp * pp;
-            if rest * sum2 != sum * sum {
+            if !rest.single() {
                 return 2;
             }
-            let q = (sum / rest) as usize;
+            let q = rest.the_point();
             if first == 0 {
                 first = q;
             } else if first != q {
@@ -605,7 +660,7 @@ impl GoBoard {
     #[inline]
     pub fn is_legal(&self, p: Point, c: Color) -> bool {
         let p = p.idx();
-        if p >= self.cell.len() || at(&self.cell, p) != EMPTY {
+        if p >= self.len || at(&self.cell, p) != EMPTY {
             return false;
         }
         let c = c as u8;
@@ -676,7 +731,9 @@ impl GoBoard {
         self.play_inner::<false>(p, c)
     }
 
-    #[inline]
+    // Always inlined: otherwise one out-of-line copy serves every caller and the playouts, the
+    // hot path, run about 5% slower (`sente bench go`).
+    #[inline(always)]
     fn play_inner<const HASH: bool>(&mut self, p: usize, c: u8) -> usize {
         let opp = 3 - c;
         // The neighbourhood before the stone lands says which loops below have work to do.
@@ -695,20 +752,21 @@ impl GoBoard {
         *at_mut(&mut self.head, p) = p as u16;
         *at_mut(&mut self.next, p) = p as u16;
         *at_mut(&mut self.size, p) = 1;
-        *at_mut(&mut self.plibs, p) = 0;
-        *at_mut(&mut self.libsum, p) = 0;
-        *at_mut(&mut self.libsum2, p) = 0;
         let nbrs = self.neighbors(p);
+        // Without a branch on what each neighbour holds (a coin toss in a playout): an empty
+        // neighbour adds a pair to the new stone, a stone's group loses its pair with p. The
+        // update for a wall or an empty point is zero and aimed at index 0 (a wall), since
+        // only stones have a meaningful head.
+        let mut own = 0u64;
+        let with_p = PseudoLibs::one(p);
         for n in nbrs {
-            match at(&self.cell, n) {
-                EMPTY => self.add_lib(p, n),
-                WALL => {}
-                _ => {
-                    let h = at(&self.head, n) as usize;
-                    self.remove_lib(h, p);
-                }
-            }
+            let v = at(&self.cell, n);
+            own += u64::from(v == EMPTY) * PseudoLibs::one(n);
+            let stone = usize::from(v.wrapping_sub(BLACK) < 2);
+            let h = at(&self.head, n) as usize * stone;
+            at_mut(&mut self.libs, h).0 -= stone as u64 * with_p;
         }
+        *at_mut(&mut self.libs, p) = PseudoLibs(own);
         if friends {
             for n in nbrs {
                 if at(&self.cell, n) == c {
@@ -723,7 +781,9 @@ impl GoBoard {
         let mut captured_at = 0;
         if enemies {
             for n in nbrs {
-                if at(&self.cell, n) == opp && at(&self.plibs, at(&self.head, n) as usize) == 0 {
+                if at(&self.cell, n) == opp
+                    && at(&self.libs, at(&self.head, n) as usize).count() == 0
+                {
                     captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
                     captured_at = n;
                 }
@@ -733,13 +793,13 @@ impl GoBoard {
         let h = at(&self.head, p) as usize;
         self.ko = 0;
         self.ko_color = 0;
-        if captured == 1 && at(&self.size, h) == 1 && at(&self.plibs, h) == 1 {
+        if captured == 1 && at(&self.size, h) == 1 && at(&self.libs, h).count() == 1 {
             self.ko = captured_at as u16;
             self.ko_color = opp;
         }
         self.last = p as u16;
         self.last_color = c;
-        if at(&self.plibs, h) == 0 {
+        if at(&self.libs, h).count() == 0 {
             // Suicide (only reached when the rules allow it): the opponent takes the stones.
             let lost = self.remove_group::<HASH>(h);
             self.captures[opp as usize - 1] += lost as u32;
@@ -749,22 +809,15 @@ impl GoBoard {
 
     #[inline]
     fn add_lib(&mut self, h: usize, lib: usize) {
-        *at_mut(&mut self.plibs, h) += 1;
-        *at_mut(&mut self.libsum, h) += lib as u32;
-        *at_mut(&mut self.libsum2, h) += (lib * lib) as u32;
-    }
-
-    #[inline]
-    fn remove_lib(&mut self, h: usize, lib: usize) {
-        *at_mut(&mut self.plibs, h) -= 1;
-        *at_mut(&mut self.libsum, h) -= lib as u32;
-        *at_mut(&mut self.libsum2, h) -= (lib * lib) as u32;
+        at_mut(&mut self.libs, h).0 += PseudoLibs::one(lib);
     }
 
     #[inline]
     fn remove_empty(&mut self, p: usize) {
         let i = at(&self.empty_at, p) as usize;
-        let last = self.empties.pop().expect("an empty point to fill");
+        debug_assert!(self.n_empty > 0, "an empty point to fill");
+        self.n_empty -= 1;
+        let last = at(&self.empties, self.n_empty);
         if last as usize != p {
             *at_mut(&mut self.empties, i) = last;
             *at_mut(&mut self.empty_at, last as usize) = i as u16;
@@ -773,8 +826,9 @@ impl GoBoard {
 
     #[inline]
     fn add_empty(&mut self, p: usize) {
-        *at_mut(&mut self.empty_at, p) = self.empties.len() as u16;
-        self.empties.push(p as u16);
+        *at_mut(&mut self.empty_at, p) = self.n_empty as u16;
+        *at_mut(&mut self.empties, self.n_empty) = p as u16;
+        self.n_empty += 1;
     }
 
     /// Joins two groups (heads `a` and `b`), relabelling the smaller.
@@ -794,9 +848,7 @@ impl GoBoard {
         }
         self.next.swap(big, small);
         *at_mut(&mut self.size, big) += at(&self.size, small);
-        *at_mut(&mut self.plibs, big) += at(&self.plibs, small);
-        *at_mut(&mut self.libsum, big) += at(&self.libsum, small);
-        *at_mut(&mut self.libsum2, big) += at(&self.libsum2, small);
+        at_mut(&mut self.libs, big).0 += at(&self.libs, small).0;
     }
 
     /// Takes the group with head `h` off the board; returns its size.
@@ -856,7 +908,7 @@ impl GoBoard {
     /// Checks every incremental field against a recomputation from the stones alone and panics
     /// on any difference. Called after each play in debug builds; tests call it directly.
     pub fn validate(&self) {
-        let len = self.cell.len();
+        let len = self.len;
         let mut hash = 0u64;
         let mut stones = [0u16; 2];
         let mut seen = vec![false; len];
@@ -867,7 +919,11 @@ impl GoBoard {
                 EMPTY => {
                     empties += 1;
                     let i = self.empty_at[p] as usize;
-                    assert_eq!(self.empties.get(i), Some(&(p as u16)), "empty list at {p}");
+                    assert_eq!(
+                        self.empty_points().get(i),
+                        Some(&(p as u16)),
+                        "empty list at {p}"
+                    );
                 }
                 c @ (BLACK | WHITE) => {
                     hash ^= self.keys.get(c, p);
@@ -876,7 +932,7 @@ impl GoBoard {
                 v => panic!("bad cell {v} at {p}"),
             }
         }
-        assert_eq!(empties, self.empties.len(), "empty count");
+        assert_eq!(empties, self.n_empty, "empty count");
         for p in self.points() {
             let p = p.idx();
             assert_eq!(self.nbr3[p], self.fresh_nbr3(p), "3x3 code at {p}");
@@ -919,18 +975,22 @@ impl GoBoard {
                 }
             }
             assert_eq!(walked, group.len(), "linked list length at {p}");
-            let (mut n, mut sum, mut sum2) = (0u32, 0u32, 0u32);
+            let (mut n, mut sum, mut sum2) = (0u64, 0u64, 0u64);
             for &s in &group {
                 for m in self.neighbors(s) {
                     if self.cell[m] == EMPTY {
                         n += 1;
-                        sum += m as u32;
-                        sum2 += (m * m) as u32;
+                        sum += m as u64;
+                        sum2 += (m * m) as u64;
                     }
                 }
             }
             assert_eq!(
-                (self.plibs[h] as u32, self.libsum[h], self.libsum2[h]),
+                (
+                    self.libs[h].count(),
+                    self.libs[h].sum(),
+                    self.libs[h].sum2()
+                ),
                 (n, sum, sum2),
                 "pseudo-liberties at {p}"
             );
@@ -1019,6 +1079,33 @@ impl LibSet {
 mod tests {
     use super::*;
     use crate::rules::mnk::splitmix64;
+
+    #[test]
+    fn copies_between_sizes_keep_every_field_and_the_walls() {
+        // A playout scratch board is reused across sizes (boardsize 19, then 9, then 19): each
+        // copy must read exactly like its source, walls past the smaller board included.
+        let mut big = GoBoard::new(19, 19).unwrap();
+        let mut small = GoBoard::new(9, 9).unwrap();
+        for (i, c) in [(0, Color::Black), (1, Color::White), (9, Color::Black)] {
+            let p = big.point(i, i).unwrap();
+            big.play(p, c);
+            let q = small.point(i % 9, i / 9).unwrap();
+            small.play(q, c);
+        }
+        let mut scratch = big.clone();
+        for source in [&small, &big, &small] {
+            scratch.copy_from(source);
+            scratch.validate();
+            assert_eq!(scratch.to_text(), source.to_text());
+            assert_eq!(scratch.empty_points(), source.empty_points());
+            let p = source.point(4, 4).unwrap();
+            let (mut a, mut b) = (scratch.clone(), source.clone());
+            a.play(p, Color::White);
+            b.play(p, Color::White);
+            a.validate();
+            assert_eq!(a.to_text(), b.to_text());
+        }
+    }
 
     #[test]
     fn two_liberty_test_agrees_with_walking_the_groups() {
