@@ -159,34 +159,43 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
         return None;
     }
     let opp = 3 - me;
-    // 1. Capture: the last stone's group, then enemy groups touching it.
-    let h = board.head(last);
-    if board.cell(last) == opp && board.in_atari(h) {
-        let lib = board.atari_liberty(h);
-        if legal(board, lib, me) {
-            return Some(lib);
-        }
-    }
+    let code = board.nbr3(last);
+    let t = board.nbr3_table();
     let nbrs = board.neighbors(last);
-    for n in nbrs {
-        if board.cell(n) == opp {
-            let g = board.head(n);
-            if board.in_atari(g) {
-                let lib = board.atari_liberty(g);
-                if legal(board, lib, me) {
-                    return Some(lib);
+    // 1. Capture: the last stone's group, then enemy groups touching it. When the last stone is
+    // the opponent's (always, but after a colour played twice), its enemy neighbours are its own
+    // group, already looked at.
+    let h = board.head(last);
+    if board.cell(last) == opp {
+        if board.in_atari(h) {
+            let lib = board.atari_liberty(h);
+            if legal(board, lib, me) {
+                return Some(lib);
+            }
+        }
+    } else if t.touches(code, opp) {
+        for n in nbrs {
+            if board.cell(n) == opp {
+                let g = board.head(n);
+                if board.in_atari(g) {
+                    let lib = board.atari_liberty(g);
+                    if legal(board, lib, me) {
+                        return Some(lib);
+                    }
                 }
             }
         }
     }
     // 2. Escape: an own group next to the last stone in atari extends if that helps.
-    for n in nbrs {
-        if board.cell(n) == me {
-            let g = board.head(n);
-            if board.in_atari(g) {
-                let lib = board.atari_liberty(g);
-                if legal(board, lib, me) && board.liberties_after(lib, me, 2) >= 2 {
-                    return Some(lib);
+    if t.touches(code, me) {
+        for n in nbrs {
+            if board.cell(n) == me {
+                let g = board.head(n);
+                if board.in_atari(g) {
+                    let lib = board.atari_liberty(g);
+                    if legal(board, lib, me) && board.liberties_after(lib, me, 2) >= 2 {
+                        return Some(lib);
+                    }
                 }
             }
         }
@@ -199,27 +208,32 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
 #[inline]
 fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<usize> {
     let pat = pat3();
-    // Gather the empty matching neighbours without a branch per neighbour (which way each
-    // test goes is a coin toss for the branch predictor), then test safety on the few found.
+    // The last stone's own 3x3 code says which neighbours are empty (both bits of the slot
+    // clear), so only those are looked at, without a branch on each cell.
+    let code = board.nbr3(last);
+    let mut empty_slots = !(code | (code >> 1)) & 0x5555;
+    let nbr8 = board.nbr8(last);
     let mut found = [0usize; 8];
     let mut n = 0;
-    for q in board.nbr8(last) {
+    while empty_slots != 0 {
+        let q = nbr8[(empty_slots.trailing_zeros() / 2) as usize];
+        empty_slots &= empty_slots - 1;
         found[n] = q;
-        n += usize::from(board.cell(q) == EMPTY) & usize::from(pat.matches(board.nbr3(q)));
+        n += usize::from(pat.matches(board.nbr3(q)));
     }
-    let mut safe_n = 0;
-    for i in 0..n {
+    // A random match, tested for safety only when drawn: an unsafe one is dropped and another
+    // drawn, which picks uniformly among the safe matches like testing all of them first, at
+    // the cost of one test in the usual case.
+    while n > 0 {
+        let i = if n == 1 { 0 } else { rng.below(n) };
         let q = found[i];
         if safe(board, q, me) {
-            found[safe_n] = q;
-            safe_n += 1;
+            return Some(q);
         }
+        n -= 1;
+        found[i] = found[n];
     }
-    match safe_n {
-        0 => None,
-        1 => Some(found[0]),
-        _ => Some(found[rng.below(safe_n)]),
-    }
+    None
 }
 
 /// Whether `me` may play on empty `p` without filling an own eye or putting its stones in atari.
@@ -366,15 +380,22 @@ mod tests {
                     mercy += 1;
                     continue;
                 }
-                // After two passes, neither side has an acceptable move left.
-                for c in [Color::Black, Color::White] {
-                    let left = b
-                        .empty_points()
-                        .iter()
-                        .filter(|&&p| acceptable(&b, p as usize, c as u8))
-                        .count();
-                    assert_eq!(left, 0, "{size}x{size} {c:?}\n{}", b.to_text());
-                }
+                // After two passes, the second passer had no acceptable move on this board (the
+                // first pass had cleared any ko). The first passer may have been barred only
+                // from retaking a ko, which the second pass lifted: one point at most.
+                let left: Vec<usize> = [Color::Black, Color::White]
+                    .map(|c| {
+                        b.empty_points()
+                            .iter()
+                            .filter(|&&p| acceptable(&b, p as usize, c as u8))
+                            .count()
+                    })
+                    .into();
+                assert!(
+                    left.contains(&0) && left.iter().all(|&n| n <= 1),
+                    "{size}x{size} acceptable moves left {left:?}\n{}",
+                    b.to_text()
+                );
             }
         }
         // The mercy rule cuts the odd lopsided playout, not the usual one.
