@@ -769,8 +769,7 @@ fn expand(
         let Some(score) = scorer.score(pt) else {
             continue;
         };
-        let self_atari =
-            board.liberties_after(p as usize, me, 2) < 2 && !board.captures_at(p as usize, me);
+        let self_atari = board.is_self_atari(p as usize, me);
         if !self_atari {
             top = top.max(score);
         }

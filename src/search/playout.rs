@@ -246,7 +246,7 @@ fn safe(board: &GoBoard, p: usize, me: u8) -> bool {
 /// Whether a `me` stone on `p` would be left with one liberty without capturing anything.
 #[inline]
 pub fn self_atari(board: &GoBoard, p: usize, me: u8) -> bool {
-    board.liberties_after(p, me, 2) < 2 && !board.captures_at(p, me)
+    board.is_self_atari(p, me)
 }
 
 /// Physics legality of an empty point.

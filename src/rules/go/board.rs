@@ -643,11 +643,7 @@ impl GoBoard {
             return 2;
         }
         // The first liberty found (0 = none yet: index 0 is a wall); a second one ends it.
-        let mut first = 0usize;
-        if empty == 1 {
-            let slot = (!(code | (code >> 1)) & 0x55).trailing_zeros() / 2;
-            first = p.wrapping_add(self.slot_offset[slot as usize]);
-        }
+        let mut first = self.lone_empty_neighbor(p, code, empty);
         for nb in self.orth_neighbors_holding(p, 3 - c) {
             if self.in_atari(at(&self.head, nb) as usize) {
                 if first == 0 {
@@ -657,6 +653,37 @@ impl GoBoard {
                 }
             }
         }
+        self.friend_liberties2(p, c, first)
+    }
+
+    /// Whether a `c` stone on empty `p` would be left in atari (or without a liberty) and
+    /// capture nothing: [`GoBoard::liberties_after`] below 2 and no enemy neighbour in atari,
+    /// with the capture test first, since a capture settles it.
+    #[inline(always)]
+    pub(crate) fn is_self_atari(&self, p: usize, c: u8) -> bool {
+        let code = at(&self.nbr3, p);
+        let empty = self.nbr3_table.empty_orth(code);
+        if empty >= 2 || self.captures_at(p, c) {
+            return false;
+        }
+        self.friend_liberties2(p, c, self.lone_empty_neighbor(p, code, empty)) < 2
+    }
+
+    /// The empty orthogonal neighbour of `p` when `empty` (their number, from `code`) is 1,
+    /// else 0.
+    #[inline(always)]
+    fn lone_empty_neighbor(&self, p: usize, code: u16, empty: u8) -> usize {
+        if empty != 1 {
+            return 0;
+        }
+        let slot = (!(code | (code >> 1)) & 0x55).trailing_zeros() / 2;
+        p.wrapping_add(self.slot_offset[slot as usize])
+    }
+
+    /// Liberties (0, 1 or 2 meaning "two or more") of a `c` stone on `p` given `first`, the one
+    /// liberty found so far (0 = none), and the friendly groups it would join.
+    #[inline(always)]
+    fn friend_liberties2(&self, p: usize, c: u8, mut first: usize) -> usize {
         let mut heads = [0u16; 4];
         let mut n = 0;
         for nb in self.orth_neighbors_holding(p, c) {
@@ -1141,7 +1168,7 @@ mod tests {
     }
 
     #[test]
-    fn two_liberty_test_agrees_with_walking_the_groups() {
+    fn two_liberty_and_self_atari_tests_agree_with_walking_the_groups() {
         let mut checked = 0;
         for (size, seed) in [(9usize, 1u64), (5, 2), (13, 3), (19, 4)] {
             let mut state = seed;
@@ -1160,6 +1187,12 @@ mod tests {
                                 b.to_text()
                             );
                             assert_eq!(b.liberties_after(p, me, 1), fast.min(1));
+                            assert_eq!(
+                                b.is_self_atari(p, me),
+                                fast < 2 && !b.captures_at(p, me),
+                                "{p}\n{}",
+                                b.to_text()
+                            );
                             checked += 1;
                         }
                     }
