@@ -691,10 +691,15 @@ impl Mcts {
     }
 }
 
+/// Whether a node with `n_children` children is widened progressively (in the opening).
+fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
+    cfg.widen_over > 0 && n_children > cfg.widen_over as usize
+}
+
 /// How many of a node's `n_children` children (ranked by prior when widening applies) the
 /// selection looks at after `visits` visits.
 fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
-    if cfg.widen_over == 0 || n_children <= cfg.widen_over {
+    if !widens(cfg, n_children as usize) {
         return n_children;
     }
     let extra = (1.0 + visits as f32 / cfg.widen_visits).ln() / cfg.widen_growth.ln();
@@ -820,7 +825,7 @@ fn expand(
             n.prior_p /= sum;
         }
         let kids = &mut nodes[first as usize..];
-        if cfg.widen_over > 0 && kids.len() > cfg.widen_over as usize {
+        if widens(cfg, kids.len()) {
             // Progressive widening searches the children in the prior's order.
             kids.sort_unstable_by(|a, b| b.prior_p.total_cmp(&a.prior_p).then(a.mv.cmp(&b.mv)));
         }

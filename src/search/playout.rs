@@ -24,6 +24,7 @@
 
 use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
+use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
@@ -97,9 +98,8 @@ pub fn playout(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        match choose(board, to_move, rng) {
+        match step(board, to_move, rng) {
             Some(p) => {
-                board.play_unhashed(p, to_move as u8);
                 if let Some(t) = trace.as_deref_mut() {
                     if t.first_mover[p] == 0 {
                         t.first_mover[p] = to_move as u8;
@@ -107,15 +107,27 @@ pub fn playout(
                 }
                 passes = 0;
             }
-            None => {
-                board.pass();
-                passes += 1;
-            }
+            None => passes += 1,
         }
         moves += 1;
         to_move = to_move.opponent();
     }
     area_margin(board) as f32 - komi
+}
+
+/// One playout move: the policy's choice for `c` played (returned), or a pass (`None`).
+#[inline(always)]
+pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+    match choose(board, c, rng) {
+        Some(p) => {
+            board.play_unhashed(p, c as u8);
+            Some(p)
+        }
+        None => {
+            board.pass();
+            None
+        }
+    }
 }
 
 /// The playout policy's move for `c`, or `None` to pass.
@@ -203,16 +215,13 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
 #[inline]
 fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<usize> {
     let pat = pat3();
-    // The last stone's own 3x3 code says which neighbours are empty (both bits of the slot
-    // clear), so only those are looked at, without a branch on each cell.
-    let code = board.nbr3(last);
-    let mut empty_slots = !(code | (code >> 1)) & 0x5555;
+    // The last stone's own 3x3 code says which neighbours are empty, so only those are looked
+    // at, without a branch on each cell.
     let nbr8 = board.nbr8(last);
     let mut found = [0usize; 8];
     let mut n = 0;
-    while empty_slots != 0 {
-        let q = nbr8[(empty_slots.trailing_zeros() / 2) as usize];
-        empty_slots &= empty_slots - 1;
+    for k in Slots(slots_holding(board.nbr3(last), EMPTY)) {
+        let q = nbr8[k];
         found[n] = q;
         n += usize::from(pat.matches(board.nbr3(q)));
     }
@@ -238,15 +247,9 @@ fn safe(board: &GoBoard, p: usize, me: u8) -> bool {
     let t = board.nbr3_table();
     match t.empty_orth(code) {
         2.. => true,
-        1 => !self_atari(board, p, me),
-        _ => !t.is_eye(code, me) && board.legal_empty(p, me) && !self_atari(board, p, me),
+        1 => !board.is_self_atari(p, me),
+        _ => !t.is_eye(code, me) && board.legal_empty(p, me) && !board.is_self_atari(p, me),
     }
-}
-
-/// Whether a `me` stone on `p` would be left with one liberty without capturing anything.
-#[inline]
-pub fn self_atari(board: &GoBoard, p: usize, me: u8) -> bool {
-    board.is_self_atari(p, me)
 }
 
 /// Physics legality of an empty point.
@@ -271,7 +274,7 @@ pub fn acceptable(board: &GoBoard, p: usize, me: u8) -> bool {
         return false;
     }
     // A lone stone may throw in; a group must keep two liberties unless it captures.
-    !t.touches(code, me) || !self_atari(board, p, me)
+    !t.touches(code, me) || !board.is_self_atari(p, me)
 }
 
 /// Black's area minus white's on a played-out board: stones, plus empty points whose stone
@@ -416,16 +419,11 @@ mod tests {
                     if leader.is_none() && lead.abs() > mercy {
                         leader = Some(lead > 0);
                     }
-                    match choose(&b, c, &mut rng) {
-                        Some(p) => {
-                            b.play_unhashed(p, c as u8);
-                            passes = 0;
-                        }
-                        None => {
-                            b.pass();
-                            passes += 1;
-                        }
-                    }
+                    passes = if step(&mut b, c, &mut rng).is_some() {
+                        0
+                    } else {
+                        passes + 1
+                    };
                     moves += 1;
                     c = c.opponent();
                 }

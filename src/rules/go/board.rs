@@ -14,15 +14,15 @@
 //!
 //! Groups are circular linked lists of stones (`next`) with a representative (`head`). Each
 //! group keeps *pseudo-liberties*: one count per (stone, empty neighbour) pair, with their sum
-//! and sum of squares, packed in one word. A group is captured when the count reaches zero, and it is in atari
-//! exactly when every pseudo-liberty is the same point, which holds when
+//! and sum of squares, packed in one word. A group is captured when the count reaches zero,
+//! and it is in atari exactly when every pseudo-liberty is the same point, which holds when
 //! `count * sum_of_squares == sum * sum` (equality in Cauchy–Schwarz); the liberty is then
 //! `sum / count`. Exact liberty counts are computed on demand by walking the group.
 
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::nbr3::{self, Nbr3Table, OPPOSITE, SLOTS};
+use super::nbr3::{self, slots_holding, Nbr3Table, Slots, OPPOSITE, ORTH_SLOTS, SLOTS};
 use crate::rules::mnk::splitmix64;
 use crate::rules::Color;
 
@@ -120,40 +120,6 @@ pub(crate) fn cell_color(v: u8) -> Option<Color> {
         BLACK => Some(Color::Black),
         WHITE => Some(Color::White),
         _ => None,
-    }
-}
-
-/// The orthogonal slots of a 3x3 code ([`nbr3`]) that hold cell value `v` (1 black, 2 white):
-/// bit `2k` set for each such slot `k`.
-#[inline(always)]
-fn orth_slots_holding(code: u16, v: u8) -> u16 {
-    let lo = code & 0x55;
-    let hi = (code >> 1) & 0x55;
-    if v == BLACK {
-        lo & !hi
-    } else {
-        hi & !lo
-    }
-}
-
-/// The orthogonal neighbours of a point that hold one colour, from the point's 3x3 code
-/// ([`GoBoard::orth_neighbors_holding`]).
-pub(crate) struct SlotNeighbors<'a> {
-    slots: u16,
-    centre: usize,
-    offsets: &'a [usize; 8],
-}
-
-impl Iterator for SlotNeighbors<'_> {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.slots == 0 {
-            return None;
-        }
-        let k = (self.slots.trailing_zeros() / 2) as usize;
-        self.slots &= self.slots - 1;
-        Some(self.centre.wrapping_add(self.offsets[k]))
     }
 }
 
@@ -451,12 +417,13 @@ impl GoBoard {
     /// The orthogonal neighbours of `p` holding `v` (1 black, 2 white), read from `p`'s 3x3
     /// code: only those cells are visited, which spares a branch per neighbour.
     #[inline(always)]
-    pub(crate) fn orth_neighbors_holding(&self, p: usize, v: u8) -> SlotNeighbors<'_> {
-        SlotNeighbors {
-            slots: orth_slots_holding(at(&self.nbr3, p), v),
-            centre: p,
-            offsets: &self.slot_offset,
-        }
+    pub(crate) fn orth_neighbors_holding(
+        &self,
+        p: usize,
+        v: u8,
+    ) -> impl Iterator<Item = usize> + '_ {
+        Slots(slots_holding(at(&self.nbr3, p), v) & ORTH_SLOTS)
+            .map(move |k| p.wrapping_add(self.slot_offset[k]))
     }
     /// The four diagonal neighbours (walls included).
     #[inline]
@@ -676,7 +643,7 @@ impl GoBoard {
         if empty != 1 {
             return 0;
         }
-        let slot = (!(code | (code >> 1)) & 0x55).trailing_zeros() / 2;
+        let slot = (slots_holding(code, EMPTY) & ORTH_SLOTS).trailing_zeros() / 2;
         p.wrapping_add(self.slot_offset[slot as usize])
     }
 
@@ -796,8 +763,8 @@ impl GoBoard {
         let opp = 3 - c;
         // The neighbourhood before the stone lands says which loops below have work to do.
         let code = at(&self.nbr3, p);
-        let friends = orth_slots_holding(code, c);
-        let enemies = orth_slots_holding(code, opp);
+        let friends = slots_holding(code, c) & ORTH_SLOTS;
+        let enemies = slots_holding(code, opp) & ORTH_SLOTS;
         self.remove_empty(p);
         *at_mut(&mut self.cell, p) = c;
         self.touch_nbr3(p, c);
@@ -827,10 +794,8 @@ impl GoBoard {
         *at_mut(&mut self.libs, p) = PseudoLibs(own);
         // Only the slots the code shows holding a friend or an enemy are visited, one set bit
         // at a time: fewer unpredictable branches than testing all four cells.
-        let mut slots = friends;
-        while slots != 0 {
-            let n = p.wrapping_add(self.slot_offset[(slots.trailing_zeros() / 2) as usize]);
-            slots &= slots - 1;
+        for k in Slots(friends) {
+            let n = p.wrapping_add(self.slot_offset[k]);
             let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
             if a != b {
                 self.merge(a, b);
@@ -838,10 +803,8 @@ impl GoBoard {
         }
         let mut captured = 0;
         let mut captured_at = 0;
-        let mut slots = enemies;
-        while slots != 0 {
-            let n = p.wrapping_add(self.slot_offset[(slots.trailing_zeros() / 2) as usize]);
-            slots &= slots - 1;
+        for k in Slots(enemies) {
+            let n = p.wrapping_add(self.slot_offset[k]);
             // Two slots may show one group: the first visit takes it off the board.
             if at(&self.cell, n) == opp && at(&self.libs, at(&self.head, n) as usize).count() == 0 {
                 captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
@@ -924,10 +887,8 @@ impl GoBoard {
             }
             self.add_empty(s);
             n += 1;
-            let mut slots = orth_slots_holding(at(&self.nbr3, s), other);
-            while slots != 0 {
-                let m = s.wrapping_add(self.slot_offset[(slots.trailing_zeros() / 2) as usize]);
-                slots &= slots - 1;
+            for k in Slots(slots_holding(at(&self.nbr3, s), other) & ORTH_SLOTS) {
+                let m = s.wrapping_add(self.slot_offset[k]);
                 let g = at(&self.head, m) as usize;
                 self.add_lib(g, s);
             }
