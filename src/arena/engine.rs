@@ -190,7 +190,8 @@ struct GoSide {
 
 impl GoSide {
     /// The game after `moves`, left in `slot`: the one kept there from the last request when
-    /// `moves` extends it, else a fresh one, replayed. A move the rules or the turn order refuse is a refusal.
+    /// `moves` extends it, else a fresh one, replayed. A move the rules or the turn order
+    /// refuse is a refusal.
     fn sync<'g>(
         slot: &'g mut Option<GoGame>,
         setup: &GameSetup,
