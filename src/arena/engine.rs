@@ -382,14 +382,16 @@ fn mnk_position(setup: &GameSetup, moves: &[(Color, Mv)], color: Color) -> Resul
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::arena::referee::{play_game, Position};
     use crate::rules::go::GoMove;
 
-    fn go_setup(size: usize) -> GameSetup {
+    /// A square board of `game` (freestyle), komi 7.5, a minute per move: the clock never
+    /// cuts a node-limited search short.
+    pub(crate) fn loose_setup(game: GameName, size: usize) -> GameSetup {
         GameSetup {
-            game: GameName::Go,
+            game,
             rule: Rule::Freestyle,
             width: size,
             height: size,
@@ -400,6 +402,10 @@ mod tests {
                 move_ms: Some(60_000),
             },
         }
+    }
+
+    fn go_setup(size: usize) -> GameSetup {
+        loose_setup(GameName::Go, size)
     }
 
     const BUDGET: MoveBudget = MoveBudget {

@@ -358,24 +358,11 @@ mod tests {
     use crate::arena::manifest::GameName;
     use crate::arena::openings::generate_many;
     use crate::arena::referee::{EndReason, Outcome};
-    use crate::arena::tc::TimeControl;
-    use crate::rules::Rule;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     fn config(game: GameName, size: usize, games: usize, concurrency: usize) -> TournamentConfig {
-        let setup = GameSetup {
-            game,
-            rule: Rule::Freestyle,
-            width: size,
-            height: size,
-            komi: 7.5,
-            tc: TimeControl {
-                game_ms: None,
-                increment_ms: 0,
-                move_ms: Some(60_000),
-            },
-        };
+        let setup = crate::arena::engine::tests::loose_setup(game, size);
         let stones = crate::arena::openings::default_stones(game);
         let openings = generate_many(
             &setup,
