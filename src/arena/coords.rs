@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::rules::go::{GoBoard, GoMove};
+
 /// A move: a stone on a point, or a pass (Go only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mv {
@@ -53,6 +55,28 @@ pub fn parse_gtp_vertex(s: &str, width: usize, height: usize) -> Option<Mv> {
         return None;
     }
     Some(Mv::At(x, height - row))
+}
+
+/// The Go move of `mv` on `board`, whose rows count from the bottom; `None` off the board.
+pub fn go_move(mv: Mv, board: &GoBoard) -> Option<GoMove> {
+    match mv {
+        Mv::Pass => Some(GoMove::Pass),
+        Mv::At(x, y) if y < board.height() => {
+            board.point(x, board.height() - 1 - y).map(GoMove::Play)
+        }
+        Mv::At(..) => None,
+    }
+}
+
+/// The arena's move for the Go move `mv` on `board` (the inverse of [`go_move`]).
+pub fn mv_of_go(mv: GoMove, board: &GoBoard) -> Mv {
+    match mv {
+        GoMove::Pass => Mv::Pass,
+        GoMove::Play(p) => {
+            let (x, y) = board.xy(p);
+            Mv::At(x, board.height() - 1 - y)
+        }
+    }
 }
 
 /// Parses a Gomocup move `x,y` (two decimal integers, no spaces) on a `width` x `height` board.
@@ -145,6 +169,27 @@ mod tests {
             assert_eq!(parse_gtp_vertex(bad, 9, 9), None, "{bad}");
         }
         assert_eq!(parse_gtp_vertex("C3", 3, 3), Some(Mv::At(2, 0)));
+    }
+
+    #[test]
+    fn go_moves_count_rows_from_the_top_here_and_from_the_bottom_on_the_board() {
+        let board = GoBoard::new(9, 7).unwrap();
+        // Top-left here is row 7 of the board, x 0.
+        assert_eq!(
+            go_move(Mv::At(0, 0), &board),
+            Some(GoMove::Play(board.point(0, 6).unwrap()))
+        );
+        assert_eq!(
+            go_move(Mv::At(8, 6), &board),
+            Some(GoMove::Play(board.point(8, 0).unwrap()))
+        );
+        assert_eq!(go_move(Mv::Pass, &board), Some(GoMove::Pass));
+        for off in [Mv::At(9, 0), Mv::At(0, 7), Mv::At(usize::MAX, 0)] {
+            assert_eq!(go_move(off, &board), None, "{off}");
+        }
+        for mv in [Mv::At(0, 0), Mv::At(3, 5), Mv::At(8, 6), Mv::Pass] {
+            assert_eq!(mv_of_go(go_move(mv, &board).unwrap(), &board), mv);
+        }
     }
 
     #[test]

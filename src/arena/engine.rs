@@ -10,11 +10,16 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::coords::Mv;
+use super::coords::{go_move, gtp_vertex, mv_of_go, Mv};
 use super::manifest::GameName;
 use super::tc::{MoveBudget, TimeControl};
+use crate::players::go::genmove_with_limit;
 use crate::players::ttt::TttPlayer;
-use crate::players::{gomoku_player, ttt::ttt_player, GomokuPlayer, MoveRequest, SearchInfo};
+use crate::players::{
+    go_player, gomoku_player, ttt::ttt_player, GoDecision, GoPlayer, GomokuPlayer, MoveRequest,
+    SearchInfo,
+};
+use crate::rules::go::{GoBoard, GoGame, GoRules, KoRule, Scoring};
 use crate::rules::{Board, Color, Rule};
 use crate::search::clock::{GameClock, SearchLimit, TimeManager};
 
@@ -46,6 +51,20 @@ impl GameSetup {
             }
             GameName::Go => None,
         }
+    }
+
+    /// An empty Go game for this setup under the referee's rules (Chinese area scoring,
+    /// positional superko, no suicide, the setup's komi), if it is Go on a playable board.
+    pub fn go_game(&self) -> Option<GoGame> {
+        let rules = GoRules {
+            komi: self.komi,
+            ko: KoRule::PositionalSuperko,
+            scoring: Scoring::Area,
+            suicide: false,
+        };
+        (self.game == GameName::Go)
+            .then(|| GoGame::new(self.width, self.height, rules).ok())
+            .flatten()
     }
 }
 
@@ -146,7 +165,7 @@ pub trait Engine: Send {
     }
 }
 
-/// One of our levels, called in-process: `internal:<level>` for any gomoku or tic-tac-toe
+/// One of our levels, called in-process: `internal:<level>` for any gomoku, tic-tac-toe or Go
 /// level. Deterministic with a node limit, no process start-up, but it cannot be killed: a late
 /// answer is measured and forfeited after the fact.
 pub struct Internal {
@@ -159,6 +178,74 @@ pub struct Internal {
 enum InternalPlayer {
     Gomoku(Box<dyn GomokuPlayer>),
     Ttt(Box<dyn TttPlayer>),
+    Go(Box<GoSide>),
+}
+
+/// A Go level and the game it has been told so far. The player and the game live across the
+/// moves of a game so that the search can reuse its tree, as it does under GTP.
+struct GoSide {
+    player: Box<dyn GoPlayer>,
+    game: Option<GoGame>,
+}
+
+impl GoSide {
+    /// The game after `moves`, left in `slot`: the one kept there from the last request when
+    /// `moves` extends it, else a fresh one, replayed. A move the rules or the turn order
+    /// refuse is a refusal.
+    fn sync<'g>(
+        slot: &'g mut Option<GoGame>,
+        setup: &GameSetup,
+        moves: &[(Color, Mv)],
+    ) -> Result<&'g GoGame, Fault> {
+        let kept = slot.take().filter(|g| {
+            g.moves().len() <= moves.len()
+                && g.moves()
+                    .iter()
+                    .zip(moves)
+                    .all(|(&(gm, gc), &(c, mv))| gc == c && go_move(mv, g.board()) == Some(gm))
+        });
+        let mut game = match kept {
+            Some(g) => g,
+            None => setup
+                .go_game()
+                .ok_or_else(|| Fault::Refused("not a Go game".into()))?,
+        };
+        for &(c, mv) in &moves[game.moves().len()..] {
+            if c != game.to_move() {
+                return Err(Fault::Refused(format!("{c:?} moved out of turn")));
+            }
+            let name = gtp_vertex(mv, game.board().height());
+            let gm = go_move(mv, game.board())
+                .ok_or_else(|| Fault::Refused(format!("{name} is off the board")))?;
+            game.play(gm, c)
+                .map_err(|e| Fault::Refused(format!("{name}: {e}")))?;
+        }
+        Ok(slot.insert(game))
+    }
+}
+
+/// What the referee hears of a Go player's decision: what the GTP driver makes of `resign`
+/// and of a vertex or `pass`.
+fn go_answer(decision: GoDecision, board: &GoBoard) -> Answer {
+    match decision {
+        GoDecision::Resign => Answer::Resign,
+        GoDecision::Play(mv) => Answer::Move(mv_of_go(mv, board)),
+    }
+}
+
+/// The limit of one move: the node budget and the clock as the referee tells it.
+fn move_limit(setup: &GameSetup, budget: &MoveBudget, nodes: Option<u64>) -> SearchLimit {
+    SearchLimit {
+        depth: None,
+        nodes,
+        clock: GameClock {
+            turn_ms: budget.move_ms,
+            left_ms: budget.left_ms,
+            moves_to_go: None,
+            increment_ms: setup.tc.increment_ms,
+            lag_ms: 0,
+        },
+    }
 }
 
 impl Internal {
@@ -169,7 +256,10 @@ impl Internal {
                 InternalPlayer::Gomoku(gomoku_player(level, seed)?)
             }
             GameName::Ttt => InternalPlayer::Ttt(ttt_player(level, seed)?),
-            GameName::Go => return None,
+            GameName::Go => InternalPlayer::Go(Box::new(GoSide {
+                player: go_player(level, seed)?,
+                game: None,
+            })),
         };
         Some(Internal {
             name: format!("internal:{level}"),
@@ -188,6 +278,7 @@ impl Engine for Internal {
     fn reseed(&mut self, seed: u64) {
         match &mut self.player {
             InternalPlayer::Gomoku(p) => p.set_seed(seed),
+            InternalPlayer::Go(side) => side.player.set_seed(seed),
             // The tic-tac-toe levels take their seed when made, and are cheap to make.
             InternalPlayer::Ttt(p) => {
                 if let Some(fresh) = ttt_player(&self.level, seed) {
@@ -198,7 +289,11 @@ impl Engine for Internal {
     }
 
     fn start_game(&mut self, setup: &GameSetup, _: Instant) -> Result<(), Fault> {
-        if setup.mnk_board().is_none() {
+        let playable = match self.player {
+            InternalPlayer::Go(_) => setup.go_game().is_some(),
+            InternalPlayer::Gomoku(_) | InternalPlayer::Ttt(_) => setup.mnk_board().is_some(),
+        };
+        if !playable {
             return Err(Fault::Refused(format!(
                 "cannot play {} on {}x{}",
                 setup.game.name(),
@@ -206,9 +301,16 @@ impl Engine for Internal {
                 setup.height
             )));
         }
-        if let InternalPlayer::Gomoku(p) = &mut self.player {
-            p.new_game();
-            p.prepare(setup.rule);
+        match &mut self.player {
+            InternalPlayer::Gomoku(p) => {
+                p.new_game();
+                p.prepare(setup.rule);
+            }
+            InternalPlayer::Go(side) => {
+                side.player.new_game();
+                side.game = None;
+            }
+            InternalPlayer::Ttt(_) => {}
         }
         Ok(())
     }
@@ -221,36 +323,18 @@ impl Engine for Internal {
         budget: &MoveBudget,
         start: Instant,
     ) -> Result<Answer, Fault> {
-        let mut board = setup
-            .mnk_board()
-            .ok_or_else(|| Fault::Refused("not a gomoku-family game".into()))?;
-        for &(_, mv) in moves {
-            let Mv::At(x, y) = mv else {
-                return Err(Fault::Refused("a pass in a gomoku game".into()));
-            };
-            let p = board
-                .pos(x as i64, y as i64)
-                .ok_or_else(|| Fault::Refused(format!("{mv} is off the board")))?;
-            board
-                .play(p)
-                .map_err(|e| Fault::Refused(format!("{mv}: {e}")))?;
-        }
-        if board.to_move() != color {
-            return Err(Fault::Refused("asked to move out of turn".into()));
-        }
-        let chosen = match &mut self.player {
+        let limit = move_limit(setup, budget, self.nodes);
+        let (board, chosen) = match &mut self.player {
+            InternalPlayer::Go(side) => {
+                let game = GoSide::sync(&mut side.game, setup, moves)?;
+                if game.to_move() != color {
+                    return Err(Fault::Refused("asked to move out of turn".into()));
+                }
+                let decision = genmove_with_limit(side.player.as_mut(), game, color, &limit);
+                return Ok(go_answer(decision, game.board()));
+            }
             InternalPlayer::Gomoku(p) => {
-                let limit = SearchLimit {
-                    depth: None,
-                    nodes: self.nodes,
-                    clock: GameClock {
-                        turn_ms: budget.move_ms,
-                        left_ms: budget.left_ms,
-                        moves_to_go: None,
-                        increment_ms: setup.tc.increment_ms,
-                        lag_ms: 0,
-                    },
-                };
+                let board = mnk_position(setup, moves, color)?;
                 let stop = AtomicBool::new(false);
                 let tm = TimeManager::new(&limit, start, &stop);
                 let mut sink = |_: &SearchInfo| {};
@@ -259,12 +343,200 @@ impl Engine for Internal {
                     nbest: 1,
                     report: &mut sink,
                 };
-                p.choose(&board, &mut req)
+                let chosen = p.choose(&board, &mut req);
+                (board, chosen)
             }
-            InternalPlayer::Ttt(p) => p.choose(&board),
+            InternalPlayer::Ttt(p) => {
+                let board = mnk_position(setup, moves, color)?;
+                let chosen = p.choose(&board);
+                (board, chosen)
+            }
         };
         let p = chosen.ok_or_else(|| Fault::Garbage("no move".into()))?;
         let (x, y) = board.xy(p);
         Ok(Answer::Move(Mv::At(x, y)))
+    }
+}
+
+/// The gomoku-family board after `moves`, with `color` to move; a move the rules refuse, a
+/// pass or a request out of turn is a refusal.
+fn mnk_position(setup: &GameSetup, moves: &[(Color, Mv)], color: Color) -> Result<Board, Fault> {
+    let mut board = setup
+        .mnk_board()
+        .ok_or_else(|| Fault::Refused("not a gomoku-family game".into()))?;
+    for &(_, mv) in moves {
+        let Mv::At(x, y) = mv else {
+            return Err(Fault::Refused("a pass in a gomoku game".into()));
+        };
+        let p = board
+            .pos(x as i64, y as i64)
+            .ok_or_else(|| Fault::Refused(format!("{mv} is off the board")))?;
+        board
+            .play(p)
+            .map_err(|e| Fault::Refused(format!("{mv}: {e}")))?;
+    }
+    if board.to_move() != color {
+        return Err(Fault::Refused("asked to move out of turn".into()));
+    }
+    Ok(board)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::arena::referee::{play_game, Position};
+    use crate::rules::go::GoMove;
+
+    /// A square board of `game` (freestyle), komi 7.5, a minute per move: the clock never
+    /// cuts a node-limited search short.
+    pub(crate) fn loose_setup(game: GameName, size: usize) -> GameSetup {
+        GameSetup {
+            game,
+            rule: Rule::Freestyle,
+            width: size,
+            height: size,
+            komi: 7.5,
+            tc: TimeControl {
+                game_ms: None,
+                increment_ms: 0,
+                move_ms: Some(60_000),
+            },
+        }
+    }
+
+    fn go_setup(size: usize) -> GameSetup {
+        loose_setup(GameName::Go, size)
+    }
+
+    const BUDGET: MoveBudget = MoveBudget {
+        move_ms: Some(60_000),
+        left_ms: None,
+        hard_ms: 61_000,
+    };
+
+    fn ask(
+        e: &mut Internal,
+        s: &GameSetup,
+        moves: &[(Color, Mv)],
+        c: Color,
+    ) -> Result<Answer, Fault> {
+        e.ask(s, moves, c, &BUDGET, Instant::now())
+    }
+
+    fn refusal(r: Result<Answer, Fault>) -> String {
+        match r {
+            Err(Fault::Refused(why)) => why,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn internal_go_refuses_illegal_and_out_of_turn_moves_and_answers_legal_ones() {
+        let s = go_setup(5);
+        let mut e = Internal::new(GameName::Go, "mcts", 3, Some(100)).unwrap();
+        assert_eq!(e.name(), "internal:mcts");
+        e.start_game(&s, Instant::now()).unwrap();
+        let (b, w) = (Color::Black, Color::White);
+        let occupied = refusal(ask(&mut e, &s, &[(b, Mv::At(2, 2)), (w, Mv::At(2, 2))], b));
+        assert!(
+            occupied.contains("C3") && occupied.contains("occupied"),
+            "{occupied}"
+        );
+        let twice = refusal(ask(&mut e, &s, &[(b, Mv::At(2, 2)), (b, Mv::At(1, 1))], w));
+        assert!(twice.contains("out of turn"), "{twice}");
+        let off = refusal(ask(&mut e, &s, &[(b, Mv::At(5, 0))], w));
+        assert!(off.contains("off the board"), "{off}");
+        let turn = refusal(ask(&mut e, &s, &[(b, Mv::At(2, 2))], b));
+        assert!(turn.contains("out of turn"), "{turn}");
+        // White a5 between black b5 and a4 is suicide, which the referee's rules forbid.
+        let suicide = [
+            (b, Mv::At(1, 0)),
+            (w, Mv::At(4, 4)),
+            (b, Mv::At(0, 1)),
+            (w, Mv::At(0, 0)),
+        ];
+        let why = refusal(ask(&mut e, &s, &suicide, b));
+        assert!(why.contains("A5") && why.contains("suicide"), "{why}");
+        // Passes are moves; the answer is one the referee accepts, on whatever game is asked
+        // about (the engine follows a history that does not extend the last one).
+        for history in [
+            vec![(b, Mv::At(2, 2)), (w, Mv::Pass)],
+            vec![(b, Mv::At(2, 2)), (w, Mv::Pass), (b, Mv::At(1, 2))],
+            vec![(b, Mv::At(0, 4)), (w, Mv::At(4, 0))],
+        ] {
+            let color = if history.len() % 2 == 0 { b } else { w };
+            let Ok(Answer::Move(mv)) = ask(&mut e, &s, &history, color) else {
+                panic!("no move after {history:?}");
+            };
+            let mut pos = Position::new(&s).unwrap();
+            for &(_, m) in &history {
+                pos.play(m).unwrap();
+            }
+            pos.play(mv)
+                .unwrap_or_else(|err| panic!("{mv} after {history:?}: {err}"));
+        }
+    }
+
+    #[test]
+    fn internal_go_refuses_boards_and_levels_it_cannot_play() {
+        assert!(Internal::new(GameName::Go, "nonesuch", 1, None).is_none());
+        assert!(Internal::new(GameName::Go, "strong", 1, None).is_none());
+        let mut e = Internal::new(GameName::Go, "heuristic", 1, None).unwrap();
+        for bad in [go_setup(1), go_setup(26)] {
+            let r = e.start_game(&bad, Instant::now());
+            assert!(matches!(r, Err(Fault::Refused(_))), "{}: {r:?}", bad.width);
+        }
+        let gomoku = GameSetup {
+            game: GameName::Gomoku,
+            ..go_setup(15)
+        };
+        assert!(matches!(
+            e.start_game(&gomoku, Instant::now()),
+            Err(Fault::Refused(_))
+        ));
+        // And a gomoku level does not take a Go board.
+        let mut strong = Internal::new(GameName::Gomoku, "strong", 1, None).unwrap();
+        assert!(strong.start_game(&go_setup(9), Instant::now()).is_err());
+    }
+
+    #[test]
+    fn go_decisions_reach_the_referee_as_the_gtp_driver_reports_them() {
+        let board = GoBoard::new(5, 5).unwrap();
+        assert_eq!(go_answer(GoDecision::Resign, &board), Answer::Resign);
+        assert_eq!(
+            go_answer(GoDecision::Play(GoMove::Pass), &board),
+            Answer::Move(Mv::Pass)
+        );
+        // GTP A5 is the top-left corner: the arena's (0, 0).
+        let a5 = board.point(0, 4).unwrap();
+        assert_eq!(
+            go_answer(GoDecision::Play(GoMove::Play(a5)), &board),
+            Answer::Move(Mv::At(0, 0))
+        );
+    }
+
+    #[test]
+    fn a_reseeded_go_engine_forgets_its_last_game_and_replays_a_fresh_one() {
+        let s = go_setup(5);
+        let moves = |engines: [&mut dyn Engine; 2]| -> Vec<Mv> {
+            let r = play_game(&s, &[], engines, 1000, Some(30));
+            r.moves.iter().map(|p| p.mv).collect()
+        };
+        let fresh = |seed| Internal::new(GameName::Go, "mcts", seed, Some(200)).unwrap();
+        let mut used = fresh(7);
+        let mut other = fresh(8);
+        moves([&mut used, &mut other]);
+        // A game that ended after one move leaves a tree whose root is the empty board again.
+        used.start_game(&s, Instant::now()).unwrap();
+        assert!(ask(&mut used, &s, &[], Color::Black).is_ok());
+        // Same seeds as two fresh engines: nothing of the last games may leak in.
+        used.reseed(1);
+        other.reseed(2);
+        let again = moves([&mut used, &mut other]);
+        assert_eq!(again, moves([&mut fresh(1), &mut fresh(2)]));
+        assert!(again.len() > 10, "{again:?}");
+        // Another seed, another game.
+        used.reseed(3);
+        assert_ne!(moves([&mut used, &mut fresh(2)]), again);
     }
 }

@@ -16,11 +16,11 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::coords::Mv;
+use super::coords::{go_move, gtp_vertex, Mv};
 use super::engine::{Answer, Engine, Fault, GameSetup};
 use super::manifest::GameName;
 use super::tc::SideClock;
-use crate::rules::go::{score_detail, GoGame, GoMove, GoRules};
+use crate::rules::go::{score_detail, GoGame};
 use crate::rules::{Board, Color};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
@@ -172,13 +172,10 @@ impl Position {
     /// The empty position of `setup`.
     pub fn new(setup: &GameSetup) -> Result<Position, String> {
         if setup.game == GameName::Go {
-            let rules = GoRules {
-                komi: setup.komi,
-                ..GoRules::default()
-            };
-            return GoGame::new(setup.width, setup.height, rules)
+            return setup
+                .go_game()
                 .map(|g| Position::Go(Box::new(g)))
-                .map_err(|_| format!("cannot play Go on {}x{}", setup.width, setup.height));
+                .ok_or_else(|| format!("cannot play Go on {}x{}", setup.width, setup.height));
         }
         match setup.mnk_board() {
             Some(b) => Ok(Position::Mnk(b)),
@@ -211,16 +208,8 @@ impl Position {
             }
             Position::Go(g) => {
                 let b = g.board();
-                let gm = match mv {
-                    Mv::Pass => GoMove::Pass,
-                    Mv::At(x, y) => GoMove::Play(
-                        (y < b.height())
-                            .then(|| b.point(x, b.height() - 1 - y))
-                            .flatten()
-                            .ok_or_else(|| format!("{mv} is off the board"))?,
-                    ),
-                };
-                let name = super::coords::gtp_vertex(mv, b.height());
+                let gm = go_move(mv, b).ok_or_else(|| format!("{mv} is off the board"))?;
+                let name = gtp_vertex(mv, b.height());
                 let color = g.to_move();
                 g.play(gm, color).map_err(|e| format!("{name}: {e}"))
             }

@@ -358,24 +358,11 @@ mod tests {
     use crate::arena::manifest::GameName;
     use crate::arena::openings::generate_many;
     use crate::arena::referee::{EndReason, Outcome};
-    use crate::arena::tc::TimeControl;
-    use crate::rules::Rule;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     fn config(game: GameName, size: usize, games: usize, concurrency: usize) -> TournamentConfig {
-        let setup = GameSetup {
-            game,
-            rule: Rule::Freestyle,
-            width: size,
-            height: size,
-            komi: 7.5,
-            tc: TimeControl {
-                game_ms: None,
-                increment_ms: 0,
-                move_ms: Some(60_000),
-            },
-        };
+        let setup = crate::arena::engine::tests::loose_setup(game, size);
         let stones = crate::arena::openings::default_stones(game);
         let openings = generate_many(
             &setup,
@@ -445,6 +432,52 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("endings:"));
+    }
+
+    #[test]
+    fn an_internal_go_match_adds_up_and_its_games_differ() {
+        let cfg = config(GameName::Go, 7, 6, 2);
+        let report = run(
+            &cfg,
+            &[internal("heuristic"), internal("mcts")],
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!((report.games.len(), report.planned), (6, 6));
+        let mut points = 0.0;
+        for g in &report.games {
+            points += g.points_for(0).unwrap() + g.points_for(1).unwrap();
+            assert!(
+                matches!(
+                    g.result.reason,
+                    EndReason::Score { .. } | EndReason::Resign | EndReason::MoveLimit
+                ),
+                "game {}: {}",
+                g.index,
+                g.result.reason
+            );
+            assert!(g.result.moves.len() > 10, "game {}", g.index);
+        }
+        assert_eq!(points, 6.0);
+        let w = report.pairing_wdl(0);
+        assert_eq!(w.games(), 6);
+        assert_eq!(report.entrant_wdl(1), w.flipped());
+        // Every game starts on the empty board: only the engines' seeds tell them apart.
+        let moves: Vec<Vec<Mv>> = report
+            .games
+            .iter()
+            .map(|g| g.result.moves.iter().map(|p| p.mv).collect())
+            .collect();
+        for (i, a) in moves.iter().enumerate() {
+            for b in &moves[i + 1..] {
+                assert_ne!(a, b, "two games alike");
+            }
+        }
+        let text = report.to_string();
+        assert!(
+            text.contains("internal:heuristic vs internal:mcts"),
+            "{text}"
+        );
     }
 
     #[test]
