@@ -411,6 +411,30 @@ fn bad_requests_are_clear_errors() {
     }
 }
 
+#[test]
+fn an_error_is_one_line_even_with_backtraces_turned_on() {
+    let out = Command::new(SENTE)
+        .args([
+            "match",
+            "--engines",
+            "internal:a",
+            "internal:b",
+            "--tc",
+            "0",
+        ])
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("Error: --tc: ") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 #[test]
