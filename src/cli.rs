@@ -159,6 +159,20 @@ pub fn init_logging() {
         .init();
 }
 
+/// The exit of a binary's `main`: an error is one line on stderr with its causes, and exit
+/// status 1. Returning the error from `main` would print anyhow's debug form instead, with a
+/// stack trace whenever RUST_BACKTRACE is set, which a user who mistyped an option has no use
+/// for.
+pub fn exit_status(result: anyhow::Result<()>) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Makes every thread of an engine process allocate from the main heap (glibc only; elsewhere
 /// nothing to do). Called by the binaries before the protocol loop.
 ///

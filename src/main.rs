@@ -135,16 +135,7 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
 }
 
 fn main() -> std::process::ExitCode {
-    // An error is one line on stderr, with its causes: returning it from `main` would print
-    // anyhow's debug form, a stack trace included whenever RUST_BACKTRACE is set, which a user
-    // who mistyped an option has no use for.
-    match run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("Error: {e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    sente::cli::exit_status(run())
 }
 
 fn run() -> anyhow::Result<()> {

@@ -12,7 +12,11 @@ struct Cli {
     engine: EngineArgs,
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    sente::cli::exit_status(run())
+}
+
+fn run() -> anyhow::Result<()> {
     init_logging();
     let cli = Cli::parse();
     cli.engine
