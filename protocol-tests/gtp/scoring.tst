@@ -55,3 +55,14 @@ play w B4
 #? ?[syntax error.*]
 21 final_score now
 #? ?[syntax error.*]
+
+# GoGui's analyze menu: the ownership map (gfx INFLUENCE, -1 white .. 1 black, every point from
+# the top left, then an estimate) and the dead stones, on the 7x7 walls above (komi 7).
+22 gogui-analyze_commands
+#? [gfx/Ownership/sente-ownership\nplist/Dead stones/final_status_list dead]
+23 sente-ownership
+#? [INFLUENCE A7 [01]\.\d\d B7 [01]\.\d\d C7 [01]\.\d\d D7 [01]\.\d\d E7 -[01]\.\d\d F7 -[01]\.\d\d G7 -[01]\.\d\d( [A-G][1-7] -?[01]\.\d\d){42}\nTEXT estimate (0|[BW]\+\d+(\.\d)?) \(area, komi included\)]
+24 sente-ownership now
+#? ?[syntax error.*]
+25 gogui-analyze_commands x
+#? ?[syntax error.*]

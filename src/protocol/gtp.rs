@@ -77,6 +77,10 @@ pub enum Command {
     GenmoveAnalyze(AnalyzeKind, Color, AnalyzeOptions),
     /// `sente-level [name]`: show or switch the player level.
     Level(Option<String>),
+    /// `gogui-analyze_commands`: the analyze commands GoGui puts in its menu.
+    GoguiAnalyzeCommands,
+    /// `sente-ownership`: the player's ownership estimate as a GoGui `gfx` INFLUENCE map.
+    Ownership,
 }
 
 /// Why a line was refused before reaching the session.
@@ -133,6 +137,8 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kata-analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
+    "gogui-analyze_commands",
+    "sente-ownership",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -326,6 +332,8 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "undo" => none(Command::Undo),
         "final_score" => none(Command::FinalScore),
         "showboard" => none(Command::Showboard),
+        "gogui-analyze_commands" => none(Command::GoguiAnalyzeCommands),
+        "sente-ownership" => none(Command::Ownership),
         "known_command" => {
             arity(args, 1, "known_command <command_name>")?;
             Ok(Command::KnownCommand(args[0].to_string()))
@@ -572,6 +580,28 @@ pub fn format_score(s: Score) -> String {
     }
 }
 
+/// GoGui's analyze commands (`type/label/command` lines): the ownership map, and the dead
+/// stones of `final_status_list` marked on the board.
+pub const GOGUI_ANALYZE_COMMANDS: &[&str] = &[
+    "gfx/Ownership/sente-ownership",
+    "plist/Dead stones/final_status_list dead",
+];
+
+/// `sente-ownership`'s answer, in GoGui's `gfx` language: `INFLUENCE` with every point and its
+/// owner (-1 white .. 1 black), then a `TEXT` line with black's expected area margin.
+pub fn format_influence(points: &[(Vertex, f32)], margin: f32) -> String {
+    let mut s = String::from("INFLUENCE");
+    for &(v, own) in points {
+        s.push_str(&format!(" {} {:.2}", format_vertex(v), own));
+    }
+    let lead = Score::from_black_lead((margin * 10.0).round() / 10.0);
+    s.push_str(&format!(
+        "\nTEXT estimate {} (area, komi included)",
+        format_score(lead)
+    ));
+    s
+}
+
 /// A colour as a word (`black`, `white`).
 pub fn format_color(c: Color) -> &'static str {
     match c {
@@ -716,6 +746,8 @@ mod tests {
             ("undo", Command::Undo),
             ("final_score", Command::FinalScore),
             ("showboard", Command::Showboard),
+            ("gogui-analyze_commands", Command::GoguiAnalyzeCommands),
+            ("sente-ownership", Command::Ownership),
         ] {
             assert_eq!(cmd(line), Ok(c));
             assert!(matches!(
@@ -1088,6 +1120,17 @@ mod tests {
             "B+31"
         );
         assert_eq!(format_score(Score::from_black_lead(0.0)), "0");
+        assert_eq!(
+            format_influence(
+                &[(at(0, 1), 0.875), (at(1, 1), -1.0), (at(0, 0), 0.0)],
+                -3.46
+            ),
+            "INFLUENCE A2 0.88 B2 -1.00 A1 0.00\nTEXT estimate W+3.5 (area, komi included)"
+        );
+        assert_eq!(
+            format_influence(&[], 0.04),
+            "INFLUENCE\nTEXT estimate 0 (area, komi included)"
+        );
         assert_eq!(format_genmove(Genmove::Resign), "resign");
         assert_eq!(format_play_line(Genmove::Move(at(2, 3))), "play C4");
     }

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use log::{error, warn};
 
 use super::gtp::{
-    command_names, format_genmove, format_info, format_play_line, format_response, format_score,
-    format_stream_start, format_vertices, is_supported, parse_line, Command, GtpGameKind,
-    LineError,
+    command_names, format_genmove, format_influence, format_info, format_play_line,
+    format_response, format_score, format_stream_start, format_vertices, is_supported, parse_line,
+    Command, GtpGameKind, LineError, GOGUI_ANALYZE_COMMANDS,
 };
 use super::io::{Event, Input, Output};
 use super::next_input;
@@ -196,6 +196,11 @@ fn execute(
                 return Ok(lines.join("\n"));
             }
             Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
+            Command::GoguiAnalyzeCommands => return Ok(GOGUI_ANALYZE_COMMANDS.join("\n")),
+            Command::Ownership => {
+                let (points, margin) = go.ownership();
+                return Ok(format_influence(&points, margin));
+            }
             _ => {}
         }
     }

@@ -79,16 +79,39 @@ pub struct PlayoutTrace<'a> {
 
 /// Plays `board` out with `to_move` first; returns black's area margin minus `komi`. The board
 /// is left in the final position.
+#[inline]
 pub fn playout(
+    board: &mut GoBoard,
+    to_move: Color,
+    komi: f32,
+    rng: &mut Rng,
+    trace: Option<&mut PlayoutTrace<'_>>,
+) -> f32 {
+    let mercy = mercy_lead(board.width() * board.height());
+    play_out(board, to_move, komi, rng, trace, mercy)
+}
+
+/// [`playout`] without the mercy rule, to the two passes (or the move limit): a playout cut
+/// short leaves points in dispute that belong to nobody, which the margin's sign survives but
+/// an ownership map does not.
+#[inline]
+pub fn playout_to_the_end(board: &mut GoBoard, to_move: Color, komi: f32, rng: &mut Rng) -> f32 {
+    play_out(board, to_move, komi, rng, None, i32::MAX)
+}
+
+/// The playout loop; it stops early when the stone lead exceeds `mercy`. One copy serves both
+/// callers: inlined into two, the policy stages were no longer inlined into it, and the 9x9
+/// playouts ran 4% slower (`sente bench go`).
+#[inline(never)]
+fn play_out(
     board: &mut GoBoard,
     mut to_move: Color,
     komi: f32,
     rng: &mut Rng,
     mut trace: Option<&mut PlayoutTrace<'_>>,
+    mercy: i32,
 ) -> f32 {
-    let points = board.width() * board.height();
-    let max_moves = points * MOVES_PER_POINT;
-    let mercy = mercy_lead(points);
+    let max_moves = board.width() * board.height() * MOVES_PER_POINT;
     let mut passes = 0;
     let mut moves = 0;
     while passes < 2 && moves < max_moves {
@@ -314,7 +337,7 @@ pub fn ownership(
             break;
         }
         scratch.copy_from(start);
-        playout(&mut scratch, to_move, 0.0, rng, None);
+        playout_to_the_end(&mut scratch, to_move, 0.0, rng);
         for p in start.points() {
             let p = p.idx();
             own[p] += match scratch.cell(p) {
@@ -338,6 +361,11 @@ pub fn dead_stones(
     tm: &TimeManager<'_>,
 ) -> Vec<Point> {
     let (own, _) = ownership(game, playouts, rng, tm);
+    dead_in(game, &own)
+}
+
+/// Stones of `game` whose point `own` ([`ownership`]'s values) gives to the opponent.
+pub fn dead_in(game: &GoGame, own: &[f32]) -> Vec<Point> {
     let board = game.board();
     board
         .points()
@@ -357,6 +385,34 @@ mod tests {
 
     fn pt(b: &GoBoard, s: &str) -> Point {
         parse_point(b, s).unwrap()
+    }
+
+    #[test]
+    fn playouts_to_the_end_play_past_the_mercy_rule_until_no_move_is_left() {
+        let mut rng = Rng::new(11);
+        let start = GoBoard::new(9, 9).unwrap();
+        let mut b = start.clone();
+        let mut past_mercy = 0;
+        for _ in 0..100 {
+            b.copy_from(&start);
+            let margin = playout_to_the_end(&mut b, Color::Black, 0.0, &mut rng);
+            assert_eq!(margin, area_margin(&b) as f32);
+            let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
+            past_mercy += usize::from(lead.abs() > mercy_lead(81));
+            // Ended by two passes: as in the test below, one side has no acceptable move and
+            // the other at most the ko it was barred from.
+            let left = [Color::Black, Color::White].map(|c| {
+                b.empty_points()
+                    .iter()
+                    .filter(|&&p| acceptable(&b, p as usize, c as u8))
+                    .count()
+            });
+            assert!(
+                left.contains(&0) && left.iter().all(|&n| n <= 1),
+                "{left:?}"
+            );
+        }
+        assert!(past_mercy > 0, "no playout went past the mercy lead");
     }
 
     #[test]

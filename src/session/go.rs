@@ -13,6 +13,8 @@
 //! * **genmove** plays what the player decides; a player answer that the rules refuse is
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
 //!   `reg_genmove` decides the same way but plays nothing.
+//! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
+//!   ownership of every point, and black's expected area margin.
 //! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
 //!   Carlo ownership) and count with [`crate::rules::go::score()`]. `seki` lists the live groups
 //!   that touch a neutral empty region (one bordered by live stones of both colours) and own
@@ -273,6 +275,27 @@ impl GoSession {
         let b = self.game.board();
         dead.retain(|&p| b.get(p).is_some());
         dead
+    }
+
+    /// `sente-ownership`: every point with its owner by the player's estimate (-1 white .. 1
+    /// black), row by row from the top left as GoGui draws them, and black's expected area
+    /// margin with komi.
+    pub fn ownership(&mut self) -> (Vec<(Vertex, f32)>, f32) {
+        let limit = self.scoring_limit();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let own = self.player.ownership(&self.game, &tm);
+        let b = self.game.board();
+        let mut points = Vec::with_capacity(b.width() * b.height());
+        for y in (0..b.height()).rev() {
+            for x in 0..b.width() {
+                if let Some(p) = b.point(x, y) {
+                    points.push((self.vertex(GoMove::Play(p)), own[p.idx()]));
+                }
+            }
+        }
+        let margin = points.iter().map(|&(_, v)| v).sum::<f32>() - self.game.rules().komi;
+        (points, margin)
     }
 
     /// `final_status_list alive|dead|seki`: one group per line.
@@ -696,11 +719,20 @@ mod tests {
                 std::thread::sleep(every);
             }
         }
-        fn dead_stones(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<Point> {
-            self.dead
-                .iter()
-                .filter_map(|&(x, y)| game.board().point(x, y))
-                .collect()
+        /// Every stone its own colour's, but the ones listed dead: the opponent's.
+        fn ownership(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<f32> {
+            let b = game.board();
+            let mut own = vec![0.0; b.array_len()];
+            for p in b.points() {
+                let dead = self.dead.iter().any(|&(x, y)| b.point(x, y) == Some(p));
+                let sign = if dead { -1.0 } else { 1.0 };
+                own[p.idx()] = match b.get(p) {
+                    Some(Color::Black) => sign,
+                    Some(Color::White) => -sign,
+                    None => 0.0,
+                };
+            }
+            own
         }
     }
 
@@ -930,6 +962,31 @@ mod tests {
         assert_eq!(alive.len(), 1);
         assert_eq!(alive[0].len(), 5);
         assert!(s.final_status_list(Status::Seki).is_empty());
+    }
+
+    #[test]
+    fn ownership_runs_row_by_row_from_the_top_left_with_the_players_values() {
+        // The test player gives each stone to its colour, and the ones it calls dead (B1 here)
+        // to the other.
+        let (mut s, _) = session_with(None, vec![(1, 0)], Some(10));
+        s.boardsize(5, 3).unwrap();
+        s.komi(0.5);
+        s.play(Color::Black, at(0, 2)).unwrap();
+        s.play(Color::White, at(1, 0)).unwrap();
+        s.play(Color::White, at(3, 1)).unwrap();
+        let (points, margin) = s.ownership();
+        let order: Vec<Vertex> = points.iter().map(|&(v, _)| v).collect();
+        let expected: Vec<Vertex> = (0..3)
+            .rev()
+            .flat_map(|y| (0..5).map(move |x| at(x, y)))
+            .collect();
+        assert_eq!(order, expected);
+        assert_eq!(points[0], (at(0, 2), 1.0));
+        assert_eq!(points[8], (at(3, 1), -1.0));
+        assert_eq!(points[11], (at(1, 0), 1.0));
+        assert_eq!(points.iter().filter(|p| p.1 == 0.0).count(), 12);
+        // A3 and the dead B1 for black, D2 for white, komi 0.5.
+        assert_eq!(margin, 0.5);
     }
 
     #[test]

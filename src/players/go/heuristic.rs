@@ -184,9 +184,9 @@ impl GoPlayer for Heuristic {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
-    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
+    fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = Rng::new(self.seed ^ game.board().hash());
-        playout::dead_stones(game, DEAD_STONE_PLAYOUTS, &mut rng, tm)
+        playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
     }
 }
 

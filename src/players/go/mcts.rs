@@ -214,9 +214,9 @@ impl GoPlayer for MctsPlayer {
             report(&candidates(&result.moves));
         }
     }
-    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
+    fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = self.rng(game);
-        playout::dead_stones(game, DEAD_STONE_PLAYOUTS, &mut rng, tm)
+        playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
     }
 }
 

@@ -61,8 +61,15 @@ pub trait GoPlayer: Send {
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
     /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
-    /// Dead stones at the end of the game, for final_score / final_status_list.
-    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point>;
+    /// Who owns each point at the end, by the player's estimate: indexed by padded point, from
+    /// -1 (white's in every playout) to 1 (black's). Must return when `tm` says stop.
+    fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32>;
+    /// Dead stones at the end of the game, for final_score / final_status_list: the stones
+    /// [`GoPlayer::ownership`] gives to the opponent.
+    fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
+        let own = self.ownership(game, tm);
+        crate::search::playout::dead_in(game, &own)
+    }
 }
 
 /// Asks `player` for `color`'s move under `limit`, starting the clock now, without reports
