@@ -18,9 +18,10 @@
 //!
 //! A playout ends after two passes in a row, after `3 x points` moves, or when one colour leads
 //! the other in stones by more than [`mercy_lead`] (the mercy rule: a lead that large is almost
-//! never overturned, and the captures that made it would otherwise be played out). Every empty
-//! point then belongs to the colour of its stone neighbours when they are all one colour (by
-//! then empty points are eyes or dame), and the score is black minus white minus komi.
+//! never overturned, and the captures that made it would otherwise be played out). Ownership
+//! playouts ([`playout_to_the_end`]) skip the mercy rule. Every empty point then belongs to the
+//! colour of its stone neighbours when they are all one colour (by then empty points are eyes or
+//! dame), and the score is black minus white minus komi.
 
 use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
