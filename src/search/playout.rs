@@ -388,6 +388,16 @@ mod tests {
         parse_point(b, s).unwrap()
     }
 
+    /// How many points the random stage would accept for black and for white.
+    fn acceptable_moves_left(b: &GoBoard) -> [usize; 2] {
+        [Color::Black, Color::White].map(|c| {
+            b.empty_points()
+                .iter()
+                .filter(|&&p| acceptable(b, p as usize, c as u8))
+                .count()
+        })
+    }
+
     #[test]
     fn playouts_to_the_end_play_past_the_mercy_rule_until_no_move_is_left() {
         let mut rng = Rng::new(11);
@@ -402,12 +412,7 @@ mod tests {
             past_mercy += usize::from(lead.abs() > mercy_lead(81));
             // Ended by two passes: as in the test below, one side has no acceptable move and
             // the other at most the ko it was barred from.
-            let left = [Color::Black, Color::White].map(|c| {
-                b.empty_points()
-                    .iter()
-                    .filter(|&&p| acceptable(&b, p as usize, c as u8))
-                    .count()
-            });
+            let left = acceptable_moves_left(&b);
             assert!(
                 left.contains(&0) && left.iter().all(|&n| n <= 1),
                 "{left:?}"
@@ -438,14 +443,7 @@ mod tests {
                 // After two passes, the second passer had no acceptable move on this board (the
                 // first pass had cleared any ko). The first passer may have been barred only
                 // from retaking a ko, which the second pass lifted: one point at most.
-                let left: Vec<usize> = [Color::Black, Color::White]
-                    .map(|c| {
-                        b.empty_points()
-                            .iter()
-                            .filter(|&&p| acceptable(&b, p as usize, c as u8))
-                            .count()
-                    })
-                    .into();
+                let left = acceptable_moves_left(&b);
                 assert!(
                     left.contains(&0) && left.iter().all(|&n| n <= 1),
                     "{size}x{size} acceptable moves left {left:?}\n{}",

@@ -266,12 +266,20 @@ impl GoSession {
         self.clock.time_left(color, seconds, stones);
     }
 
-    /// Dead stones by the player's estimate.
-    fn dead(&mut self) -> Vec<Point> {
+    /// Asks the player a scoring question (dead stones, ownership) under the scoring clock.
+    fn ask_scoring<T>(
+        &mut self,
+        ask: impl FnOnce(&mut dyn GoPlayer, &GoGame, &TimeManager<'_>) -> T,
+    ) -> T {
         let limit = self.scoring_limit();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut dead = self.player.dead_stones(&self.game, &tm);
+        ask(self.player.as_mut(), &self.game, &tm)
+    }
+
+    /// Dead stones by the player's estimate.
+    fn dead(&mut self) -> Vec<Point> {
+        let mut dead = self.ask_scoring(|player, game, tm| player.dead_stones(game, tm));
         let b = self.game.board();
         dead.retain(|&p| b.get(p).is_some());
         dead
@@ -281,10 +289,7 @@ impl GoSession {
     /// black), row by row from the top left as GoGui draws them, and black's expected area
     /// margin with komi.
     pub fn ownership(&mut self) -> (Vec<(Vertex, f32)>, f32) {
-        let limit = self.scoring_limit();
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let own = self.player.ownership(&self.game, &tm);
+        let own = self.ask_scoring(|player, game, tm| player.ownership(game, tm));
         let b = self.game.board();
         let mut points = Vec::with_capacity(b.width() * b.height());
         for y in (0..b.height()).rev() {

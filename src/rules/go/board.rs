@@ -280,7 +280,7 @@ impl GoBoard {
     /// The 3x3 code of `p` read from the cells (walls outside the array).
     fn fresh_nbr3(&self, p: usize) -> u16 {
         nbr3::code_of(std::array::from_fn(|k| {
-            let n = p.wrapping_add(self.slot_offset[k]);
+            let n = self.slot_neighbor(p, k);
             self.cells().get(n).copied().unwrap_or(WALL)
         }))
     }
@@ -414,6 +414,11 @@ impl GoBoard {
     pub fn neighbors(&self, p: usize) -> [usize; 4] {
         [p - self.stride, p - 1, p + 1, p + self.stride]
     }
+    /// The neighbour of `p` in slot `k` of its 3x3 code ([`nbr3::SLOTS`] order).
+    #[inline(always)]
+    fn slot_neighbor(&self, p: usize, k: usize) -> usize {
+        p.wrapping_add(self.slot_offset[k])
+    }
     /// The orthogonal neighbours of `p` holding `v` (1 black, 2 white), read from `p`'s 3x3
     /// code: only those cells are visited, which spares a branch per neighbour.
     #[inline(always)]
@@ -423,7 +428,7 @@ impl GoBoard {
         v: u8,
     ) -> impl Iterator<Item = usize> + '_ {
         Slots(slots_holding(at(&self.nbr3, p), v) & ORTH_SLOTS)
-            .map(move |k| p.wrapping_add(self.slot_offset[k]))
+            .map(move |k| self.slot_neighbor(p, k))
     }
     /// The four diagonal neighbours (walls included).
     #[inline]
@@ -644,7 +649,7 @@ impl GoBoard {
             return 0;
         }
         let slot = (slots_holding(code, EMPTY) & ORTH_SLOTS).trailing_zeros() / 2;
-        p.wrapping_add(self.slot_offset[slot as usize])
+        self.slot_neighbor(p, slot as usize)
     }
 
     /// Liberties (0, 1 or 2 meaning "two or more") of a `c` stone on `p` given `first`, the one
@@ -795,7 +800,7 @@ impl GoBoard {
         // Only the slots the code shows holding a friend or an enemy are visited, one set bit
         // at a time: fewer unpredictable branches than testing all four cells.
         for k in Slots(friends) {
-            let n = p.wrapping_add(self.slot_offset[k]);
+            let n = self.slot_neighbor(p, k);
             let (a, b) = (at(&self.head, p) as usize, at(&self.head, n) as usize);
             if a != b {
                 self.merge(a, b);
@@ -804,7 +809,7 @@ impl GoBoard {
         let mut captured = 0;
         let mut captured_at = 0;
         for k in Slots(enemies) {
-            let n = p.wrapping_add(self.slot_offset[k]);
+            let n = self.slot_neighbor(p, k);
             // Two slots may show one group: the first visit takes it off the board.
             if at(&self.cell, n) == opp && at(&self.libs, at(&self.head, n) as usize).count() == 0 {
                 captured += self.remove_group::<HASH>(at(&self.head, n) as usize);
@@ -888,7 +893,7 @@ impl GoBoard {
             self.add_empty(s);
             n += 1;
             for k in Slots(slots_holding(at(&self.nbr3, s), other) & ORTH_SLOTS) {
-                let m = s.wrapping_add(self.slot_offset[k]);
+                let m = self.slot_neighbor(s, k);
                 let g = at(&self.head, m) as usize;
                 self.add_lib(g, s);
             }
