@@ -504,7 +504,7 @@ impl fmt::Display for GoBenchReport {
 /// bench position (19x19 positions get a quarter of the count), on this thread.
 pub fn run_go(playouts: u64) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
-    use crate::search::mcts::{Mcts, Mode};
+    use crate::search::mcts::{Mcts, Mode, Reporting};
     use crate::search::playout::{playout, Rng};
 
     let mut lines = Vec::new();
@@ -540,7 +540,14 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
         let (result, search_time, search_cpu) = timed(|| {
             let tm = TimeManager::new(&limit, Instant::now(), &stop);
             let mut mcts = Mcts::new(1);
-            mcts.search(&game, color, &tm, Mode::Play, None, &mut |_| {})
+            mcts.search(
+                &game,
+                color,
+                &tm,
+                Mode::Play,
+                Reporting::default(),
+                &mut |_, _| {},
+            )
         });
         let best = result
             .best

@@ -43,6 +43,71 @@ play b E5
 24 kata-genmove_analyze
 #? ?[syntax error.*]
 
+# KataGo's `ownership true`: every info line ends with `ownership` and one value per point, row
+# by row from the top left, in -1..1 from the analysed colour's point of view. The other
+# ownership keys are accepted as `false` only; Leela Zero's dialect has none of them. Refusals
+# change nothing (the board stays empty: nothing to undo).
+boardsize 7
+clear_board
+40 kata-analyze b 10 ownershipStdev true
+#? ?[syntax error.*]
+41 kata-analyze b 10 ownership maybe
+#? ?[syntax error.*]
+42 kata-analyze b 10 ownership
+#? ?[syntax error.*]
+43 kata-analyze b 10 ownership true movesOwnership true
+#? ?[syntax error.*]
+44 kata-analyze b 10 ownership true avoid b A1 1
+#? ?[syntax error.*]
+45 lz-analyze b 10 ownership false
+#? ?[syntax error.*]
+46 lz-genmove_analyze b 10 ownership true
+#? ?[syntax error.*]
+47 kata-genmove_analyze b 10 pvVisits true
+#? ?[syntax error.*]
+48 kata-genmove_analyze b 10 ownership 1
+#? ?[syntax error.*]
+49 undo
+#? ?[cannot undo]
+
+# 7x7 walls: black walls column D and owns A-C, white walls column E and owns F-G; row 4 splits
+# each side's area in two.
+play b D1
+play b D2
+play b D3
+play b D4
+play b D5
+play b D6
+play b D7
+play w E1
+play w E2
+play w E3
+play w E4
+play w E5
+play w E6
+play w E7
+play b A4
+play b B4
+play b C4
+play w F4
+play w G4
+50 kata-analyze b 10 ownership true
+#? [(info move [^\n]* ownership( -?[01]\.\d{3}){49}\n?)*]
+51 kata-analyze w interval 10 pvVisits false ownership true ownershipStdev false movesOwnership false movesOwnershipStdev false
+#? [(info move [^\n]* ownership( -?[01]\.\d{3}){49}\n?)*]
+52 kata-analyze b 10 ownership false
+#? [(info move [^\n]* pv( [A-G][1-7]| pass)+\n?)*]
+# genmove_analyze always reports after its search (the last info line, over all the playouts):
+# there the top row is A7-D7 black's, E7-G7 white's.
+53 kata-genmove_analyze b 10 ownership true
+#? [(info move [^\n]* ownership( -?[01]\.\d{3}){49}\n)*info move [^\n]* ownership( 0\.\d{3}| 1\.000){4}( -0\.\d{3}| -1\.000){3}( -?[01]\.\d{3}){42}\nplay ([A-G][1-7]|pass|resign)]
+54 undo
+#? []
+55 kata-genmove_analyze w 10 ownership true
+#? [(info move [^\n]* ownership( -?[01]\.\d{3}){49}\n)*info move [^\n]* ownership( -0\.\d{3}| -1\.000){4}( 0\.\d{3}| 1\.000){3}( -?[01]\.\d{3}){42}\nplay ([A-G][1-7]|pass|resign)]
+56 kata-genmove_analyze b 10 ownership false
+#? [(info move [^\n]* pv( [A-G][1-7]| pass)+\n)+play ([A-G][1-7]|pass|resign)]
+
 # The last command: end of input ends it.
 30 lz-analyze b 50
 #? [(info .*\n?)*]

@@ -7,7 +7,8 @@
 //   4. genmove;
 //   5. lz-analyze B 10, interrupted by protocol_version (Sabaki's sendAbort) after the first
 //      info line: the analysis must end at once and the next command be answered;
-//   6. kata-analyze W 10 the same way, and lz-genmove_analyze ending with `play <vertex>`;
+//   6. kata-analyze W 10 the same way, kata-analyze W 10 ownership true (Lizzie's heat map: 81
+//      values after the last pv), and lz-genmove_analyze ending with `play <vertex>`;
 //   7. quit within Sabaki's 3 s.
 // Usage: node session.js path/to/sente [engine args...]. Prints what it checked; exit 1 on the
 // first failure.
@@ -29,12 +30,12 @@ function check(ok, what) {
 
 const vertexRe = /^([a-hj-t][1-9]|[a-hj-t]1[0-9]|pass|resign)$/i
 
-async function analyse(controller, name, color, abortAfter) {
+async function analyse(controller, name, color, abortAfter, extra = []) {
   let infoLines = []
   let ended = null
   let sentAbortAt = null
   let abort = null
-  let response = controller.sendCommand({name, args: [color, '10']}, ({line, end}) => {
+  let response = controller.sendCommand({name, args: [color, '10', ...extra]}, ({line, end}) => {
     if (line.startsWith('info ')) infoLines.push(line)
     if (end) ended = Date.now()
     if (infoLines.length >= abortAfter && abort == null) {
@@ -146,6 +147,18 @@ async function main() {
     'kata-analyze winrates are floats in 0..1 with scoreLead'
   )
   check(kata.next.content === '2' && kata.latency < 1000, 'kata-analyze ended on the next command')
+  check(!/ownership/.test(kata.infoLines.join('\n')), 'no ownership unless asked')
+  let owned = await analyse(controller, 'kata-analyze', 'W', 1, ['ownership', 'true'])
+  let [infos, tail, ...more] = (owned.infoLines[0] || '').split(' ownership ')
+  let values = (tail || '').split(' ')
+  check(
+    !owned.res.error && more.length === 0 && parseInfo(infos).length > 0,
+    'kata-analyze ownership true: info blocks, then one ownership tail'
+  )
+  check(
+    values.length === 81 && values.every(v => /^-?[01]\.\d+$/.test(v) && Math.abs(+v) <= 1),
+    `with 81 values in -1..1 (${values.slice(0, 3).join(' ')} ...)`
+  )
   let lines = []
   let gen = await controller.sendCommand({name: 'lz-genmove_analyze', args: ['B', '10']}, ({line}) =>
     lines.push(line)

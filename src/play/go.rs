@@ -283,7 +283,7 @@ impl Go<'_> {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
         let mut best: Option<GoCandidate> = None;
-        let mut report = |moves: &[GoCandidate]| {
+        let mut report = |moves: &[GoCandidate], _: Option<&[f32]>| {
             if let Some(text) = progress_text(game, moves) {
                 line.show(&text);
             }
@@ -293,6 +293,7 @@ impl Go<'_> {
             tm: &tm,
             report: &mut report,
             report_every: Some(PROGRESS_EVERY),
+            ownership: false,
         };
         let decision = player.genmove(game, color, &mut req);
         line.finish();

@@ -439,11 +439,11 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         }
         "lz-analyze" | "kata-analyze" => {
             let kind = analyze_kind(name);
-            parse_analyze(name, args, false).map(|(_, o)| Command::Analyze(kind, o))
+            parse_analyze(name, kind, args, false).map(|(_, o)| Command::Analyze(kind, o))
         }
         "lz-genmove_analyze" | "kata-genmove_analyze" => {
             let kind = analyze_kind(name);
-            parse_analyze(name, args, true)
+            parse_analyze(name, kind, args, true)
                 .map(|(c, o)| Command::GenmoveAnalyze(kind, c.expect("colour required"), o))
         }
         "sente-level" => match args {
@@ -463,19 +463,44 @@ fn analyze_kind(name: &str) -> AnalyzeKind {
     }
 }
 
-/// `[color] [interval] [interval N] [minmoves N] [maxmoves N]` (the colour is required for the
-/// genmove forms). Keys we do not implement (`allow`, `avoid`, `ownership`, ...) are refused
-/// rather than silently ignored.
+/// KataGo's boolean keys that we accept only as `false` (what we do anyway): Lizzie-like
+/// clients send them along with `ownership`.
+const KATA_FALSE_ONLY_KEYS: &[&str] = &[
+    "ownershipStdev",
+    "movesOwnership",
+    "movesOwnershipStdev",
+    "pvVisits",
+];
+
+/// `true` / `false`, any case.
+fn parse_bool(tok: &str) -> Option<bool> {
+    if tok.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if tok.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// `[color] [interval]` then key-value pairs in any order: `interval N`, `minmoves N`,
+/// `maxmoves N`, and for the `kata-` forms `ownership true|false` and the
+/// [`KATA_FALSE_ONLY_KEYS`] with `false` (the colour is required for the genmove forms). Keys
+/// we do not implement (`allow`, `avoid`, `ownershipStdev true`, ...) are refused rather than
+/// silently ignored.
 fn parse_analyze(
     name: &str,
+    kind: AnalyzeKind,
     args: &[&str],
     need_color: bool,
 ) -> Result<(Option<Color>, AnalyzeOptions), LineError> {
-    let e = if need_color {
-        format!("{name} <color> [interval] [minmoves N] [maxmoves N]")
+    let color = if need_color { "<color>" } else { "[color]" };
+    let kata = if kind == AnalyzeKind::Kata {
+        " [ownership true|false]"
     } else {
-        format!("{name} [color] [interval] [minmoves N] [maxmoves N]")
+        ""
     };
+    let e = format!("{name} {color} [interval] [minmoves N] [maxmoves N]{kata}");
     let mut o = AnalyzeOptions::default();
     let mut rest = args;
     if let Some(c) = rest.first().and_then(|t| parse_color(t)) {
@@ -489,12 +514,27 @@ fn parse_analyze(
         rest = &rest[1..];
     }
     while let [key, val, tail @ ..] = rest {
-        let n = parse_uint(val).ok_or_else(|| syntax(&e))?;
-        match *key {
-            "interval" => o.interval_cs = u32::try_from(n).unwrap_or(u32::MAX),
-            "minmoves" => o.min_moves = usize::try_from(n).unwrap_or(usize::MAX),
-            "maxmoves" => o.max_moves = Some(usize::try_from(n).unwrap_or(usize::MAX)),
-            _ => return Err(syntax(&e)),
+        let key = *key;
+        if kind == AnalyzeKind::Kata && (key == "ownership" || KATA_FALSE_ONLY_KEYS.contains(&key))
+        {
+            match parse_bool(val) {
+                Some(on) if key == "ownership" => o.ownership = on,
+                Some(false) => {}
+                Some(true) => {
+                    return Err(LineError::Syntax(format!(
+                        "syntax error ({key} true is not supported; expected {e})"
+                    )))
+                }
+                None => return Err(syntax(&e)),
+            }
+        } else {
+            let n = parse_uint(val).ok_or_else(|| syntax(&e))?;
+            match key {
+                "interval" => o.interval_cs = u32::try_from(n).unwrap_or(u32::MAX),
+                "minmoves" => o.min_moves = usize::try_from(n).unwrap_or(usize::MAX),
+                "maxmoves" => o.max_moves = Some(usize::try_from(n).unwrap_or(usize::MAX)),
+                _ => return Err(syntax(&e)),
+            }
         }
         rest = tail;
     }
@@ -646,9 +686,14 @@ pub fn format_stream_start(id: Option<&str>) -> String {
     format!("={}", id.unwrap_or(""))
 }
 
-/// One `info` line holding every candidate, in the dialect of `kind`. `None` when there is no
-/// candidate yet.
-pub fn format_info(kind: AnalyzeKind, candidates: &[Candidate]) -> Option<String> {
+/// One `info` line holding every candidate, in the dialect of `kind`, ended by `ownership` and
+/// the values of `ownership` when given (in the order given: the session sends them row by row
+/// from the top left). `None` when there is no candidate yet.
+pub fn format_info(
+    kind: AnalyzeKind,
+    candidates: &[Candidate],
+    ownership: Option<&[f32]>,
+) -> Option<String> {
     if candidates.is_empty() {
         return None;
     }
@@ -680,7 +725,24 @@ pub fn format_info(kind: AnalyzeKind, candidates: &[Candidate]) -> Option<String
         }
         parts.push(s);
     }
-    Some(parts.join(" "))
+    let mut line = parts.join(" ");
+    if let Some(own) = ownership {
+        line.reserve(own.len() * 7 + 10);
+        line.push_str(" ownership");
+        for &v in own {
+            line.push(' ');
+            line.push_str(&format_owner(v));
+        }
+    }
+    Some(line)
+}
+
+/// An ownership value with three decimals, in -1..1, never `-0.000` nor `NaN`.
+fn format_owner(v: f32) -> String {
+    let v = if v.is_nan() { 0.0 } else { v.clamp(-1.0, 1.0) };
+    let rounded = (v * 1000.0).round() / 1000.0;
+    // `rounded + 0.0` turns -0.0 into 0.0.
+    format!("{:.3}", rounded + 0.0)
 }
 
 /// A probability as an integer in 0..=10000 (Leela Zero's unit).
@@ -696,6 +758,7 @@ pub fn format_play_line(m: Genmove) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::gtp_game::DEFAULT_INTERVAL_CS;
 
     fn cmd(line: &str) -> Result<Command, LineError> {
         parse_line(line).expect("a command").command
@@ -1031,6 +1094,7 @@ mod tests {
                     interval_cs: 10,
                     min_moves: 1,
                     max_moves: Some(3),
+                    ownership: false,
                 }
             ))
         );
@@ -1148,15 +1212,176 @@ mod tests {
         };
         let cands = [c(at(3, 3), 836, 0), c(at(3, 15), 20, 1)];
         assert_eq!(
-            format_info(AnalyzeKind::Lz, &cands).unwrap(),
+            format_info(AnalyzeKind::Lz, &cands, None).unwrap(),
             "info move D4 visits 836 winrate 4656 prior 839 order 0 pv D4 Q16 \
              info move D16 visits 20 winrate 4656 prior 839 order 1 pv D16 Q16"
         );
         assert_eq!(
-            format_info(AnalyzeKind::Kata, &cands[..1]).unwrap(),
+            format_info(AnalyzeKind::Kata, &cands[..1], None).unwrap(),
             "info move D4 visits 836 winrate 0.465600 scoreLead -1.250000 prior 0.083900 \
              order 0 pv D4 Q16"
         );
-        assert_eq!(format_info(AnalyzeKind::Lz, &[]), None);
+        assert_eq!(format_info(AnalyzeKind::Lz, &[], None), None);
+        assert_eq!(format_info(AnalyzeKind::Kata, &[], Some(&[0.5])), None);
+    }
+
+    #[test]
+    fn the_ownership_tail_ends_the_line_once_with_every_value_in_order() {
+        let c = |v, order| Candidate {
+            vertex: v,
+            visits: 5,
+            winrate: 0.5,
+            prior: 0.1,
+            score_lead: 0.0,
+            order,
+            pv: vec![v],
+        };
+        let cands = [c(at(0, 1), 0), c(at(1, 0), 1)];
+        // A 3x2 board's six values, row by row from the top left, as the session sends them;
+        // clamped to -1..1, three decimals, no -0.000, no exponent, NaN as 0.
+        let own = [1.0, -0.25, 0.0004, -0.0004, 1.5, f32::NAN];
+        let line = format_info(AnalyzeKind::Kata, &cands, Some(&own)).unwrap();
+        let (infos, tail) = line.split_once(" ownership ").unwrap();
+        assert_eq!(infos, format_info(AnalyzeKind::Kata, &cands, None).unwrap());
+        assert_eq!(tail, "1.000 -0.250 0.000 0.000 1.000 0.000");
+        assert_eq!(line.matches("ownership").count(), 1);
+        assert!(line.rfind("info move").unwrap() < line.find("ownership").unwrap());
+        for (v, want) in [
+            (1e-9_f32, "0.000"),
+            (-1e-9, "0.000"),
+            (-0.9996, "-1.000"),
+            (0.1235, "0.124"),
+            (-f32::INFINITY, "-1.000"),
+        ] {
+            assert_eq!(format_owner(v), want, "{v}");
+        }
+        let n = 19 * 19;
+        let own: Vec<f32> = (0..n).map(|i| i as f32 / n as f32).collect();
+        let line = format_info(AnalyzeKind::Kata, &cands[..1], Some(&own)).unwrap();
+        let values: Vec<&str> = line
+            .split(" ownership ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .collect();
+        assert_eq!(values.len(), n);
+        assert_eq!(
+            (values[0], values[1], values[n - 1]),
+            ("0.000", "0.003", "0.997")
+        );
+    }
+
+    fn options(ownership: bool, color: Option<Color>, interval_cs: u32) -> AnalyzeOptions {
+        AnalyzeOptions {
+            color,
+            interval_cs,
+            ownership,
+            ..AnalyzeOptions::default()
+        }
+    }
+
+    #[test]
+    fn kata_ownership_keys() {
+        let kata = |o| Ok(Command::Analyze(AnalyzeKind::Kata, o));
+        let w = Some(Color::White);
+        assert_eq!(
+            cmd("kata-analyze w 10 ownership true"),
+            kata(options(true, w, 10))
+        );
+        assert_eq!(
+            cmd("kata-analyze ownership TRUE"),
+            kata(options(true, None, DEFAULT_INTERVAL_CS))
+        );
+        assert_eq!(
+            cmd("kata-analyze b 10 ownership false"),
+            kata(options(false, Some(Color::Black), 10))
+        );
+        // Any key order; the false-only keys of Lizzie-like clients are accepted as false.
+        let all = "ownershipStdev false movesOwnership false movesOwnershipStdev false \
+                   pvVisits False";
+        for line in [
+            format!("kata-analyze w interval 10 ownership true {all}"),
+            format!("kata-analyze w {all} ownership true interval 10"),
+            format!("kata-analyze w 50 {all} interval 10 ownership true"),
+            "kata-analyze w pvVisits false ownership false ownership true interval 10".into(),
+        ] {
+            assert_eq!(cmd(&line), kata(options(true, w, 10)), "{line}");
+        }
+        assert_eq!(
+            cmd("kata-analyze b 10 maxmoves 2 ownership true minmoves 1"),
+            kata(AnalyzeOptions {
+                color: Some(Color::Black),
+                interval_cs: 10,
+                min_moves: 1,
+                max_moves: Some(2),
+                ownership: true,
+            })
+        );
+        assert_eq!(
+            cmd("kata-genmove_analyze b 10 ownership true"),
+            Ok(Command::GenmoveAnalyze(
+                AnalyzeKind::Kata,
+                Color::Black,
+                options(true, Some(Color::Black), 10)
+            ))
+        );
+        assert_eq!(
+            cmd("kata-genmove_analyze w ownership false pvVisits false"),
+            Ok(Command::GenmoveAnalyze(
+                AnalyzeKind::Kata,
+                Color::White,
+                options(false, w, DEFAULT_INTERVAL_CS)
+            ))
+        );
+    }
+
+    #[test]
+    fn refused_analysis_keys() {
+        let refused = [
+            // Unsupported true values.
+            "kata-analyze b 10 ownershipStdev true",
+            "kata-analyze b 10 ownership true movesOwnership true",
+            "kata-analyze b 10 movesOwnershipStdev true",
+            "kata-analyze b 10 pvVisits true",
+            "kata-genmove_analyze b 10 ownershipStdev true",
+            // Malformed values, missing values, unknown keys.
+            "kata-analyze b 10 ownership yes",
+            "kata-analyze b 10 ownership 1",
+            "kata-analyze b 10 ownership",
+            "kata-analyze b 10 ownership true interval",
+            "kata-analyze b 10 pvVisits no",
+            "kata-analyze b 10 ownership true allow b d4 1",
+            "kata-analyze b 10 rootInfo true",
+            "kata-analyze b 10 Ownership true",
+            "kata-analyze b 10 interval true",
+            "kata-analyze b 10 ownership true ownership",
+            "kata-genmove_analyze ownership true",
+            // Leela Zero's dialect has no ownership.
+            "lz-analyze b 10 ownership true",
+            "lz-analyze b 10 ownership false",
+            "lz-analyze b 10 pvVisits false",
+            "lz-genmove_analyze b 10 ownership true",
+            "lz-genmove_analyze b ownership false",
+        ];
+        for line in refused {
+            match cmd(line) {
+                Err(LineError::Syntax(m)) => {
+                    assert!(m.starts_with("syntax error ("), "{line}: {m}")
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            cmd("kata-analyze b pvVisits true"),
+            Err(LineError::Syntax(m)) if m.contains("pvVisits true is not supported")
+        ));
+        assert!(matches!(
+            cmd("kata-analyze b ownership maybe"),
+            Err(LineError::Syntax(m)) if m.contains("[ownership true|false]")
+        ));
+        assert!(matches!(
+            cmd("lz-analyze b ownership true"),
+            Err(LineError::Syntax(m)) if !m.contains("ownership")
+        ));
     }
 }

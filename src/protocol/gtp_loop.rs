@@ -252,13 +252,16 @@ fn stream<W: Write>(
     let mut failed: Option<io::Error> = None;
     match command {
         Command::Analyze(kind, options) => {
-            let mut write = |c: &[Candidate]| write_info(out, &mut failed, format_info(kind, c));
+            let mut write = |c: &[Candidate], own: Option<&[f32]>| {
+                write_info(out, &mut failed, format_info(kind, c, own))
+            };
             go.analyze(options, input.seq, &mut write);
         }
         Command::GenmoveAnalyze(kind, color, options) => {
             let decision = {
-                let mut write =
-                    |c: &[Candidate]| write_info(out, &mut failed, format_info(kind, c));
+                let mut write = |c: &[Candidate], own: Option<&[f32]>| {
+                    write_info(out, &mut failed, format_info(kind, c, own))
+                };
                 let mut req = GtpRequest {
                     seq: input.seq,
                     at: input.at,

@@ -36,6 +36,13 @@
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
+//! - **Ownership** (on request, [`Reporting::ownership`], for `kata-analyze ... ownership
+//!   true`): every simulation's final board adds each point's owner to a running sum, and
+//!   reports carry the mean over this search's simulations (reused visits have no board to
+//!   count). The playouts then run to the end, past the mercy rule, as every ownership playout
+//!   does ([`crate::search::playout::playout_to_the_end`]): a playout cut short leaves the
+//!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
+//!   chosen once per simulation and a search without it runs exactly as before.
 //!
 //! Deterministic for a given seed, command history and playout budget.
 
@@ -47,7 +54,9 @@ use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::playout::{area_margin, playout, PlayoutTrace, Rng};
+use crate::search::playout::{
+    add_owners, area_margin, mean_owners, playout, playout_to_the_end, PlayoutTrace, Rng,
+};
 
 /// Point index used for a pass child.
 const PASS: u16 = 0;
@@ -175,6 +184,20 @@ pub struct RootMove {
     pub pv: Vec<GoMove>,
 }
 
+/// What a search reports while it runs, besides its result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reporting {
+    /// How often the report callback is called; `None` = never.
+    pub every: Option<Duration>,
+    /// Whether to average every point's final owner over the simulations (see the module
+    /// notes: the playouts then skip the mercy rule).
+    pub ownership: bool,
+}
+
+/// Receives a running search's root moves and, when [`Reporting::ownership`] asks, its
+/// ownership so far (as in [`SearchResult::ownership`]).
+pub type SearchReport<'a> = &'a mut dyn FnMut(&[RootMove], Option<&[f32]>);
+
 /// What a search ends with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
@@ -182,6 +205,10 @@ pub struct SearchResult {
     pub best: Option<GoMove>,
     /// Root moves, most visited first.
     pub moves: Vec<RootMove>,
+    /// When [`Reporting::ownership`] asked for it and a simulation ran: each padded point's
+    /// mean final owner over this search's simulations, -1 (white's in every one) .. 1
+    /// (black's).
+    pub ownership: Option<Vec<f32>>,
     /// Simulations run by this search (reused visits not included).
     pub playouts: u64,
     pub elapsed: Duration,
@@ -293,15 +320,17 @@ impl Mcts {
     }
 
     /// Searches `game` for `color` until `tm` says stop (see the module notes), calling
-    /// `report` with the root moves every `report_every`.
+    /// `report` every `reporting.every` with the root moves and, when `reporting.ownership`
+    /// asks, the ownership so far (as in [`SearchResult::ownership`]; such a report waits for
+    /// the first simulation).
     pub fn search(
         &mut self,
         game: &GoGame,
         color: Color,
         tm: &TimeManager<'_>,
         mode: Mode,
-        report_every: Option<Duration>,
-        report: &mut dyn FnMut(&[RootMove]),
+        reporting: Reporting,
+        report: SearchReport<'_>,
     ) -> SearchResult {
         self.prepare_root(game, color);
         // Each search replays from its own seed: the same position gives the same answer.
@@ -312,7 +341,12 @@ impl Mcts {
         let root_board = self.root_board.take().expect("prepared root");
         let mut scratch = self.scratch.take().unwrap_or_else(|| root_board.clone());
         let mut sims: u64 = 0;
+        let report_every = reporting.every;
         let mut next_report = report_every;
+        // Final owners summed over the simulations, by padded point.
+        let mut owners = reporting
+            .ownership
+            .then(|| vec![0i32; root_board.array_len()]);
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
         loop {
             if sims >= budget {
@@ -332,8 +366,11 @@ impl Mcts {
                     break;
                 }
                 if let Some(at) = next_report {
-                    if tm.elapsed() >= at {
-                        report(&self.root_moves());
+                    // An ownership map needs a simulation (the clock may be past the first
+                    // interval before the search starts).
+                    if tm.elapsed() >= at && (sims > 0 || owners.is_none()) {
+                        let own = owners.as_deref().map(|o| mean_owners(o, sims as u32));
+                        report(&self.root_moves(), own.as_deref());
                         next_report = report_every.map(|every| tm.elapsed() + every);
                     }
                 }
@@ -341,7 +378,13 @@ impl Mcts {
             if self.nodes[ROOT as usize].n_children == 0 {
                 break;
             }
-            self.simulate(&root_board, &mut scratch, color, komi);
+            match owners.as_deref_mut() {
+                None => self.simulate(&root_board, &mut scratch, color, komi, false),
+                Some(own) => {
+                    self.simulate(&root_board, &mut scratch, color, komi, true);
+                    add_owners(&scratch, own);
+                }
+            }
             sims += 1;
         }
         self.root_board = Some(root_board);
@@ -350,6 +393,9 @@ impl Mcts {
         SearchResult {
             best: moves.first().map(|m| m.mv),
             moves,
+            ownership: owners
+                .filter(|_| sims > 0)
+                .map(|o| mean_owners(&o, sims as u32)),
             playouts: sims,
             elapsed: tm.elapsed(),
         }
@@ -502,8 +548,16 @@ impl Mcts {
         self.nodes = nodes;
     }
 
-    /// One simulation: descend, maybe expand, play out, back up.
-    fn simulate(&mut self, root_board: &GoBoard, scratch: &mut GoBoard, color: Color, komi: f32) {
+    /// One simulation: descend, maybe expand, play out (`to_the_end`: past the mercy rule),
+    /// back up. `scratch` is left on the simulation's final board.
+    fn simulate(
+        &mut self,
+        root_board: &GoBoard,
+        scratch: &mut GoBoard,
+        color: Color,
+        komi: f32,
+        to_the_end: bool,
+    ) {
         scratch.copy_from(root_board);
         self.first_mover.fill(0);
         self.path.clear();
@@ -547,10 +601,14 @@ impl Mcts {
         let margin = if passes >= 2 {
             area_margin(scratch) as f32 - komi
         } else {
-            let mut trace = PlayoutTrace {
+            let mut trace = Some(PlayoutTrace {
                 first_mover: &mut self.first_mover,
-            };
-            playout(scratch, to_move, komi, &mut self.rng, Some(&mut trace))
+            });
+            if to_the_end {
+                playout_to_the_end(scratch, to_move, komi, &mut self.rng, trace.as_mut())
+            } else {
+                playout(scratch, to_move, komi, &mut self.rng, trace.as_mut())
+            }
         };
         self.backup(margin);
     }
@@ -852,7 +910,7 @@ mod tests {
     fn run(m: &mut Mcts, g: &GoGame, c: Color, playouts: u64) -> SearchResult {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&SearchLimit::nodes(playouts), Instant::now(), &stop);
-        m.search(g, c, &tm, Mode::Play, None, &mut |_| {})
+        m.search(g, c, &tm, Mode::Play, Reporting::default(), &mut |_, _| {})
     }
 
     #[test]
@@ -928,13 +986,27 @@ mod tests {
         let g = GoGame::new(19, 19, GoRules::default()).unwrap();
         let stop = AtomicBool::new(true);
         let tm = TimeManager::new(&SearchLimit::default(), Instant::now(), &stop);
-        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::Analyze, None, &mut |_| {});
+        let r = Mcts::new(0).search(
+            &g,
+            Color::Black,
+            &tm,
+            Mode::Analyze,
+            Reporting::default(),
+            &mut |_, _| {},
+        );
         assert_eq!(r.playouts, 0);
         assert!(r.best.is_some(), "a move is ready before any playout");
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
         let t = Instant::now();
-        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::Play, None, &mut |_| {});
+        let r = Mcts::new(0).search(
+            &g,
+            Color::Black,
+            &tm,
+            Mode::Play,
+            Reporting::default(),
+            &mut |_, _| {},
+        );
         assert!(
             t.elapsed() < Duration::from_millis(200),
             "{:?}",
@@ -966,7 +1038,14 @@ mod tests {
         g.play(mv(&g, "A2"), Color::Black).unwrap();
         g.play(GoMove::Pass, Color::White).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let r = Mcts::new(0).search(&g, Color::Black, &tm, Mode::PlayTurn, None, &mut |_| {});
+        let r = Mcts::new(0).search(
+            &g,
+            Color::Black,
+            &tm,
+            Mode::PlayTurn,
+            Reporting::default(),
+            &mut |_, _| {},
+        );
         assert!(r.moves.len() <= 1, "{:?}", r.moves);
         assert!(r.playouts < 1000, "{} playouts", r.playouts);
         // An open position: a lead can exceed the simulations to come only past half the
@@ -974,7 +1053,14 @@ mod tests {
         // where the play mode may stop.
         let g = GoGame::new(9, 9, GoRules::default()).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let turn = Mcts::new(0).search(&g, Color::Black, &tm, Mode::PlayTurn, None, &mut |_| {});
+        let turn = Mcts::new(0).search(
+            &g,
+            Color::Black,
+            &tm,
+            Mode::PlayTurn,
+            Reporting::default(),
+            &mut |_, _| {},
+        );
         let hard = tm.hard_limit().unwrap();
         assert!(
             turn.elapsed >= hard * 2 / 5,
@@ -1098,14 +1184,104 @@ mod tests {
             Color::Black,
             &tm,
             Mode::Analyze,
-            Some(Duration::from_millis(50)),
-            &mut |moves| {
+            Reporting {
+                every: Some(Duration::from_millis(50)),
+                ownership: false,
+            },
+            &mut |moves, own| {
                 assert!(!moves.is_empty());
+                assert!(own.is_none(), "ownership only when asked");
                 reports += 1;
             },
         );
         assert!(reports >= 2, "{reports} reports");
         let m = &r.moves[0];
         assert!((0.0..=1.0).contains(&m.winrate) && m.prior > 0.0 && !m.pv.is_empty());
+        assert_eq!(r.ownership, None);
+    }
+
+    /// 9x9 split by walls: black owns columns A-D (wall on D), white F-J (wall on E and F).
+    fn walls() -> GoGame {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut setup = Vec::new();
+        for row in 1..=9 {
+            for (col, c) in [("D", Color::Black), ("E", Color::White)] {
+                let GoMove::Play(p) = mv(&g, &format!("{col}{row}")) else {
+                    unreachable!()
+                };
+                setup.push((p, c));
+            }
+        }
+        g.place_setup(&setup).unwrap();
+        g
+    }
+
+    #[test]
+    fn ownership_is_averaged_over_the_simulations_when_asked() {
+        let g = walls();
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(400), Instant::now(), &stop);
+        let mut reported = 0;
+        let reporting = Reporting {
+            every: Some(Duration::ZERO),
+            ownership: true,
+        };
+        let r = Mcts::new(4).search(
+            &g,
+            Color::White,
+            &tm,
+            Mode::Play,
+            reporting,
+            &mut |_, own| {
+                let own = own.expect("ownership was asked");
+                assert_eq!(own.len(), g.board().array_len());
+                reported += 1;
+            },
+        );
+        assert!(reported > 0);
+        assert_eq!(r.playouts, 400);
+        let own = r.ownership.expect("ownership was asked");
+        let b = g.board();
+        for p in b.points() {
+            let v = own[p.idx()];
+            assert!((-1.0..=1.0).contains(&v), "{v}");
+            let (x, _) = b.xy(p);
+            // Black's side (A-D) is black's, white's (E-J) white's, in most simulations.
+            if x <= 3 {
+                assert!(v > 0.5, "{:?} {v}", b.xy(p));
+            } else {
+                assert!(v < -0.5, "{:?} {v}", b.xy(p));
+            }
+        }
+    }
+
+    #[test]
+    fn ownership_simulations_play_past_the_mercy_rule() {
+        // One simulation per search from the empty 9x9 board: the board it leaves behind is
+        // its final position. With ownership every playout ends by two passes (one side has
+        // no acceptable move, the other at most a ko); without, some end on the mercy rule.
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut cut_short = 0;
+        for seed in 0..60 {
+            for ownership in [true, false] {
+                let tm = TimeManager::new(&SearchLimit::nodes(1), Instant::now(), &stop);
+                let mut m = Mcts::new(seed);
+                let reporting = Reporting {
+                    every: None,
+                    ownership,
+                };
+                m.search(&g, Color::Black, &tm, Mode::Play, reporting, &mut |_, _| {});
+                let b = m.scratch.as_ref().unwrap();
+                let left = crate::search::playout::acceptable_moves_left(b);
+                let ended = left.contains(&0) && left.iter().all(|&n| n <= 1);
+                if ownership {
+                    assert!(ended, "seed {seed}: {left:?}\n{}", b.to_text());
+                } else {
+                    cut_short += usize::from(!ended);
+                }
+            }
+        }
+        assert!(cut_short > 0, "no playout met the mercy rule");
     }
 }

@@ -96,8 +96,14 @@ pub fn playout(
 /// short leaves points in dispute that belong to nobody, which the margin's sign survives but
 /// an ownership map does not.
 #[inline]
-pub fn playout_to_the_end(board: &mut GoBoard, to_move: Color, komi: f32, rng: &mut Rng) -> f32 {
-    play_out(board, to_move, komi, rng, None, i32::MAX)
+pub fn playout_to_the_end(
+    board: &mut GoBoard,
+    to_move: Color,
+    komi: f32,
+    rng: &mut Rng,
+    trace: Option<&mut PlayoutTrace<'_>>,
+) -> f32 {
+    play_out(board, to_move, komi, rng, trace, i32::MAX)
 }
 
 /// The playout loop; it stops early when the stone lead exceeds `mercy`. One copy serves both
@@ -317,6 +323,25 @@ fn empty_owner(board: &GoBoard, p: usize) -> i32 {
     board.nbr3_table().owner(board.nbr3(p))
 }
 
+/// Adds every point's owner on a played-out `board` to `own` (indexed by padded point): +1 for
+/// black, -1 for white, by the stone on it or, on an empty point, by [`area_margin`]'s rule.
+pub fn add_owners(board: &GoBoard, own: &mut [i32]) {
+    for p in board.points() {
+        let p = p.idx();
+        own[p] += match board.cell(p) {
+            BLACK => 1,
+            WHITE => -1,
+            _ => empty_owner(board, p),
+        };
+    }
+}
+
+/// Sums from [`add_owners`] over `playouts` playouts as shares in -1..1 (all 0 before any).
+pub fn mean_owners(own: &[i32], playouts: u32) -> Vec<f32> {
+    let n = playouts.max(1) as f32;
+    own.iter().map(|&v| v as f32 / n).collect()
+}
+
 /// Ownership from many playouts of `game`'s current position: for every padded index, the
 /// share of playouts (0..1) that ended with the point black's minus the share that ended with
 /// it white (so -1..1, positive for black), plus the playouts run. Stops at `playouts` or when
@@ -338,19 +363,11 @@ pub fn ownership(
             break;
         }
         scratch.copy_from(start);
-        playout_to_the_end(&mut scratch, to_move, 0.0, rng);
-        for p in start.points() {
-            let p = p.idx();
-            own[p] += match scratch.cell(p) {
-                BLACK => 1,
-                WHITE => -1,
-                _ => empty_owner(&scratch, p),
-            };
-        }
+        playout_to_the_end(&mut scratch, to_move, 0.0, rng, None);
+        add_owners(&scratch, &mut own);
         done += 1;
     }
-    let n = done.max(1) as f32;
-    (own.into_iter().map(|v| v as f32 / n).collect(), done)
+    (mean_owners(&own, done), done)
 }
 
 /// Stones whose point ends owned by the opponent in most playouts (ownership beyond `0`
@@ -378,6 +395,18 @@ pub fn dead_in(game: &GoGame, own: &[f32]) -> Vec<Point> {
         .collect()
 }
 
+/// How many points the random stage would accept for black and for white (tests: a playout
+/// that ended by two passes leaves 0 for one side and at most a ko for the other).
+#[cfg(test)]
+pub(crate) fn acceptable_moves_left(b: &GoBoard) -> [usize; 2] {
+    [Color::Black, Color::White].map(|c| {
+        b.empty_points()
+            .iter()
+            .filter(|&&p| acceptable(b, p as usize, c as u8))
+            .count()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,16 +417,6 @@ mod tests {
         parse_point(b, s).unwrap()
     }
 
-    /// How many points the random stage would accept for black and for white.
-    fn acceptable_moves_left(b: &GoBoard) -> [usize; 2] {
-        [Color::Black, Color::White].map(|c| {
-            b.empty_points()
-                .iter()
-                .filter(|&&p| acceptable(b, p as usize, c as u8))
-                .count()
-        })
-    }
-
     #[test]
     fn playouts_to_the_end_play_past_the_mercy_rule_until_no_move_is_left() {
         let mut rng = Rng::new(11);
@@ -406,7 +425,7 @@ mod tests {
         let mut past_mercy = 0;
         for _ in 0..100 {
             b.copy_from(&start);
-            let margin = playout_to_the_end(&mut b, Color::Black, 0.0, &mut rng);
+            let margin = playout_to_the_end(&mut b, Color::Black, 0.0, &mut rng, None);
             assert_eq!(margin, area_margin(&b) as f32);
             let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
             past_mercy += usize::from(lead.abs() > mercy_lead(81));

@@ -26,7 +26,9 @@
 //! * **loadsgf**: the file is replayed on a fresh game; any failure leaves the current game as
 //!   it was and answers `cannot load file`.
 //! * **Analysis** (`lz-analyze`, `kata-analyze`) runs until the next input line (or end of
-//!   input), however early the player finishes.
+//!   input), however early the player finishes. With `ownership true` each report carries the
+//!   player's ownership map, turned here into the protocol's order (row by row from the top
+//!   left) and the analysed colour's point of view (see [`CandidateSink`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -40,8 +42,8 @@ use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
-    AnalyzeOptions, Candidate, Genmove, GtpGame, GtpRequest, GtpResult, Score, Status, TimeSystem,
-    Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
+    AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult, Score,
+    Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
 };
 use crate::session::sgf::read_record;
 use crate::session::StopSignal;
@@ -290,15 +292,9 @@ impl GoSession {
     /// margin with komi.
     pub fn ownership(&mut self) -> (Vec<(Vertex, f32)>, f32) {
         let own = self.ask_scoring(|player, game, tm| player.ownership(game, tm));
-        let b = self.game.board();
-        let mut points = Vec::with_capacity(b.width() * b.height());
-        for y in (0..b.height()).rev() {
-            for x in 0..b.width() {
-                if let Some(p) = b.point(x, y) {
-                    points.push((self.vertex(GoMove::Play(p)), own[p.idx()]));
-                }
-            }
-        }
+        let points: Vec<(Vertex, f32)> = rows_from_top(&self.game)
+            .map(|p| (self.vertex(GoMove::Play(p)), own[p.idx()]))
+            .collect();
         let margin = points.iter().map(|&(_, v)| v).sum::<f32>() - self.game.rules().komi;
         (points, margin)
     }
@@ -389,21 +385,19 @@ impl GoSession {
 
     /// `lz-analyze` / `kata-analyze`: streams candidates for the side asked about until the
     /// next input line arrives (the stop flag), however early the player finishes.
-    pub fn analyze(
-        &mut self,
-        options: AnalyzeOptions,
-        seq: u64,
-        report: &mut dyn FnMut(&[Candidate]),
-    ) {
+    pub fn analyze(&mut self, options: AnalyzeOptions, seq: u64, report: CandidateSink<'_>) {
         let color = options.color.unwrap_or_else(|| self.game.to_move());
         self.signal.arm(seq);
         let tm = TimeManager::infinite(self.signal.flag());
         let (game, player) = (&self.game, &mut self.player);
-        let mut forward = |cands: &[GoCandidate]| report(&shape(game, cands, &options));
+        let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
+            forward_report(game, color, &options, cands, own, report)
+        };
         let mut req = GoRequest {
             tm: &tm,
             report: &mut forward,
             report_every: Some(options.interval()),
+            ownership: options.ownership,
         };
         player.analyze(game, color, &mut req);
         while !tm.stop_requested() {
@@ -422,20 +416,24 @@ impl GoSession {
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
                 let options = *options;
-                let mut forward = |cands: &[GoCandidate]| report(&shape(game, cands, &options));
+                let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
+                    forward_report(game, color, &options, cands, own, *report)
+                };
                 let mut greq = GoRequest {
                     tm: &tm,
                     report: &mut forward,
                     report_every: Some(options.interval()),
+                    ownership: options.ownership,
                 };
                 player.genmove(game, color, &mut greq)
             }
             None => {
-                let mut ignore = |_: &[GoCandidate]| {};
+                let mut ignore = |_: &[GoCandidate], _: Option<&[f32]>| {};
                 let mut greq = GoRequest {
                     tm: &tm,
                     report: &mut ignore,
                     report_every: None,
+                    ownership: false,
                 };
                 player.genmove(game, color, &mut greq)
             }
@@ -467,6 +465,37 @@ fn vertex_of(game: &GoGame, mv: GoMove) -> Vertex {
             Vertex::At { x, y }
         }
     }
+}
+
+/// The board's points row by row from the top left to the bottom right: the order of GoGui's
+/// INFLUENCE maps and KataGo's ownership.
+fn rows_from_top(game: &GoGame) -> impl Iterator<Item = Point> + '_ {
+    let b = game.board();
+    (0..b.height())
+        .rev()
+        .flat_map(move |y| (0..b.width()).filter_map(move |x| b.point(x, y)))
+}
+
+/// Passes one player report on to the protocol: the candidates shaped, and the ownership (only
+/// when `options` asked for it) in the protocol's order and from `color`'s point of view.
+fn forward_report(
+    game: &GoGame,
+    color: Color,
+    options: &AnalyzeOptions,
+    cands: &[GoCandidate],
+    own: Option<&[f32]>,
+    report: CandidateSink<'_>,
+) {
+    let sign = match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    };
+    let own: Option<Vec<f32>> = own.filter(|_| options.ownership).map(|own| {
+        rows_from_top(game)
+            .map(|p| (sign * own[p.idx()]).clamp(-1.0, 1.0))
+            .collect()
+    });
+    report(&shape(game, cands, options), own.as_deref());
 }
 
 /// The player's candidates as the protocol shows them, best first, cut to `maxmoves`.
@@ -691,6 +720,7 @@ mod tests {
             color: Color,
             req: &mut GoRequest<'_, '_>,
         ) -> GoDecision {
+            let own = self.ownership(game, req.tm);
             let mut seen = self.seen.lock().unwrap();
             seen.hard_limit = req.tm.hard_limit();
             seen.max_nodes = req.tm.max_nodes();
@@ -703,11 +733,13 @@ mod tests {
                 .find(|&p| game.is_legal(p, color))
                 .map_or(GoMove::Pass, GoMove::Play);
             if req.report_every.is_some() {
-                (req.report)(&[candidate(mv)]);
+                (req.report)(&[candidate(mv)], Some(&own));
             }
             GoDecision::Play(mv)
         }
+        /// Sends its ownership even unasked: the session must drop it then.
         fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+            let own = self.ownership(game, req.tm);
             let every = req.report_every.expect("an interval");
             let mv = game
                 .board()
@@ -719,7 +751,7 @@ mod tests {
                 if req.tm.stop_requested() {
                     return;
                 }
-                (req.report)(&[candidate(mv)]);
+                (req.report)(&[candidate(mv)], Some(&own));
                 self.seen.lock().unwrap().reports += 1;
                 std::thread::sleep(every);
             }
@@ -1063,8 +1095,9 @@ mod tests {
             interval_cs: 1,
             ..AnalyzeOptions::default()
         };
-        s.analyze(options, 7, &mut |c: &[Candidate]| {
+        s.analyze(options, 7, &mut |c: &[Candidate], own: Option<&[f32]>| {
             assert_eq!(c[0].vertex, at(0, 0));
+            assert_eq!(own, None, "not asked");
             lines += 1;
         });
         stopper.join().unwrap();
@@ -1078,8 +1111,134 @@ mod tests {
         // Stopped before it starts: returns at once.
         s.signal.interrupt(10, Interrupt::Stop);
         let t = Instant::now();
-        s.analyze(options, 9, &mut |_: &[Candidate]| {});
+        s.analyze(options, 9, &mut |_: &[Candidate], _: Option<&[f32]>| {});
         assert!(t.elapsed() < Duration::from_secs(1));
+    }
+
+    /// Runs `kata-analyze`'s session side for `color` (asking for ownership or not) and
+    /// returns the ownership of every report.
+    fn analysed_ownership(
+        s: &mut GoSession,
+        color: Color,
+        ownership: bool,
+        seq: u64,
+    ) -> Vec<Option<Vec<f32>>> {
+        let signal = s.signal.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            signal.interrupt(seq + 1, Interrupt::Stop);
+        });
+        let options = AnalyzeOptions {
+            color: Some(color),
+            interval_cs: 1,
+            ownership,
+            ..AnalyzeOptions::default()
+        };
+        let mut reports = Vec::new();
+        s.analyze(options, seq, &mut |_: &[Candidate], own: Option<&[f32]>| {
+            reports.push(own.map(<[f32]>::to_vec))
+        });
+        stopper.join().unwrap();
+        reports
+    }
+
+    #[test]
+    fn analysis_ownership_runs_from_the_top_left_from_the_analysed_colours_view() {
+        // The test player gives each stone to its colour and the dead ones (B1) to the other.
+        let (mut s, _) = session_with(None, vec![(1, 0)], Some(10));
+        s.boardsize(5, 3).unwrap();
+        s.play(Color::Black, at(0, 2)).unwrap();
+        s.play(Color::White, at(1, 0)).unwrap();
+        s.play(Color::White, at(3, 1)).unwrap();
+        let mut black_view = vec![0.0; 15];
+        // Row-major from the top left: A3 is 0, D2 is 5 + 3, B1 is 10 + 1.
+        black_view[0] = 1.0;
+        black_view[8] = -1.0;
+        black_view[11] = 1.0;
+        let white_view: Vec<f32> = black_view.iter().map(|v| -v).collect();
+        for (color, want, seq) in [
+            (Color::Black, &black_view, 20),
+            (Color::White, &white_view, 30),
+        ] {
+            let reports = analysed_ownership(&mut s, color, true, seq);
+            assert!(!reports.is_empty());
+            for own in reports {
+                assert_eq!(own.as_ref(), Some(want), "{color:?}");
+            }
+        }
+        // Not asked: none, though the test player sends it.
+        let reports = analysed_ownership(&mut s, Color::Black, false, 40);
+        assert!(!reports.is_empty() && reports.iter().all(Option::is_none));
+        // genmove_analyze carries it the same way.
+        let mut got = Vec::new();
+        let mut sink = |_: &[Candidate], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
+        let mut req = GtpRequest {
+            seq: 50,
+            at: Instant::now(),
+            analysis: Some((
+                &mut sink,
+                AnalyzeOptions {
+                    ownership: true,
+                    ..AnalyzeOptions::default()
+                },
+            )),
+        };
+        s.genmove(Color::White, false, &mut req);
+        assert_eq!(got, vec![Some(white_view.clone())]);
+    }
+
+    #[test]
+    fn mcts_genmove_analyze_ownership_of_walls_from_both_sides() {
+        // 7x7 walls: black walls column D and owns A-C, white walls column E and owns F-G, and
+        // row 4 splits each side's area in two, so that light playouts do not kill the walls
+        // (with one area each they keep them in only about 85% of the simulations). Under a
+        // playout budget the last report (the one after the search) carries the ownership of
+        // all its simulations.
+        let config = GoConfig {
+            seed: 3,
+            nodes: Some(2000),
+            ..GoConfig::default()
+        };
+        let mut s = GoSession::new(config, Arc::new(StopSignal::new())).unwrap();
+        s.boardsize(7, 7).unwrap();
+        for y in 0..7 {
+            s.play(Color::Black, at(3, y)).unwrap();
+            s.play(Color::White, at(4, y)).unwrap();
+        }
+        for x in 0..3 {
+            s.play(Color::Black, at(x, 3)).unwrap();
+        }
+        for x in 5..7 {
+            s.play(Color::White, at(x, 3)).unwrap();
+        }
+        for (color, sign) in [(Color::Black, 1.0), (Color::White, -1.0)] {
+            let mut got = Vec::new();
+            let mut sink =
+                |_: &[Candidate], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
+            let options = AnalyzeOptions {
+                ownership: true,
+                ..AnalyzeOptions::default()
+            };
+            let mut req = GtpRequest {
+                seq: 0,
+                at: Instant::now(),
+                analysis: Some((&mut sink, options)),
+            };
+            s.genmove(color, false, &mut req);
+            let own = got
+                .last()
+                .cloned()
+                .flatten()
+                .expect("a report with ownership");
+            assert_eq!(own.len(), 49);
+            for (i, &v) in own.iter().enumerate() {
+                assert!((-1.0..=1.0).contains(&v), "{v}");
+                // Row-major from the top left: the column is i % 7.
+                let black_owns = i % 7 <= 3;
+                let mine = sign * if black_owns { v } else { -v };
+                assert!(mine > 0.5, "{color:?} point {i}: {v}");
+            }
+        }
     }
 
     #[test]

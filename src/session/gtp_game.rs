@@ -115,6 +115,8 @@ pub struct AnalyzeOptions {
     pub min_moves: usize,
     /// Report at most this many candidates; `None` = all.
     pub max_moves: Option<usize>,
+    /// `kata-analyze ... ownership true`: every report also carries the ownership map.
+    pub ownership: bool,
 }
 
 /// The interval when a controller names none: one second.
@@ -127,6 +129,7 @@ impl Default for AnalyzeOptions {
             interval_cs: DEFAULT_INTERVAL_CS,
             min_moves: 0,
             max_moves: None,
+            ownership: false,
         }
     }
 }
@@ -155,8 +158,11 @@ pub struct Candidate {
     pub pv: Vec<Vertex>,
 }
 
-/// Where streamed candidates go.
-pub type CandidateSink<'a> = &'a mut dyn FnMut(&[Candidate]);
+/// Where streamed candidates go, with the ownership map when [`AnalyzeOptions::ownership`]
+/// asked for it: one value per point, row by row from the top left (A19 on 19x19) to the
+/// bottom right, in -1..1 from the analysed colour's point of view (1 = that colour owns the
+/// point), like the candidates' winrates.
+pub type CandidateSink<'a> = &'a mut dyn FnMut(&[Candidate], Option<&[f32]>);
 
 /// What a move-generating command brings along.
 pub struct GtpRequest<'a> {

@@ -14,6 +14,10 @@
 //!   favour, and playing on could only spoil it.
 //! - **Analysis** reports the best-scoring points with their share of a softmax over scores as
 //!   `prior`; the scorer has no winrate, so candidates carry `winrate` 0.5 and one visit.
+//! - **Analysis ownership** (when the request asks): there is no search to take it from, so it
+//!   is [`GoPlayer::ownership`]'s playout estimate ([`DEAD_STONE_PLAYOUTS`] playouts to the
+//!   end), computed once before the one report this level makes: the report never changes, so
+//!   spending more playouts while the analysis waits for its stop would show nothing.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -70,6 +74,12 @@ impl Heuristic {
         // Sort by score, then by point so that the order never depends on the empty list's.
         out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         out
+    }
+
+    /// Sends `cands` to the request, with the playout ownership when it asks.
+    fn report(&mut self, game: &GoGame, req: &mut GoRequest<'_, '_>, cands: &[GoCandidate]) {
+        let own = req.ownership.then(|| self.ownership(game, req.tm));
+        (req.report)(cands, own.as_deref());
     }
 
     /// The decision and the scored list it came from.
@@ -172,14 +182,14 @@ impl GoPlayer for Heuristic {
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         let (mv, scored) = self.decide(game, color);
         if req.report_every.is_some() {
-            (req.report)(&candidates(&scored, mv));
+            self.report(game, req, &candidates(&scored, mv));
         }
         GoDecision::Play(mv)
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         // One ply is all there is: report once, then wait for the stop like any analysis.
         let (mv, scored) = self.decide(game, color);
-        (req.report)(&candidates(&scored, mv));
+        self.report(game, req, &candidates(&scored, mv));
         while !req.tm.should_stop(0) {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -286,6 +296,56 @@ mod tests {
             gen(&mut p, &g, Color::White),
             GoDecision::Play(GoMove::Pass)
         );
+    }
+
+    #[test]
+    fn reports_playout_ownership_only_when_asked() {
+        // 9x9: black walls column D, white column E, and row 5 splits each area in two; black
+        // owns A-D, white E-J.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut setup = Vec::new();
+        for row in 1..=9 {
+            setup.push((pt(&g, &format!("D{row}")), Color::Black));
+            setup.push((pt(&g, &format!("E{row}")), Color::White));
+        }
+        for (cols, c) in [("ABC", Color::Black), ("FGHJ", Color::White)] {
+            for col in cols.chars() {
+                setup.push((pt(&g, &format!("{col}5")), c));
+            }
+        }
+        g.place_setup(&setup).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limit = SearchLimit::nodes(300);
+        for ownership in [false, true] {
+            let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+            let mut got = Vec::new();
+            let mut sink = |c: &[GoCandidate], own: Option<&[f32]>| {
+                assert!(!c.is_empty());
+                got.push(own.map(<[f32]>::to_vec));
+            };
+            let mut req = GoRequest {
+                tm: &tm,
+                report: &mut sink,
+                report_every: Some(std::time::Duration::from_millis(10)),
+                ownership,
+            };
+            Heuristic::new().genmove(&g, Color::White, &mut req);
+            assert_eq!(got.len(), 1);
+            let Some(own) = got.pop().unwrap() else {
+                assert!(!ownership, "asked, not given");
+                continue;
+            };
+            assert!(ownership, "given unasked");
+            // The player's convention: padded points, black positive.
+            let b = g.board();
+            assert_eq!(own.len(), b.array_len());
+            for p in b.points() {
+                let black_side = b.xy(p).0 <= 3;
+                let v = own[p.idx()];
+                assert!((-1.0..=1.0).contains(&v));
+                assert!(if black_side { v > 0.5 } else { v < -0.5 }, "{v}");
+            }
+        }
     }
 
     #[test]

@@ -11,13 +11,15 @@
 //!   the board's points have been played as moves.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
 //! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
+//! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
+//!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
 use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
 use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{Mcts, MctsConfig, Mode, RootMove, NODE_BYTES};
+use crate::search::mcts::{Mcts, MctsConfig, Mode, Reporting, RootMove, NODE_BYTES};
 use crate::search::playout::{self, Rng};
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
@@ -113,6 +115,14 @@ fn quick_move(game: &GoGame, color: Color) -> GoMove {
     best.map_or(GoMove::Pass, |(_, p)| GoMove::Play(p))
 }
 
+/// What the search reports for `req`.
+fn reporting(req: &GoRequest<'_, '_>) -> Reporting {
+    Reporting {
+        every: req.report_every,
+        ownership: req.ownership,
+    }
+}
+
 fn candidates(moves: &[RootMove]) -> Vec<GoCandidate> {
     moves
         .iter()
@@ -155,19 +165,20 @@ impl GoPlayer for MctsPlayer {
         if self.game_won_after_pass(game, color, req.tm) {
             return GoDecision::Play(GoMove::Pass);
         }
-        let report = &mut *req.report;
         let mode = if req.tm.time_is_per_move() {
             Mode::PlayTurn
         } else {
             Mode::Play
         };
-        let result =
-            self.search
-                .search(game, color, req.tm, mode, req.report_every, &mut |moves| {
-                    report(&candidates(moves))
-                });
+        let reporting = reporting(req);
+        let report = &mut *req.report;
+        let result = self
+            .search
+            .search(game, color, req.tm, mode, reporting, &mut |moves, own| {
+                report(&candidates(moves), own)
+            });
         if req.report_every.is_some() {
-            report(&candidates(&result.moves));
+            report(&candidates(&result.moves), result.ownership.as_deref());
         }
         let Some(best) = result.best else {
             return GoDecision::Play(GoMove::Pass);
@@ -201,17 +212,18 @@ impl GoPlayer for MctsPlayer {
         GoDecision::Play(best)
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
+        let reporting = reporting(req);
         let report = &mut *req.report;
         let result = self.search.search(
             game,
             color,
             req.tm,
             Mode::Analyze,
-            req.report_every,
-            &mut |moves| report(&candidates(moves)),
+            reporting,
+            &mut |moves, own| report(&candidates(moves), own),
         );
         if req.report_every.is_none() {
-            report(&candidates(&result.moves));
+            report(&candidates(&result.moves), result.ownership.as_deref());
         }
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {

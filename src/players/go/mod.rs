@@ -1,7 +1,7 @@
 //! Go players (levels) behind one trait, [`GoPlayer`], apart from the gomoku registry. A player
 //! turns a [`GoGame`] and a time manager into a [`GoDecision`]; it never prints: analysis goes
-//! out through the request's `report` callback as [`GoCandidate`] lists that the GTP layer
-//! formats (`lz-analyze`, `kata-analyze`).
+//! out through the request's `report` callback as [`GoCandidate`] lists (with an ownership map
+//! when the request asks) that the GTP layer formats (`lz-analyze`, `kata-analyze`).
 
 pub mod heuristic;
 pub mod mcts;
@@ -37,14 +37,21 @@ pub enum GoDecision {
     Resign,
 }
 
+/// Receives candidate lists and, when [`GoRequest::ownership`] asks, the ownership map: by
+/// padded point, -1 (white's) .. 1 (black's), as [`GoPlayer::ownership`] gives it.
+pub type GoReport<'r> = &'r mut dyn FnMut(&[GoCandidate], Option<&[f32]>);
+
 /// A request for a move or an analysis.
 pub struct GoRequest<'r, 's> {
     /// Deadlines, playout budget (`SearchLimit::nodes`) and the stop flag.
     pub tm: &'r TimeManager<'s>,
-    /// Receives candidate lists; called from the searching thread.
-    pub report: &'r mut dyn FnMut(&[GoCandidate]),
+    /// Receives the reports; called from the searching thread.
+    pub report: GoReport<'r>,
     /// How often to report during analysis (and genmove_analyze); `None` = never.
     pub report_every: Option<Duration>,
+    /// Whether reports carry ownership (`kata-analyze ... ownership true`). A player reports
+    /// `None` when this is false, and otherwise `Some` whenever it can.
+    pub ownership: bool,
 }
 
 /// A Go player.
@@ -82,11 +89,12 @@ pub fn genmove_with_limit(
 ) -> GoDecision {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let tm = TimeManager::new(limit, std::time::Instant::now(), &stop);
-    let mut sink = |_: &[GoCandidate]| {};
+    let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
     let mut req = GoRequest {
         tm: &tm,
         report: &mut sink,
         report_every: None,
+        ownership: false,
     };
     player.genmove(game, color, &mut req)
 }
