@@ -346,7 +346,7 @@ impl Mcts {
         // Final owners summed over the simulations, by padded point.
         let mut owners = reporting
             .ownership
-            .then(|| vec![0i32; root_board.array_len()]);
+            .then(|| vec![0i64; root_board.array_len()]);
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
         loop {
             if sims >= budget {
@@ -369,7 +369,7 @@ impl Mcts {
                     // An ownership map needs a simulation (the clock may be past the first
                     // interval before the search starts).
                     if tm.elapsed() >= at && (sims > 0 || owners.is_none()) {
-                        let own = owners.as_deref().map(|o| mean_owners(o, sims as u32));
+                        let own = owners.as_deref().map(|o| mean_owners(o, sims));
                         report(&self.root_moves(), own.as_deref());
                         next_report = report_every.map(|every| tm.elapsed() + every);
                     }
@@ -393,9 +393,7 @@ impl Mcts {
         SearchResult {
             best: moves.first().map(|m| m.mv),
             moves,
-            ownership: owners
-                .filter(|_| sims > 0)
-                .map(|o| mean_owners(&o, sims as u32)),
+            ownership: owners.filter(|_| sims > 0).map(|o| mean_owners(&o, sims)),
             playouts: sims,
             elapsed: tm.elapsed(),
         }
@@ -913,6 +911,18 @@ mod tests {
         m.search(g, c, &tm, Mode::Play, Reporting::default(), &mut |_, _| {})
     }
 
+    /// A fresh search for black under `tm`, without reports.
+    fn black_search(g: &GoGame, tm: &TimeManager<'_>, mode: Mode) -> SearchResult {
+        Mcts::new(0).search(
+            g,
+            Color::Black,
+            tm,
+            mode,
+            Reporting::default(),
+            &mut |_, _| {},
+        )
+    }
+
     #[test]
     fn deterministic_under_a_seed_and_a_playout_budget() {
         let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
@@ -986,27 +996,13 @@ mod tests {
         let g = GoGame::new(19, 19, GoRules::default()).unwrap();
         let stop = AtomicBool::new(true);
         let tm = TimeManager::new(&SearchLimit::default(), Instant::now(), &stop);
-        let r = Mcts::new(0).search(
-            &g,
-            Color::Black,
-            &tm,
-            Mode::Analyze,
-            Reporting::default(),
-            &mut |_, _| {},
-        );
+        let r = black_search(&g, &tm, Mode::Analyze);
         assert_eq!(r.playouts, 0);
         assert!(r.best.is_some(), "a move is ready before any playout");
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
         let t = Instant::now();
-        let r = Mcts::new(0).search(
-            &g,
-            Color::Black,
-            &tm,
-            Mode::Play,
-            Reporting::default(),
-            &mut |_, _| {},
-        );
+        let r = black_search(&g, &tm, Mode::Play);
         assert!(
             t.elapsed() < Duration::from_millis(200),
             "{:?}",
@@ -1038,14 +1034,7 @@ mod tests {
         g.play(mv(&g, "A2"), Color::Black).unwrap();
         g.play(GoMove::Pass, Color::White).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let r = Mcts::new(0).search(
-            &g,
-            Color::Black,
-            &tm,
-            Mode::PlayTurn,
-            Reporting::default(),
-            &mut |_, _| {},
-        );
+        let r = black_search(&g, &tm, Mode::PlayTurn);
         assert!(r.moves.len() <= 1, "{:?}", r.moves);
         assert!(r.playouts < 1000, "{} playouts", r.playouts);
         // An open position: a lead can exceed the simulations to come only past half the
@@ -1053,14 +1042,7 @@ mod tests {
         // where the play mode may stop.
         let g = GoGame::new(9, 9, GoRules::default()).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let turn = Mcts::new(0).search(
-            &g,
-            Color::Black,
-            &tm,
-            Mode::PlayTurn,
-            Reporting::default(),
-            &mut |_, _| {},
-        );
+        let turn = black_search(&g, &tm, Mode::PlayTurn);
         let hard = tm.hard_limit().unwrap();
         assert!(
             turn.elapsed >= hard * 2 / 5,

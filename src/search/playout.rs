@@ -325,21 +325,22 @@ fn empty_owner(board: &GoBoard, p: usize) -> i32 {
 
 /// Adds every point's owner on a played-out `board` to `own` (indexed by padded point): +1 for
 /// black, -1 for white, by the stone on it or, on an empty point, by [`area_margin`]'s rule.
-pub fn add_owners(board: &GoBoard, own: &mut [i32]) {
+pub fn add_owners(board: &GoBoard, own: &mut [i64]) {
     for p in board.points() {
         let p = p.idx();
-        own[p] += match board.cell(p) {
+        own[p] += i64::from(match board.cell(p) {
             BLACK => 1,
             WHITE => -1,
             _ => empty_owner(board, p),
-        };
+        });
     }
 }
 
 /// Sums from [`add_owners`] over `playouts` playouts as shares in -1..1 (all 0 before any).
-pub fn mean_owners(own: &[i32], playouts: u32) -> Vec<f32> {
-    let n = playouts.max(1) as f32;
-    own.iter().map(|&v| v as f32 / n).collect()
+/// (The sums are 64-bit: an analysis may run for hours.)
+pub fn mean_owners(own: &[i64], playouts: u64) -> Vec<f32> {
+    let n = playouts.max(1) as f64;
+    own.iter().map(|&v| (v as f64 / n) as f32).collect()
 }
 
 /// Ownership from many playouts of `game`'s current position: for every padded index, the
@@ -354,7 +355,7 @@ pub fn ownership(
 ) -> (Vec<f32>, u32) {
     let start = game.board();
     let len = start.array_len();
-    let mut own = vec![0i32; len];
+    let mut own = vec![0i64; len];
     let mut scratch = start.clone();
     let to_move = game.to_move();
     let mut done = 0u32;
@@ -367,7 +368,7 @@ pub fn ownership(
         add_owners(&scratch, &mut own);
         done += 1;
     }
-    (mean_owners(&own, done), done)
+    (mean_owners(&own, u64::from(done)), done)
 }
 
 /// Stones whose point ends owned by the opponent in most playouts (ownership beyond `0`
