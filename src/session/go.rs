@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use log::{info, warn};
 
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
-use crate::rules::go::{score, GoGame, GoMove, GoRules, Point};
+use crate::rules::go::{score, GoGame, GoMove, GoRules, KoRule, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
@@ -132,6 +132,12 @@ impl GoSession {
     /// The game.
     pub fn game(&self) -> &GoGame {
         &self.game
+    }
+
+    /// `gomill-explain_last_move`: the player's words on its last genmove (empty before the
+    /// first one of a game). Undefined, as gomill says, once the board changed since.
+    pub fn explain_last_move(&self) -> String {
+        self.player.explain_last_move()
     }
 
     /// The point of an on-board vertex.
@@ -561,6 +567,43 @@ impl GtpGame for GoSession {
         let lead = score(self.game.board(), &dead, self.game.rules());
         Ok(Score::from_black_lead(lead))
     }
+
+    fn describe(&self) -> Vec<String> {
+        let b = self.game.board();
+        let r = self.game.rules();
+        let scoring = match r.scoring {
+            Scoring::Area => "area scoring",
+            Scoring::Territory => "territory scoring",
+        };
+        let ko = match r.ko {
+            KoRule::Simple => "simple ko",
+            KoRule::PositionalSuperko => "positional superko",
+            KoRule::SituationalSuperko => "situational superko",
+        };
+        let suicide = if r.suicide {
+            "suicide allowed"
+        } else {
+            "no suicide"
+        };
+        let time = match self.config.nodes {
+            Some(n) => format!("time: {n} playouts per move, clock off"),
+            None => format!(
+                "time: from time_settings, kgs-time_settings and time_left; {DEFAULT_MOVE_MS} ms \
+                 per move when none is given"
+            ),
+        };
+        vec![
+            format!(
+                "game: Go, {}x{}, komi {}, {scoring}, {ko}, {suicide}",
+                b.width(),
+                b.height(),
+                r.komi
+            ),
+            format!("level: {}", self.player.describe()),
+            format!("seed: {}", self.config.seed),
+            time,
+        ]
+    }
 }
 
 /// Four corner-ish points for boards without standard handicap points: 3-3 points from 7x7,
@@ -723,6 +766,12 @@ mod tests {
                 self.seen.lock().unwrap().reports += 1;
                 std::thread::sleep(every);
             }
+        }
+        fn explain_last_move(&self) -> String {
+            "scripted: the first legal point".to_string()
+        }
+        fn describe(&self) -> String {
+            "scripted: plays the first legal point".to_string()
         }
         /// Every stone its own colour's, but the ones listed dead: the opponent's.
         fn ownership(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<f32> {

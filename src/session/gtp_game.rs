@@ -214,6 +214,9 @@ pub trait GtpGame {
     fn showboard(&self) -> String;
     /// `final_score`.
     fn final_score(&mut self) -> GtpResult<Score>;
+    /// The settings that decide how the engine plays (game, rules, level, seed, time), one per
+    /// line, for `gomill-describe_engine` (the protocol adds the name and version).
+    fn describe(&self) -> Vec<String>;
 }
 
 #[cfg(test)]
