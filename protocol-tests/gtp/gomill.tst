@@ -58,3 +58,19 @@ clear_board
 #? ?[syntax error.*]
 20 gomill-explain_last_move b
 #? ?[syntax error.*]
+
+# gomill-genmove_ex: the known keywords without a colour; unknown keywords are ignored; `claim`
+# lets the engine answer `claim` when certain to win (never in an opening, never under the
+# 2000 visits it needs: these transcripts search 200 playouts a move).
+boardsize 9
+clear_board
+21 gomill-genmove_ex
+#? [claim]
+22 gomill-genmove_ex b
+#? [[A-HJ][1-9]]
+23 gomill-genmove_ex w claim some_future_keyword
+#? [[A-HJ][1-9]]
+24 gomill-explain_last_move
+#? [.*: scorer value .*]
+25 gomill-genmove_ex x claim
+#? ?[invalid color 'x']

@@ -90,6 +90,10 @@ pub enum Command {
     DescribeEngine,
     /// `gomill-explain_last_move`: the player's words on its last genmove (an SGF comment).
     ExplainLastMove,
+    /// `gomill-genmove_ex [<colour> <keyword>...]`: genmove that may answer `claim` when the
+    /// `claim` keyword is given (other keywords are ignored, as gomill asks); without a colour,
+    /// the keywords we know.
+    GenmoveEx(Option<(Color, bool)>),
 }
 
 /// Why a line was refused before reaching the session.
@@ -152,6 +156,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "gogui-analyze_commands",
     "sente-ownership",
     "gomill-explain_last_move",
+    "gomill-genmove_ex",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -350,6 +355,13 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "cputime" | "gomill-cpu_time" => none(Command::CpuTime),
         "gomill-describe_engine" => none(Command::DescribeEngine),
         "gomill-explain_last_move" => none(Command::ExplainLastMove),
+        "gomill-genmove_ex" => match args {
+            [] => Ok(Command::GenmoveEx(None)),
+            [color, keywords @ ..] => {
+                let claim = keywords.iter().any(|k| k.eq_ignore_ascii_case("claim"));
+                Ok(Command::GenmoveEx(Some((color_arg(color)?, claim))))
+            }
+        },
         "known_command" => {
             arity(args, 1, "known_command <command_name>")?;
             Ok(Command::KnownCommand(args[0].to_string()))
@@ -584,8 +596,12 @@ pub fn format_genmove(m: Genmove) -> String {
     match m {
         Genmove::Move(v) => format_vertex(v),
         Genmove::Resign => "resign".to_string(),
+        Genmove::Claim => "claim".to_string(),
     }
 }
+
+/// The `gomill-genmove_ex` keywords we act on.
+pub const GENMOVE_EX_KEYWORDS: &[&str] = &["claim"];
 
 /// A CPU time as gomill and GoGui read it: seconds, in decimal, to the millisecond.
 pub fn format_cpu_time(t: Duration) -> String {
@@ -1163,6 +1179,7 @@ mod tests {
         assert_eq!(format_cpu_time(Duration::from_micros(1_234_567)), "1.235");
         assert_eq!(format_cpu_time(Duration::ZERO), "0.000");
         assert_eq!(format_genmove(Genmove::Resign), "resign");
+        assert_eq!(format_genmove(Genmove::Claim), "claim");
         assert_eq!(format_play_line(Genmove::Move(at(2, 3))), "play C4");
     }
 

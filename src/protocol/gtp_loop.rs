@@ -17,7 +17,8 @@ use log::{error, warn};
 use super::gtp::{
     command_names, format_cpu_time, format_genmove, format_influence, format_info,
     format_play_line, format_response, format_score, format_stream_start, format_vertices,
-    is_supported, parse_line, Command, GtpGameKind, LineError, GOGUI_ANALYZE_COMMANDS,
+    is_supported, parse_line, Command, GtpGameKind, LineError, GENMOVE_EX_KEYWORDS,
+    GOGUI_ANALYZE_COMMANDS,
 };
 use super::io::{Event, Input, Output};
 use super::next_input;
@@ -199,6 +200,11 @@ fn execute(
             Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
             Command::GoguiAnalyzeCommands => return Ok(GOGUI_ANALYZE_COMMANDS.join("\n")),
             Command::ExplainLastMove => return Ok(go.explain_last_move()),
+            Command::GenmoveEx(None) => return Ok(GENMOVE_EX_KEYWORDS.join("\n")),
+            Command::GenmoveEx(Some((color, claim))) => {
+                let mut req = GtpRequest::plain(input.seq, input.at);
+                return Ok(format_genmove(go.genmove_ex(color, claim, &mut req)));
+            }
             Command::Ownership => {
                 let (points, margin) = go.ownership();
                 return Ok(format_influence(&points, margin));

@@ -12,7 +12,9 @@
 //!   [`GoSession::reply_written`]) widens the next moves' margin ([`Lateness`]).
 //! * **genmove** plays what the player decides; a player answer that the rules refuse is
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
-//!   `reg_genmove` decides the same way but plays nothing.
+//!   `reg_genmove` decides the same way but plays nothing. `gomill-genmove_ex <colour> claim`
+//!   decides the same way too, but answers `claim` and plays nothing when the player found the
+//!   game won beyond doubt ([`GoPlayer::certain_win`]).
 //! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
 //!   ownership of every point, and black's expected area margin.
 //! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
@@ -418,6 +420,46 @@ impl GoSession {
         self.signal.disarm();
     }
 
+    /// `gomill-genmove_ex <colour> [keywords]`: genmove, except that with `claim` allowed the
+    /// answer is `claim` (and nothing is played) when the player found the game won beyond
+    /// doubt ([`GoPlayer::certain_win`]).
+    pub fn genmove_ex(
+        &mut self,
+        color: Color,
+        may_claim: bool,
+        req: &mut GtpRequest<'_>,
+    ) -> Genmove {
+        let decision = self.decide(color, req);
+        if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
+            info!("claiming the win for {color:?}");
+            return Genmove::Claim;
+        }
+        self.answer(color, decision, true, req)
+    }
+
+    /// What a checked decision becomes: the move played (when `commit`) and answered, or
+    /// `resign`.
+    fn answer(
+        &mut self,
+        color: Color,
+        decision: GoDecision,
+        commit: bool,
+        req: &GtpRequest<'_>,
+    ) -> Genmove {
+        match decision {
+            GoDecision::Resign => Genmove::Resign,
+            GoDecision::Play(mv) => {
+                if commit {
+                    self.game
+                        .play(mv, color)
+                        .expect("the decision was checked against the rules");
+                    self.clock.used(color, req.at.elapsed());
+                }
+                Genmove::Move(vertex_of(&self.game, mv))
+            }
+        }
+    }
+
     /// Runs the player's genmove for `color` under the move clock, streaming candidates when
     /// the request asks; returns a decision the rules accept.
     fn decide(&mut self, color: Color, req: &mut GtpRequest<'_>) -> GoDecision {
@@ -536,18 +578,7 @@ impl GtpGame for GoSession {
 
     fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
         let decision = self.decide(color, req);
-        match decision {
-            GoDecision::Resign => Genmove::Resign,
-            GoDecision::Play(mv) => {
-                if commit {
-                    self.game
-                        .play(mv, color)
-                        .expect("the decision was checked against the rules");
-                    self.clock.used(color, req.at.elapsed());
-                }
-                Genmove::Move(vertex_of(&self.game, mv))
-            }
-        }
+        self.answer(color, decision, commit, req)
     }
 
     fn undo(&mut self) -> GtpResult<()> {
@@ -722,6 +753,8 @@ mod tests {
         answer: Option<GoDecision>,
         dead: Vec<(usize, usize)>,
         seen: Arc<Mutex<Seen>>,
+        /// What `certain_win` says after every genmove.
+        claims: bool,
     }
 
     impl GoPlayer for Scripted {
@@ -773,6 +806,9 @@ mod tests {
         fn describe(&self) -> String {
             "scripted: plays the first legal point".to_string()
         }
+        fn certain_win(&self) -> bool {
+            self.claims
+        }
         /// Every stone its own colour's, but the ones listed dead: the opponent's.
         fn ownership(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<f32> {
             let b = game.board();
@@ -812,6 +848,7 @@ mod tests {
             answer,
             dead,
             seen: seen.clone(),
+            claims: false,
         };
         let config = GoConfig {
             nodes,
@@ -831,6 +868,41 @@ mod tests {
 
     fn gen(s: &mut GoSession, c: Color, commit: bool) -> Genmove {
         s.genmove(c, commit, &mut GtpRequest::plain(0, Instant::now()))
+    }
+
+    #[test]
+    fn genmove_ex_claims_only_when_allowed_and_the_player_is_certain() {
+        let with = |claims| {
+            let player = Scripted {
+                answer: None,
+                dead: Vec::new(),
+                seen: Arc::default(),
+                claims,
+            };
+            let config = GoConfig {
+                nodes: Some(1),
+                ..GoConfig::default()
+            };
+            GoSession::with_player(config, Arc::new(StopSignal::new()), Box::new(player))
+        };
+        let mut req = GtpRequest::plain(0, Instant::now());
+        // Certain and allowed: `claim`, and nothing is played.
+        let mut s = with(true);
+        assert_eq!(s.genmove_ex(Color::Black, true, &mut req), Genmove::Claim);
+        assert!(s.game().moves().is_empty());
+        // Certain but not allowed (no `claim` keyword): a plain genmove, played.
+        assert!(matches!(
+            s.genmove_ex(Color::Black, false, &mut req),
+            Genmove::Move(Vertex::At { .. })
+        ));
+        assert_eq!(s.game().moves().len(), 1);
+        // Allowed but not certain: the move.
+        let mut s = with(false);
+        assert!(matches!(
+            s.genmove_ex(Color::White, true, &mut req),
+            Genmove::Move(Vertex::At { .. })
+        ));
+        assert_eq!(s.game().moves().len(), 1);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub enum Vertex {
 pub enum Genmove {
     Move(Vertex),
     Resign,
+    /// gomill's `claim`: the engine is certain to win (only when the controller allowed it).
+    Claim,
 }
 
 /// A game result for `final_score`: the winner (`None` = a draw, written `0`) and the margin.

@@ -198,6 +198,10 @@ impl GoPlayer for Heuristic {
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()
     }
+    /// A one-ply scorer has no estimate of the outcome, so it never claims a win.
+    fn certain_win(&self) -> bool {
+        false
+    }
     fn describe(&self) -> String {
         format!(
             "heuristic: the seed's one-ply scorer (SEEDS 003), ties broken at random; passes \

@@ -9,6 +9,9 @@
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
 //!   the board's points have been played as moves.
+//! - **Claim** (only asked by gomill, `gomill-genmove_ex <colour> claim`): under the same
+//!   conditions, at or above [`CLAIM_WINRATE`], the player reports the game won beyond doubt
+//!   ([`GoPlayer::certain_win`]); the session then answers `claim`.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
 //! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
 
@@ -25,6 +28,9 @@ use crate::search::playout::{self, Rng};
 pub const RESIGN_WINRATE: f64 = 0.05;
 /// ... with at least this many visits at the root.
 pub const RESIGN_MIN_VISITS: u64 = 2000;
+/// Claim the win (when the controller allows it) at or above this winrate, with the visits
+/// and the game length that resigning needs.
+pub const CLAIM_WINRATE: f64 = 0.99;
 /// Playouts for the "opponent passed: are we winning?" check.
 pub const PASS_CHECK_PLAYOUTS: u32 = 500;
 /// Playouts for the dead-stone estimate.
@@ -42,6 +48,8 @@ pub struct MctsPlayer {
     tuned: bool,
     /// Why the last genmove decided what it did ([`GoPlayer::explain_last_move`]).
     last_explanation: String,
+    /// Whether the last genmove's search found the game won beyond doubt.
+    certain_win: bool,
 }
 
 impl MctsPlayer {
@@ -65,6 +73,7 @@ impl MctsPlayer {
             seed: 0,
             tuned,
             last_explanation: String::new(),
+            certain_win: false,
         }
     }
 
@@ -135,10 +144,9 @@ impl MctsPlayer {
         };
         let summary = search_summary(game, &result);
         let area = game.board().width() * game.board().height();
-        if result.winrate() < RESIGN_WINRATE
-            && result.total_visits() >= RESIGN_MIN_VISITS
-            && game.moves().len() >= area / 2
-        {
+        let settled = result.total_visits() >= RESIGN_MIN_VISITS && game.moves().len() >= area / 2;
+        self.certain_win = settled && result.winrate() >= CLAIM_WINRATE;
+        if settled && result.winrate() < RESIGN_WINRATE {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
                 result.winrate(),
@@ -237,6 +245,7 @@ impl GoPlayer for MctsPlayer {
     fn new_game(&mut self) {
         self.search.clear();
         self.last_explanation.clear();
+        self.certain_win = false;
     }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
@@ -251,6 +260,7 @@ impl GoPlayer for MctsPlayer {
         }
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
+        self.certain_win = false;
         let (decision, why) = self.decide(game, color, req);
         self.last_explanation = why;
         decision
@@ -276,11 +286,16 @@ impl GoPlayer for MctsPlayer {
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()
     }
+    fn certain_win(&self) -> bool {
+        self.certain_win
+    }
     fn describe(&self) -> String {
         format!(
             "mcts: UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse; \
-             resigns below {:.0}% after {RESIGN_MIN_VISITS} visits; search settings{}: {}",
+             resigns below {:.0}% (claims above {:.0}% when allowed) after {RESIGN_MIN_VISITS} \
+             visits; search settings{}: {}",
             100.0 * RESIGN_WINRATE,
+            100.0 * CLAIM_WINRATE,
             if self.tuned {
                 format!(" (from {TUNING_ENV})")
             } else {
@@ -401,6 +416,11 @@ mod tests {
             "{}",
             p.explain_last_move()
         );
+        assert!(!p.certain_win());
+        // Black, on the same board, is certain to win: it may claim.
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(6000));
+        assert!(matches!(d, GoDecision::Play(_)), "{d:?}");
+        assert!(p.certain_win(), "{}", p.explain_last_move());
         // In the opening it never resigns, however bad.
         let mut h = GoGame::new(7, 7, GoRules::default()).unwrap();
         for s in ["D4", "C4", "E4"] {
@@ -410,6 +430,9 @@ mod tests {
             gen(&mut p, &h, Color::White, SearchLimit::nodes(6000)),
             GoDecision::Resign
         );
+        // Nor does black claim there, however good its position.
+        gen(&mut p, &h, Color::Black, SearchLimit::nodes(6000));
+        assert!(!p.certain_win(), "{}", p.explain_last_move());
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub trait GoPlayer: Send {
     /// The settings that decide how the player plays, in words (one line), for
     /// `gomill-describe_engine`.
     fn describe(&self) -> String;
+    /// Whether the last `genmove` found the game won beyond doubt, so that the engine may
+    /// claim the win (gomill's `gomill-genmove_ex <colour> claim`).
+    fn certain_win(&self) -> bool;
 }
 
 /// Asks `player` for `color`'s move under `limit`, starting the clock now, without reports
