@@ -6,7 +6,7 @@
 2 name
 #? [sente]
 3 list_commands
-#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level]
+#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\ncputime\ngomill-cpu_time\ngomill-describe_engine]
 4 known_command lz-analyze
 #? [false]
 5 known_command genmove
@@ -114,5 +114,13 @@ genmove w
 #? [dumber]
 64 lz-analyze b 50
 #? ?[unknown command]
-65 quit
+
+# Tournament runners' questions (gomill, GoGui's twogtp): the settings and the CPU time.
+65 gomill-describe_engine
+#? [sente \d+\.\d+\.\d+\ngame: tic-tac-toe, 3x3, three in a row, black \(X\) first\nlevel: dumber: .*\nseed: 1]
+66 gomill-cpu_time
+#? [\d+\.\d\d\d]
+67 gomill-explain_last_move
+#? ?[unknown command]
+68 quit
 #? []

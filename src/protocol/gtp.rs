@@ -12,6 +12,8 @@
 //! `pass`) in any case, with the column letter `I` skipped. Every response ends with an empty
 //! line ([`format_response`]).
 
+use std::time::Duration;
+
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while_m_n};
 use nom::character::complete::{char, digit1, satisfy};
@@ -81,6 +83,17 @@ pub enum Command {
     GoguiAnalyzeCommands,
     /// `sente-ownership`: the player's ownership estimate as a GoGui `gfx` INFLUENCE map.
     Ownership,
+    /// `gomill-cpu_time` (gomill's ringmaster) or `cputime` (GNU Go, GoGui's twogtp): the CPU
+    /// seconds the engine has used.
+    CpuTime,
+    /// `gomill-describe_engine`: name, version and every setting that decides the play.
+    DescribeEngine,
+    /// `gomill-explain_last_move`: the player's words on its last genmove (an SGF comment).
+    ExplainLastMove,
+    /// `gomill-genmove_ex [<colour> <keyword>...]`: genmove that may answer `claim` when the
+    /// `claim` keyword is given (other keywords are ignored, as gomill asks); without a colour,
+    /// the keywords we know.
+    GenmoveEx(Option<(Color, bool)>),
 }
 
 /// Why a line was refused before reaching the session.
@@ -120,6 +133,9 @@ pub const COMMON_COMMANDS: &[&str] = &[
     "showboard",
     "final_score",
     "sente-level",
+    "cputime",
+    "gomill-cpu_time",
+    "gomill-describe_engine",
 ];
 
 /// Commands only Go answers.
@@ -139,6 +155,8 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kata-genmove_analyze",
     "gogui-analyze_commands",
     "sente-ownership",
+    "gomill-explain_last_move",
+    "gomill-genmove_ex",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -334,6 +352,16 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "showboard" => none(Command::Showboard),
         "gogui-analyze_commands" => none(Command::GoguiAnalyzeCommands),
         "sente-ownership" => none(Command::Ownership),
+        "cputime" | "gomill-cpu_time" => none(Command::CpuTime),
+        "gomill-describe_engine" => none(Command::DescribeEngine),
+        "gomill-explain_last_move" => none(Command::ExplainLastMove),
+        "gomill-genmove_ex" => match args {
+            [] => Ok(Command::GenmoveEx(None)),
+            [color, keywords @ ..] => {
+                let claim = keywords.iter().any(|k| k.eq_ignore_ascii_case("claim"));
+                Ok(Command::GenmoveEx(Some((color_arg(color)?, claim))))
+            }
+        },
         "known_command" => {
             arity(args, 1, "known_command <command_name>")?;
             Ok(Command::KnownCommand(args[0].to_string()))
@@ -608,7 +636,16 @@ pub fn format_genmove(m: Genmove) -> String {
     match m {
         Genmove::Move(v) => format_vertex(v),
         Genmove::Resign => "resign".to_string(),
+        Genmove::Claim => "claim".to_string(),
     }
+}
+
+/// The `gomill-genmove_ex` keywords we act on.
+pub const GENMOVE_EX_KEYWORDS: &[&str] = &["claim"];
+
+/// A CPU time as gomill and GoGui read it: seconds, in decimal, to the millisecond.
+pub fn format_cpu_time(t: Duration) -> String {
+    format!("{:.3}", t.as_secs_f64())
 }
 
 /// `final_score`'s answer: `B+2.5`, `W+31`, `0`.
@@ -811,6 +848,10 @@ mod tests {
             ("showboard", Command::Showboard),
             ("gogui-analyze_commands", Command::GoguiAnalyzeCommands),
             ("sente-ownership", Command::Ownership),
+            ("cputime", Command::CpuTime),
+            ("gomill-cpu_time", Command::CpuTime),
+            ("gomill-describe_engine", Command::DescribeEngine),
+            ("gomill-explain_last_move", Command::ExplainLastMove),
         ] {
             assert_eq!(cmd(line), Ok(c));
             assert!(matches!(
@@ -1151,6 +1192,10 @@ mod tests {
         for name in GO_ONLY_COMMANDS {
             assert!(!is_supported(name, GtpGameKind::Ttt));
         }
+        // What gomill's ringmaster and GoGui's twogtp ask of any engine.
+        for name in ["gomill-cpu_time", "cputime", "gomill-describe_engine"] {
+            assert!(is_supported(name, GtpGameKind::Ttt), "{name}");
+        }
         assert!(is_supported("play", GtpGameKind::Ttt));
         assert!(!is_supported("playout", GtpGameKind::Go));
     }
@@ -1195,7 +1240,10 @@ mod tests {
             format_influence(&[], 0.04),
             "INFLUENCE\nTEXT estimate 0 (area, komi included)"
         );
+        assert_eq!(format_cpu_time(Duration::from_micros(1_234_567)), "1.235");
+        assert_eq!(format_cpu_time(Duration::ZERO), "0.000");
         assert_eq!(format_genmove(Genmove::Resign), "resign");
+        assert_eq!(format_genmove(Genmove::Claim), "claim");
         assert_eq!(format_play_line(Genmove::Move(at(2, 3))), "play C4");
     }
 

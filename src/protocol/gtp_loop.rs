@@ -15,12 +15,14 @@ use std::sync::Arc;
 use log::{error, warn};
 
 use super::gtp::{
-    command_names, format_genmove, format_influence, format_info, format_play_line,
-    format_response, format_score, format_stream_start, format_vertices, is_supported, parse_line,
-    Command, GtpGameKind, LineError, GOGUI_ANALYZE_COMMANDS,
+    command_names, format_cpu_time, format_genmove, format_influence, format_info,
+    format_play_line, format_response, format_score, format_stream_start, format_vertices,
+    is_supported, parse_line, Command, GtpGameKind, LineError, GENMOVE_EX_KEYWORDS,
+    GOGUI_ANALYZE_COMMANDS,
 };
 use super::io::{Event, Input, Output};
 use super::next_input;
+use crate::session::cpu_time::process_cpu_time;
 use crate::session::go::{GoConfig, GoSession};
 use crate::session::gtp_game::{Candidate, GtpGame, GtpRequest};
 use crate::session::ttt::TttSession;
@@ -197,6 +199,12 @@ fn execute(
             }
             Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
             Command::GoguiAnalyzeCommands => return Ok(GOGUI_ANALYZE_COMMANDS.join("\n")),
+            Command::ExplainLastMove => return Ok(go.explain_last_move()),
+            Command::GenmoveEx(None) => return Ok(GENMOVE_EX_KEYWORDS.join("\n")),
+            Command::GenmoveEx(Some((color, claim))) => {
+                let mut req = GtpRequest::plain(input.seq, input.at);
+                return Ok(format_genmove(go.genmove_ex(color, claim, &mut req)));
+            }
             Command::Ownership => {
                 let (points, margin) = go.ownership();
                 return Ok(format_influence(&points, margin));
@@ -231,6 +239,14 @@ fn execute(
         Command::Undo => empty(s.undo()),
         Command::Showboard => Ok(s.showboard()),
         Command::FinalScore => s.final_score().map(format_score),
+        Command::CpuTime => process_cpu_time()
+            .map(format_cpu_time)
+            .ok_or_else(|| "cpu time is not available on this system".to_string()),
+        Command::DescribeEngine => {
+            let mut lines = vec![format!("{ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"))];
+            lines.extend(s.describe());
+            Ok(lines.join("\n"))
+        }
         // The rest belong to other games; `is_supported` keeps them away from this one.
         _ => Err("unknown command".into()),
     }

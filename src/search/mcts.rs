@@ -143,6 +143,26 @@ impl MctsConfig {
         }
         Ok(self)
     }
+
+    /// Every setting as `name=value`, space-separated, in the form
+    /// [`MctsConfig::with_overrides`] reads (so the text rebuilds this config).
+    pub fn settings_text(&self) -> String {
+        let c = self;
+        [
+            format!("expand_after={}", c.expand_after),
+            format!("prior_visits={}", c.prior_visits),
+            format!("rave_equiv={}", c.rave_equiv),
+            format!("explore={}", c.explore),
+            format!("pattern_prior={}", c.pattern_prior),
+            format!("near_prior={}", c.near_prior),
+            format!("max_nodes={}", c.max_nodes),
+            format!("widen_over={}", c.widen_over),
+            format!("widen_start={}", c.widen_start),
+            format!("widen_visits={}", c.widen_visits),
+            format!("widen_growth={}", c.widen_growth),
+        ]
+        .join(" ")
+    }
 }
 
 /// Bytes one tree node takes.
@@ -921,6 +941,18 @@ mod tests {
             Reporting::default(),
             &mut |_, _| {},
         )
+    }
+
+    #[test]
+    fn the_settings_text_rebuilds_the_config() {
+        let d = MctsConfig::default();
+        assert_eq!(d.with_overrides(&d.settings_text()), Ok(d));
+        let tuned = d
+            .with_overrides("explore=0.25 rave_equiv=1200 max_nodes=5000 widen_over=0")
+            .unwrap();
+        assert_ne!(tuned, d);
+        assert_eq!(d.with_overrides(&tuned.settings_text()), Ok(tuned));
+        assert!(tuned.settings_text().contains("explore=0.25"));
     }
 
     #[test]

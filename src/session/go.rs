@@ -12,7 +12,9 @@
 //!   [`GoSession::reply_written`]) widens the next moves' margin ([`Lateness`]).
 //! * **genmove** plays what the player decides; a player answer that the rules refuse is
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
-//!   `reg_genmove` decides the same way but plays nothing.
+//!   `reg_genmove` decides the same way but plays nothing. `gomill-genmove_ex <colour> claim`
+//!   decides the same way too, but answers `claim` and plays nothing when the player found the
+//!   game won beyond doubt ([`GoPlayer::certain_win`]).
 //! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
 //!   ownership of every point, and black's expected area margin.
 //! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
@@ -37,7 +39,7 @@ use std::time::{Duration, Instant};
 use log::{info, warn};
 
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
-use crate::rules::go::{score, GoGame, GoMove, GoRules, Point};
+use crate::rules::go::{score, GoGame, GoMove, GoRules, KoRule, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
@@ -134,6 +136,12 @@ impl GoSession {
     /// The game.
     pub fn game(&self) -> &GoGame {
         &self.game
+    }
+
+    /// `gomill-explain_last_move`: the player's words on its last genmove (empty before the
+    /// first one of a game). Undefined, as gomill says, once the board changed since.
+    pub fn explain_last_move(&self) -> String {
+        self.player.explain_last_move()
     }
 
     /// The point of an on-board vertex.
@@ -406,6 +414,46 @@ impl GoSession {
         self.signal.disarm();
     }
 
+    /// `gomill-genmove_ex <colour> [keywords]`: genmove, except that with `claim` allowed the
+    /// answer is `claim` (and nothing is played) when the player found the game won beyond
+    /// doubt ([`GoPlayer::certain_win`]).
+    pub fn genmove_ex(
+        &mut self,
+        color: Color,
+        may_claim: bool,
+        req: &mut GtpRequest<'_>,
+    ) -> Genmove {
+        let decision = self.decide(color, req);
+        if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
+            info!("claiming the win for {color:?}");
+            return Genmove::Claim;
+        }
+        self.answer(color, decision, true, req)
+    }
+
+    /// What a checked decision becomes: the move played (when `commit`) and answered, or
+    /// `resign`.
+    fn answer(
+        &mut self,
+        color: Color,
+        decision: GoDecision,
+        commit: bool,
+        req: &GtpRequest<'_>,
+    ) -> Genmove {
+        match decision {
+            GoDecision::Resign => Genmove::Resign,
+            GoDecision::Play(mv) => {
+                if commit {
+                    self.game
+                        .play(mv, color)
+                        .expect("the decision was checked against the rules");
+                    self.clock.used(color, req.at.elapsed());
+                }
+                Genmove::Move(vertex_of(&self.game, mv))
+            }
+        }
+    }
+
     /// Runs the player's genmove for `color` under the move clock, streaming candidates when
     /// the request asks; returns a decision the rules accept.
     fn decide(&mut self, color: Color, req: &mut GtpRequest<'_>) -> GoDecision {
@@ -559,18 +607,7 @@ impl GtpGame for GoSession {
 
     fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
         let decision = self.decide(color, req);
-        match decision {
-            GoDecision::Resign => Genmove::Resign,
-            GoDecision::Play(mv) => {
-                if commit {
-                    self.game
-                        .play(mv, color)
-                        .expect("the decision was checked against the rules");
-                    self.clock.used(color, req.at.elapsed());
-                }
-                Genmove::Move(vertex_of(&self.game, mv))
-            }
-        }
+        self.answer(color, decision, commit, req)
     }
 
     fn undo(&mut self) -> GtpResult<()> {
@@ -589,6 +626,43 @@ impl GtpGame for GoSession {
         let dead = self.dead();
         let lead = score(self.game.board(), &dead, self.game.rules());
         Ok(Score::from_black_lead(lead))
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let b = self.game.board();
+        let r = self.game.rules();
+        let scoring = match r.scoring {
+            Scoring::Area => "area scoring",
+            Scoring::Territory => "territory scoring",
+        };
+        let ko = match r.ko {
+            KoRule::Simple => "simple ko",
+            KoRule::PositionalSuperko => "positional superko",
+            KoRule::SituationalSuperko => "situational superko",
+        };
+        let suicide = if r.suicide {
+            "suicide allowed"
+        } else {
+            "no suicide"
+        };
+        let time = match self.config.nodes {
+            Some(n) => format!("time: {n} playouts per move, clock off"),
+            None => format!(
+                "time: from time_settings, kgs-time_settings and time_left; {DEFAULT_MOVE_MS} ms \
+                 per move when none is given"
+            ),
+        };
+        vec![
+            format!(
+                "game: Go, {}x{}, komi {}, {scoring}, {ko}, {suicide}",
+                b.width(),
+                b.height(),
+                r.komi
+            ),
+            format!("level: {}", self.player.describe()),
+            format!("seed: {}", self.config.seed),
+            time,
+        ]
     }
 }
 
@@ -708,6 +782,8 @@ mod tests {
         answer: Option<GoDecision>,
         dead: Vec<(usize, usize)>,
         seen: Arc<Mutex<Seen>>,
+        /// What `certain_win` says after every genmove.
+        claims: bool,
     }
 
     impl GoPlayer for Scripted {
@@ -756,6 +832,15 @@ mod tests {
                 std::thread::sleep(every);
             }
         }
+        fn explain_last_move(&self) -> String {
+            "scripted: the first legal point".to_string()
+        }
+        fn describe(&self) -> String {
+            "scripted: plays the first legal point".to_string()
+        }
+        fn certain_win(&self) -> bool {
+            self.claims
+        }
         /// Every stone its own colour's, but the ones listed dead: the opponent's.
         fn ownership(&mut self, game: &GoGame, _tm: &TimeManager<'_>) -> Vec<f32> {
             let b = game.board();
@@ -795,6 +880,7 @@ mod tests {
             answer,
             dead,
             seen: seen.clone(),
+            claims: false,
         };
         let config = GoConfig {
             nodes,
@@ -814,6 +900,41 @@ mod tests {
 
     fn gen(s: &mut GoSession, c: Color, commit: bool) -> Genmove {
         s.genmove(c, commit, &mut GtpRequest::plain(0, Instant::now()))
+    }
+
+    #[test]
+    fn genmove_ex_claims_only_when_allowed_and_the_player_is_certain() {
+        let with = |claims| {
+            let player = Scripted {
+                answer: None,
+                dead: Vec::new(),
+                seen: Arc::default(),
+                claims,
+            };
+            let config = GoConfig {
+                nodes: Some(1),
+                ..GoConfig::default()
+            };
+            GoSession::with_player(config, Arc::new(StopSignal::new()), Box::new(player))
+        };
+        let mut req = GtpRequest::plain(0, Instant::now());
+        // Certain and allowed: `claim`, and nothing is played.
+        let mut s = with(true);
+        assert_eq!(s.genmove_ex(Color::Black, true, &mut req), Genmove::Claim);
+        assert!(s.game().moves().is_empty());
+        // Certain but not allowed (no `claim` keyword): a plain genmove, played.
+        assert!(matches!(
+            s.genmove_ex(Color::Black, false, &mut req),
+            Genmove::Move(Vertex::At { .. })
+        ));
+        assert_eq!(s.game().moves().len(), 1);
+        // Allowed but not certain: the move.
+        let mut s = with(false);
+        assert!(matches!(
+            s.genmove_ex(Color::White, true, &mut req),
+            Genmove::Move(Vertex::At { .. })
+        ));
+        assert_eq!(s.game().moves().len(), 1);
     }
 
     #[test]

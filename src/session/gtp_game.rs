@@ -23,6 +23,8 @@ pub enum Vertex {
 pub enum Genmove {
     Move(Vertex),
     Resign,
+    /// gomill's `claim`: the engine is certain to win (only when the controller allowed it).
+    Claim,
 }
 
 /// A game result for `final_score`: the winner (`None` = a draw, written `0`) and the margin.
@@ -220,6 +222,9 @@ pub trait GtpGame {
     fn showboard(&self) -> String;
     /// `final_score`.
     fn final_score(&mut self) -> GtpResult<Score>;
+    /// The settings that decide how the engine plays (game, rules, level, seed, time), one per
+    /// line, for `gomill-describe_engine` (the protocol adds the name and version).
+    fn describe(&self) -> Vec<String>;
 }
 
 #[cfg(test)]

@@ -201,6 +201,16 @@ impl GtpGame for TttSession {
             None => Err("cannot score (the game is not over)".to_string()),
         }
     }
+
+    fn describe(&self) -> Vec<String> {
+        let name = self.player.name();
+        let what = TTT_LEVELS.iter().find(|l| l.0 == name).map_or("", |l| l.1);
+        vec![
+            format!("game: tic-tac-toe, {SIDE}x{SIDE}, three in a row, black (X) first"),
+            format!("level: {name}: {what}"),
+            format!("seed: {}", self.seed),
+        ]
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
 use crate::eval::baduk::BadukScorer;
-use crate::rules::go::{GoGame, GoMove, Point};
+use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
 use crate::search::playout::{self, Rng};
@@ -41,6 +41,8 @@ pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
 pub struct Heuristic {
     rng: ChaCha8Rng,
     seed: u64,
+    /// Why the last genmove chose its move ([`GoPlayer::explain_last_move`]).
+    last_explanation: String,
 }
 
 impl Heuristic {
@@ -49,6 +51,7 @@ impl Heuristic {
         Heuristic {
             rng: ChaCha8Rng::seed_from_u64(0),
             seed: 0,
+            last_explanation: String::new(),
         }
     }
 
@@ -175,6 +178,9 @@ impl GoPlayer for Heuristic {
     fn name(&self) -> &'static str {
         "heuristic"
     }
+    fn new_game(&mut self) {
+        self.last_explanation.clear();
+    }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
@@ -184,6 +190,7 @@ impl GoPlayer for Heuristic {
         if req.report_every.is_some() {
             self.report(game, req, &candidates(&scored, mv));
         }
+        self.last_explanation = explain(game, color, mv, &scored);
         GoDecision::Play(mv)
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
@@ -198,6 +205,36 @@ impl GoPlayer for Heuristic {
         let mut rng = Rng::new(self.seed ^ game.board().hash());
         playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
     }
+    fn explain_last_move(&self) -> String {
+        self.last_explanation.clone()
+    }
+    /// A one-ply scorer has no estimate of the outcome, so it never claims a win.
+    fn certain_win(&self) -> bool {
+        false
+    }
+    fn describe(&self) -> String {
+        format!(
+            "heuristic: the seed's one-ply scorer (SEEDS 003), ties broken at random; passes \
+             when no move scores above {PASS_THRESHOLD}"
+        )
+    }
+}
+
+/// Why `mv` was chosen from `scored`, in words.
+fn explain(game: &GoGame, color: Color, mv: GoMove, scored: &[(i32, Point)]) -> String {
+    let GoMove::Play(p) = mv else {
+        return if opponent_passed_and_we_win(game, color) {
+            "pass: the opponent passed and the board as it stands wins by area".to_string()
+        } else {
+            format!("pass: no legal move scores above {PASS_THRESHOLD}")
+        };
+    };
+    let value = scored.iter().find(|s| s.1 == p).map_or(0, |s| s.0);
+    let tied = scored.iter().filter(|s| s.0 == value).count();
+    format!(
+        "{}: scorer value {value} (one ply), {tied} point(s) tied at that value",
+        move_name(game.board(), mv)
+    )
 }
 
 #[cfg(test)]
@@ -254,6 +291,9 @@ mod tests {
             gen(&mut p, &g, Color::Black),
             GoDecision::Play(GoMove::Play(pt(&g, "E5")))
         );
+        let why = p.explain_last_move();
+        assert!(why.starts_with("E5: scorer value "), "{why}");
+        assert!(why.ends_with(" 1 point(s) tied at that value"), "{why}");
     }
 
     #[test]
@@ -278,6 +318,7 @@ mod tests {
             gen(&mut p, &g, Color::White),
             GoDecision::Play(GoMove::Pass)
         );
+        assert_eq!(p.explain_last_move(), "pass: no legal move scores above 0");
 
         // After a white pass on a board where black leads, black passes.
         let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
@@ -290,6 +331,9 @@ mod tests {
             gen(&mut p, &g, Color::Black),
             GoDecision::Play(GoMove::Pass)
         );
+        assert!(p
+            .explain_last_move()
+            .starts_with("pass: the opponent passed"));
         // White, behind, does not pass just because black passed.
         g.play(GoMove::Pass, Color::Black).unwrap();
         assert_ne!(

@@ -9,6 +9,9 @@
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
 //!   the board's points have been played as moves.
+//! - **Claim** (only asked by gomill, `gomill-genmove_ex <colour> claim`): under the same
+//!   conditions, at or above [`CLAIM_WINRATE`], the player reports the game won beyond doubt
+//!   ([`GoPlayer::certain_win`]); the session then answers `claim`.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
 //! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
@@ -16,10 +19,10 @@
 
 use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
 use crate::eval::baduk::BadukScorer;
-use crate::rules::go::{score, GoGame, GoMove, Point, Scoring};
+use crate::rules::go::{move_name, score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{Mcts, MctsConfig, Mode, Reporting, RootMove, NODE_BYTES};
+use crate::search::mcts::{Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, NODE_BYTES};
 use crate::search::playout::{self, Rng};
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
@@ -27,6 +30,9 @@ use crate::search::playout::{self, Rng};
 pub const RESIGN_WINRATE: f64 = 0.05;
 /// ... with at least this many visits at the root.
 pub const RESIGN_MIN_VISITS: u64 = 2000;
+/// Claim the win (when the controller allows it) at or above this winrate, with the visits
+/// and the game length that resigning needs.
+pub const CLAIM_WINRATE: f64 = 0.99;
 /// Playouts for the "opponent passed: are we winning?" check.
 pub const PASS_CHECK_PLAYOUTS: u32 = 500;
 /// Playouts for the dead-stone estimate.
@@ -40,6 +46,12 @@ pub const TUNING_ENV: &str = "SENTE_MCTS";
 pub struct MctsPlayer {
     search: Mcts,
     seed: u64,
+    /// Whether [`TUNING_ENV`] changed the search settings (said by `describe`).
+    tuned: bool,
+    /// Why the last genmove decided what it did ([`GoPlayer::explain_last_move`]).
+    last_explanation: String,
+    /// Whether the last genmove's search found the game won beyond doubt.
+    certain_win: bool,
 }
 
 impl MctsPlayer {
@@ -47,11 +59,13 @@ impl MctsPlayer {
     /// [`TUNING_ENV`] environment variable when it is set (tuning matches).
     pub fn new() -> MctsPlayer {
         let mut cfg = MctsConfig::default();
+        let mut tuned = false;
         if let Ok(text) = std::env::var(TUNING_ENV) {
             match cfg.with_overrides(&text) {
                 Ok(c) => {
                     log::info!("mcts settings from {TUNING_ENV}: {c:?}");
                     cfg = c;
+                    tuned = true;
                 }
                 Err(e) => log::warn!("{TUNING_ENV} ignored: {e}"),
             }
@@ -59,6 +73,9 @@ impl MctsPlayer {
         MctsPlayer {
             search: Mcts::with_config(cfg, 0),
             seed: 0,
+            tuned,
+            last_explanation: String::new(),
+            certain_win: false,
         }
     }
 
@@ -88,6 +105,99 @@ impl MctsPlayer {
         let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
         ours(score(game.board(), &dead, &rules))
     }
+
+    /// The decision for `color` and, in words, why (for `gomill-explain_last_move`).
+    fn decide(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> (GoDecision, String) {
+        if req.tm.must_answer_now() {
+            let mv = quick_move(game, color);
+            let why = format!(
+                "{}: no time to search, the scorer's best move",
+                move_name(game.board(), mv)
+            );
+            return (GoDecision::Play(mv), why);
+        }
+        if self.game_won_after_pass(game, color, req.tm) {
+            let why = "pass: the opponent passed and the game is won by area, both with every \
+                       stone alive and with the stones Monte Carlo ownership calls dead removed";
+            return (GoDecision::Play(GoMove::Pass), why.to_string());
+        }
+        let mode = if req.tm.time_is_per_move() {
+            Mode::PlayTurn
+        } else {
+            Mode::Play
+        };
+        let reporting = reporting(req);
+        let report = &mut *req.report;
+        let result = self
+            .search
+            .search(game, color, req.tm, mode, reporting, &mut |moves, own| {
+                report(&candidates(moves), own)
+            });
+        if req.report_every.is_some() {
+            report(&candidates(&result.moves), result.ownership.as_deref());
+        }
+        let Some(best) = result.best else {
+            let why = "pass: no legal move is left but filling own eyes";
+            return (GoDecision::Play(GoMove::Pass), why.to_string());
+        };
+        let summary = search_summary(game, &result);
+        let area = game.board().width() * game.board().height();
+        let settled = result.total_visits() >= RESIGN_MIN_VISITS && game.moves().len() >= area / 2;
+        self.certain_win = settled && result.winrate() >= CLAIM_WINRATE;
+        if settled && result.winrate() < RESIGN_WINRATE {
+            log::info!(
+                "resigning: winrate {:.3} over {} visits",
+                result.winrate(),
+                result.total_visits()
+            );
+            return (GoDecision::Resign, format!("resign: {summary}"));
+        }
+        log::debug!(
+            "mcts: {} playouts in {:?}, best {:?} winrate {:.3}, tree {} nodes",
+            result.playouts,
+            result.elapsed,
+            best,
+            result.winrate(),
+            self.search.tree_size()
+        );
+        // The search offers only legal moves; check anyway, the session must never see an
+        // illegal one.
+        if game.check(best, color).is_err() {
+            log::warn!("search proposed an illegal move; playing the scorer's choice");
+            let mv = quick_move(game, color);
+            let why = format!(
+                "{}: the scorer's best move, since the search proposed an illegal one",
+                move_name(game.board(), mv)
+            );
+            return (GoDecision::Play(mv), why);
+        }
+        (GoDecision::Play(best), summary)
+    }
+}
+
+/// The search's verdict in words: the best move's winrate, visits and score lead, the work
+/// done, and the line it expects.
+fn search_summary(game: &GoGame, result: &SearchResult) -> String {
+    let board = game.board();
+    let Some(best) = result.moves.first() else {
+        return "no move searched".to_string();
+    };
+    let pv: Vec<String> = best.pv.iter().map(|&m| move_name(board, m)).collect();
+    format!(
+        "{} wins {:.1}% of {} visits (score lead {:+.1}); {} playouts in {:.2} s; pv {}",
+        move_name(board, best.mv),
+        100.0 * best.winrate,
+        best.visits,
+        best.score_lead,
+        result.playouts,
+        result.elapsed.as_secs_f64(),
+        pv.join(" ")
+    )
 }
 
 impl Default for MctsPlayer {
@@ -145,6 +255,8 @@ impl GoPlayer for MctsPlayer {
     }
     fn new_game(&mut self) {
         self.search.clear();
+        self.last_explanation.clear();
+        self.certain_win = false;
     }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
@@ -159,57 +271,10 @@ impl GoPlayer for MctsPlayer {
         }
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
-        if req.tm.must_answer_now() {
-            return GoDecision::Play(quick_move(game, color));
-        }
-        if self.game_won_after_pass(game, color, req.tm) {
-            return GoDecision::Play(GoMove::Pass);
-        }
-        let mode = if req.tm.time_is_per_move() {
-            Mode::PlayTurn
-        } else {
-            Mode::Play
-        };
-        let reporting = reporting(req);
-        let report = &mut *req.report;
-        let result = self
-            .search
-            .search(game, color, req.tm, mode, reporting, &mut |moves, own| {
-                report(&candidates(moves), own)
-            });
-        if req.report_every.is_some() {
-            report(&candidates(&result.moves), result.ownership.as_deref());
-        }
-        let Some(best) = result.best else {
-            return GoDecision::Play(GoMove::Pass);
-        };
-        let area = game.board().width() * game.board().height();
-        if result.winrate() < RESIGN_WINRATE
-            && result.total_visits() >= RESIGN_MIN_VISITS
-            && game.moves().len() >= area / 2
-        {
-            log::info!(
-                "resigning: winrate {:.3} over {} visits",
-                result.winrate(),
-                result.total_visits()
-            );
-            return GoDecision::Resign;
-        }
-        log::debug!(
-            "mcts: {} playouts in {:?}, best {:?} winrate {:.3}, tree {} nodes",
-            result.playouts,
-            result.elapsed,
-            best,
-            result.winrate(),
-            self.search.tree_size()
-        );
-        // The search offers only legal moves; check anyway, the session must never see an
-        // illegal one.
-        if game.check(best, color).is_err() {
-            log::warn!("search proposed an illegal move; playing the scorer's choice");
-            return GoDecision::Play(quick_move(game, color));
-        }
-        GoDecision::Play(best)
+        self.certain_win = false;
+        let (decision, why) = self.decide(game, color, req);
+        self.last_explanation = why;
+        decision
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         let reporting = reporting(req);
@@ -229,6 +294,27 @@ impl GoPlayer for MctsPlayer {
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = self.rng(game);
         playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
+    }
+    fn explain_last_move(&self) -> String {
+        self.last_explanation.clone()
+    }
+    fn certain_win(&self) -> bool {
+        self.certain_win
+    }
+    fn describe(&self) -> String {
+        format!(
+            "mcts: UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse; \
+             resigns below {:.0}% (claims above {:.0}% when allowed) after {RESIGN_MIN_VISITS} \
+             visits; search settings{}: {}",
+            100.0 * RESIGN_WINRATE,
+            100.0 * CLAIM_WINRATE,
+            if self.tuned {
+                format!(" (from {TUNING_ENV})")
+            } else {
+                String::new()
+            },
+            self.search.config().settings_text()
+        )
     }
 }
 
@@ -280,10 +366,27 @@ mod tests {
             gen(&mut p, &g, Color::Black, SearchLimit::nodes(500)),
             GoDecision::Play(GoMove::Pass)
         );
+        assert!(
+            p.explain_last_move()
+                .starts_with("pass: the opponent passed"),
+            "{}",
+            p.explain_last_move()
+        );
         // White, behind after black's pass, plays on.
         g.play(GoMove::Pass, Color::Black).unwrap();
         let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(500));
         assert_ne!(d, GoDecision::Play(GoMove::Pass));
+        // The explanation names the move played and the search's budget.
+        let GoDecision::Play(mv) = d else {
+            panic!("{d:?}")
+        };
+        let why = p.explain_last_move();
+        let name = crate::rules::go::move_name(g.board(), mv);
+        assert!(why.starts_with(&format!("{name} wins ")), "{why}");
+        assert!(why.contains("; 500 playouts in "), "{why}");
+        assert!(why.contains(&format!("; pv {name}")), "{why}");
+        p.new_game();
+        assert_eq!(p.explain_last_move(), "");
     }
 
     #[test]
@@ -320,6 +423,16 @@ mod tests {
         // 27 moves on 49 points: past half the board.
         let d = gen(&mut p, &g, Color::White, SearchLimit::nodes(6000));
         assert_eq!(d, GoDecision::Resign);
+        assert!(
+            p.explain_last_move().starts_with("resign: "),
+            "{}",
+            p.explain_last_move()
+        );
+        assert!(!p.certain_win());
+        // Black, on the same board, is certain to win: it may claim.
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(6000));
+        assert!(matches!(d, GoDecision::Play(_)), "{d:?}");
+        assert!(p.certain_win(), "{}", p.explain_last_move());
         // In the opening it never resigns, however bad.
         let mut h = GoGame::new(7, 7, GoRules::default()).unwrap();
         for s in ["D4", "C4", "E4"] {
@@ -329,6 +442,9 @@ mod tests {
             gen(&mut p, &h, Color::White, SearchLimit::nodes(6000)),
             GoDecision::Resign
         );
+        // Nor does black claim there, however good its position.
+        gen(&mut p, &h, Color::Black, SearchLimit::nodes(6000));
+        assert!(!p.certain_win(), "{}", p.explain_last_move());
     }
 
     #[test]
@@ -340,5 +456,8 @@ mod tests {
             panic!("{d:?}")
         };
         assert!(g.check(GoMove::Play(q), Color::Black).is_ok());
+        assert!(p
+            .explain_last_move()
+            .ends_with(": no time to search, the scorer's best move"));
     }
 }

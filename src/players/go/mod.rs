@@ -77,6 +77,15 @@ pub trait GoPlayer: Send {
         let own = self.ownership(game, tm);
         crate::search::playout::dead_in(game, &own)
     }
+    /// In words, why the last `genmove` chose what it chose (winrate, visits, line), for
+    /// `gomill-explain_last_move`; empty when the player has decided nothing in this game.
+    fn explain_last_move(&self) -> String;
+    /// The settings that decide how the player plays, in words (one line), for
+    /// `gomill-describe_engine`.
+    fn describe(&self) -> String;
+    /// Whether the last `genmove` found the game won beyond doubt, so that the engine may
+    /// claim the win (gomill's `gomill-genmove_ex <colour> claim`).
+    fn certain_win(&self) -> bool;
 }
 
 /// Asks `player` for `color`'s move under `limit`, starting the clock now, without reports
