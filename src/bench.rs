@@ -505,7 +505,7 @@ impl fmt::Display for GoBenchReport {
 pub fn run_go(playouts: u64) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
     use crate::search::mcts::{Mcts, Mode, Reporting};
-    use crate::search::playout::{playout, Rng};
+    use crate::search::playout::{playout, Ending, Rng};
 
     let mut lines = Vec::new();
     let mut signature = 0x0060_BE4C_u64;
@@ -531,7 +531,7 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
             let mut sum = 0i64;
             for _ in 0..n {
                 scratch.copy_from(&start_board);
-                sum += playout(&mut scratch, color, komi, &mut rng, None) as i64;
+                sum += playout(&mut scratch, color, komi, &mut rng, None, Ending::Mercy) as i64;
             }
             sum
         });

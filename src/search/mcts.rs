@@ -40,7 +40,7 @@
 //!   true`): every simulation's final board adds each point's owner to a running sum, and
 //!   reports carry the mean over this search's simulations (reused visits have no board to
 //!   count). The playouts then run to the end, past the mercy rule, as every ownership playout
-//!   does ([`crate::search::playout::playout_to_the_end`]): a playout cut short leaves the
+//!   does ([`Ending::ToTheEnd`]): a playout cut short leaves the
 //!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
 //!   chosen once per simulation and a search without it runs exactly as before.
 //!
@@ -55,7 +55,7 @@ use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout, playout_to_the_end, PlayoutTrace, Rng,
+    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
 
 /// Point index used for a pass child.
@@ -367,6 +367,11 @@ impl Mcts {
         let mut owners = reporting
             .ownership
             .then(|| vec![0i64; root_board.array_len()]);
+        let ending = if reporting.ownership {
+            Ending::ToTheEnd
+        } else {
+            Ending::Mercy
+        };
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
         loop {
             if sims >= budget {
@@ -398,12 +403,9 @@ impl Mcts {
             if self.nodes[ROOT as usize].n_children == 0 {
                 break;
             }
-            match owners.as_deref_mut() {
-                None => self.simulate(&root_board, &mut scratch, color, komi, false),
-                Some(own) => {
-                    self.simulate(&root_board, &mut scratch, color, komi, true);
-                    add_owners(&scratch, own);
-                }
+            self.simulate(&root_board, &mut scratch, color, komi, ending);
+            if let Some(own) = owners.as_deref_mut() {
+                add_owners(&scratch, own);
             }
             sims += 1;
         }
@@ -566,15 +568,15 @@ impl Mcts {
         self.nodes = nodes;
     }
 
-    /// One simulation: descend, maybe expand, play out (`to_the_end`: past the mercy rule),
-    /// back up. `scratch` is left on the simulation's final board.
+    /// One simulation: descend, maybe expand, play out (ended as `ending` allows), back up.
+    /// `scratch` is left on the simulation's final board.
     fn simulate(
         &mut self,
         root_board: &GoBoard,
         scratch: &mut GoBoard,
         color: Color,
         komi: f32,
-        to_the_end: bool,
+        ending: Ending,
     ) {
         scratch.copy_from(root_board);
         self.first_mover.fill(0);
@@ -619,14 +621,17 @@ impl Mcts {
         let margin = if passes >= 2 {
             area_margin(scratch) as f32 - komi
         } else {
-            let mut trace = Some(PlayoutTrace {
+            let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
-            });
-            if to_the_end {
-                playout_to_the_end(scratch, to_move, komi, &mut self.rng, trace.as_mut())
-            } else {
-                playout(scratch, to_move, komi, &mut self.rng, trace.as_mut())
-            }
+            };
+            playout(
+                scratch,
+                to_move,
+                komi,
+                &mut self.rng,
+                Some(&mut trace),
+                ending,
+            )
         };
         self.backup(margin);
     }

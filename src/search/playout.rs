@@ -19,7 +19,7 @@
 //! A playout ends after two passes in a row, after `3 x points` moves, or when one colour leads
 //! the other in stones by more than [`mercy_lead`] (the mercy rule: a lead that large is almost
 //! never overturned, and the captures that made it would otherwise be played out). Ownership
-//! playouts ([`playout_to_the_end`]) skip the mercy rule. Every empty point then belongs to the
+//! playouts ([`Ending::ToTheEnd`]) skip the mercy rule. Every empty point then belongs to the
 //! colour of its stone neighbours when they are all one colour (by then empty points are eyes or
 //! dame), and the score is black minus white minus komi.
 
@@ -78,8 +78,18 @@ pub struct PlayoutTrace<'a> {
     pub first_mover: &'a mut [u8],
 }
 
-/// Plays `board` out with `to_move` first; returns black's area margin minus `komi`. The board
-/// is left in the final position.
+/// How a playout may end besides two passes and the move limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Also by the mercy rule ([`mercy_lead`]): what the search's playouts use.
+    Mercy,
+    /// Only by passes or the move limit: a playout cut short leaves points in dispute that
+    /// belong to nobody, which the margin's sign survives but an ownership map does not.
+    ToTheEnd,
+}
+
+/// Plays `board` out with `to_move` first, until it ends as `ending` allows; returns black's
+/// area margin minus `komi`. The board is left in the final position.
 #[inline]
 pub fn playout(
     board: &mut GoBoard,
@@ -87,28 +97,18 @@ pub fn playout(
     komi: f32,
     rng: &mut Rng,
     trace: Option<&mut PlayoutTrace<'_>>,
+    ending: Ending,
 ) -> f32 {
-    let mercy = mercy_lead(board.width() * board.height());
+    let mercy = match ending {
+        Ending::Mercy => mercy_lead(board.width() * board.height()),
+        Ending::ToTheEnd => i32::MAX,
+    };
     play_out(board, to_move, komi, rng, trace, mercy)
 }
 
-/// [`playout`] without the mercy rule, to the two passes (or the move limit): a playout cut
-/// short leaves points in dispute that belong to nobody, which the margin's sign survives but
-/// an ownership map does not.
-#[inline]
-pub fn playout_to_the_end(
-    board: &mut GoBoard,
-    to_move: Color,
-    komi: f32,
-    rng: &mut Rng,
-    trace: Option<&mut PlayoutTrace<'_>>,
-) -> f32 {
-    play_out(board, to_move, komi, rng, trace, i32::MAX)
-}
-
-/// The playout loop; it stops early when the stone lead exceeds `mercy`. One copy serves both
-/// callers: inlined into two, the policy stages were no longer inlined into it, and the 9x9
-/// playouts ran 4% slower (`sente bench go`).
+/// The playout loop; it stops early when the stone lead exceeds `mercy`. Kept out of line so
+/// that one copy serves every caller: inlined into two, the policy stages were no longer
+/// inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
 #[inline(never)]
 fn play_out(
     board: &mut GoBoard,
@@ -364,7 +364,7 @@ pub fn ownership(
             break;
         }
         scratch.copy_from(start);
-        playout_to_the_end(&mut scratch, to_move, 0.0, rng, None);
+        playout(&mut scratch, to_move, 0.0, rng, None, Ending::ToTheEnd);
         add_owners(&scratch, &mut own);
         done += 1;
     }
@@ -426,7 +426,7 @@ mod tests {
         let mut past_mercy = 0;
         for _ in 0..100 {
             b.copy_from(&start);
-            let margin = playout_to_the_end(&mut b, Color::Black, 0.0, &mut rng, None);
+            let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None, Ending::ToTheEnd);
             assert_eq!(margin, area_margin(&b) as f32);
             let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
             past_mercy += usize::from(lead.abs() > mercy_lead(81));
@@ -450,7 +450,7 @@ mod tests {
             let mut b = start.clone();
             for _ in 0..20 {
                 b.copy_from(&start);
-                let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None);
+                let margin = playout(&mut b, Color::Black, 0.0, &mut rng, None, Ending::Mercy);
                 b.validate();
                 assert!(margin.abs() <= (size * size) as f32);
                 let lead = b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
