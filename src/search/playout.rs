@@ -247,12 +247,11 @@ fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<u
     let pat = pat3();
     // The last stone's own 3x3 code says which neighbours are empty, so only those are looked
     // at, without a branch on each cell.
-    let nbr8 = board.nbr8(last);
-    let mut found = [0usize; 8];
+    let mut found = [0u16; 8];
     let mut n = 0;
     for k in Slots(slots_holding(board.nbr3(last), EMPTY)) {
-        let q = nbr8[k];
-        found[n] = q;
+        let q = board.slot_neighbor(last, k);
+        found[n] = q as u16;
         n += usize::from(pat.matches(board.nbr3(q)));
     }
     // A random match, tested for safety only when drawn: an unsafe one is dropped and another
@@ -260,7 +259,7 @@ fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<u
     // the cost of one test in the usual case.
     while n > 0 {
         let i = if n == 1 { 0 } else { rng.below(n) };
-        let q = found[i];
+        let q = usize::from(found[i]);
         if safe(board, q, me) {
             return Some(q);
         }

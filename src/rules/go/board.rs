@@ -416,7 +416,7 @@ impl GoBoard {
     }
     /// The neighbour of `p` in slot `k` of its 3x3 code ([`nbr3::SLOTS`] order).
     #[inline(always)]
-    fn slot_neighbor(&self, p: usize, k: usize) -> usize {
+    pub(crate) fn slot_neighbor(&self, p: usize, k: usize) -> usize {
         p.wrapping_add(self.slot_offset[k])
     }
     /// The orthogonal neighbours of `p` holding `v` (1 black, 2 white), read from `p`'s 3x3
@@ -917,12 +917,6 @@ impl GoBoard {
     #[inline(always)]
     pub(crate) fn nbr3(&self, p: usize) -> u16 {
         at(&self.nbr3, p)
-    }
-
-    /// The eight neighbours of `p` in [`nbr3`] slot order (walls included).
-    #[inline(always)]
-    pub(crate) fn nbr8(&self, p: usize) -> [usize; 8] {
-        self.slot_offset.map(|o| p.wrapping_add(o))
     }
 
     /// The table of neighbourhood facts the board uses.
