@@ -8,6 +8,7 @@ use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
+use crate::search::root_parallel::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
@@ -29,6 +30,11 @@ pub struct EngineArgs {
     /// Maximum search depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Threads the Go search uses (`mcts`: one tree per thread, root statistics merged). A
+    /// `--nodes` budget is split between them and still replays exactly. Gomoku and
+    /// tic-tac-toe search on one thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub threads: u16,
     /// File where the `learner` level keeps its kernels between games and runs (default:
     /// `<INFO folder>/sente/learner.kernels` when the manager sends a folder, else none).
     #[arg(long, value_name = "PATH")]
@@ -146,6 +152,7 @@ impl EngineArgs {
                     .filter(|l| !GOMOKU_LEVELS.iter().any(|g| g.0 == l)),
                 seed: self.seed,
                 nodes: self.nodes,
+                threads: usize::from(self.threads),
             },
         }
     }
@@ -219,6 +226,7 @@ mod tests {
             seed: 0,
             nodes: None,
             depth: None,
+            threads: 1,
             memory: None,
             kernel: None,
         }

@@ -39,6 +39,8 @@ pub struct GtpOptions {
     pub seed: u64,
     /// Fixed search budget per move (MCTS playouts); switches the clock off.
     pub nodes: Option<u64>,
+    /// Search threads for Go (`--threads`; 0 counts as 1).
+    pub threads: usize,
 }
 
 /// The engine's name for `name`.
@@ -68,6 +70,7 @@ impl Engine {
                     level: options.level.clone(),
                     seed: options.seed,
                     nodes: options.nodes,
+                    threads: options.threads,
                 };
                 let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
                     fallback(e);
@@ -319,6 +322,7 @@ mod tests {
                 level: level.map(String::from),
                 seed: 1,
                 nodes: Some(200),
+                threads: 1,
             },
             ..RunOptions::default()
         };

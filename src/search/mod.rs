@@ -5,6 +5,7 @@ pub mod alphabeta;
 pub mod clock;
 pub mod mcts;
 pub mod playout;
+pub mod root_parallel;
 pub mod threats;
 pub mod tt;
 pub mod zeroed;

@@ -69,6 +69,8 @@ pub struct GoConfig {
     pub seed: u64,
     /// Playouts per move; switches the clock off.
     pub nodes: Option<u64>,
+    /// Search threads (0 counts as 1).
+    pub threads: usize,
 }
 
 /// A Go game under a GTP controller.
@@ -96,7 +98,8 @@ impl GoSession {
             .level
             .clone()
             .unwrap_or_else(|| GO_LEVELS.first().map_or("", |l| l.0).to_string());
-        let player = go_player(&name, config.seed).ok_or_else(|| unknown_level(&name))?;
+        let mut player = go_player(&name, config.seed).ok_or_else(|| unknown_level(&name))?;
+        player.set_threads(config.threads.max(1));
         Ok(GoSession::with_player(config, signal, player))
     }
 
@@ -573,7 +576,8 @@ impl GtpGame for GoSession {
     }
 
     fn set_level(&mut self, name: &str) -> GtpResult<()> {
-        let p = go_player(name, self.config.seed).ok_or_else(|| unknown_level(name))?;
+        let mut p = go_player(name, self.config.seed).ok_or_else(|| unknown_level(name))?;
+        p.set_threads(self.config.threads.max(1));
         info!("level switched to {}", p.name());
         self.player = p;
         self.config.level = Some(name.to_string());

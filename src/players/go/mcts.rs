@@ -22,8 +22,9 @@ use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, NODE_BYTES};
+use crate::search::mcts::{MctsConfig, Mode, Reporting, RootMove, SearchResult, NODE_BYTES};
 use crate::search::playout::{self, Rng};
+use crate::search::root_parallel::RootParallel;
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
 /// winrate early on is often the bias, not the position) ...
@@ -44,7 +45,8 @@ pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
-    search: Mcts,
+    /// One tree per search thread ([`GoPlayer::set_threads`]).
+    search: RootParallel,
     seed: u64,
     /// Whether [`TUNING_ENV`] changed the search settings (said by `describe`).
     tuned: bool,
@@ -52,6 +54,8 @@ pub struct MctsPlayer {
     last_explanation: String,
     /// Whether the last genmove's search found the game won beyond doubt.
     certain_win: bool,
+    /// The memory cap from the controller in bytes (0 = none), shared by the trees.
+    memory_limit: u64,
 }
 
 impl MctsPlayer {
@@ -71,11 +75,26 @@ impl MctsPlayer {
             }
         }
         MctsPlayer {
-            search: Mcts::with_config(cfg, 0),
+            search: RootParallel::new(cfg, 0),
             seed: 0,
             tuned,
             last_explanation: String::new(),
             certain_win: false,
+            memory_limit: 0,
+        }
+    }
+
+    /// Sizes the trees so that together they use half the memory cap (the rest is boards,
+    /// history and buffers).
+    fn fit_trees_in_memory(&mut self) {
+        if self.memory_limit == 0 {
+            return;
+        }
+        let mut cfg = *self.search.config();
+        let per_tree = (self.memory_limit / 2) as usize / self.search.threads();
+        cfg.max_nodes = (per_tree / NODE_BYTES).max(10_000);
+        if cfg != *self.search.config() {
+            self.search.set_config(cfg);
         }
     }
 
@@ -264,11 +283,13 @@ impl GoPlayer for MctsPlayer {
     }
     fn set_memory_limit(&mut self, bytes: u64) {
         if bytes > 0 {
-            let mut cfg = *self.search.config();
-            // Half the limit for the tree; the rest is boards, history and buffers.
-            cfg.max_nodes = ((bytes / 2) as usize / NODE_BYTES).max(10_000);
-            self.search.set_config(cfg);
+            self.memory_limit = bytes;
+            self.fit_trees_in_memory();
         }
+    }
+    fn set_threads(&mut self, threads: usize) {
+        self.search.set_threads(threads);
+        self.fit_trees_in_memory();
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
@@ -304,8 +325,12 @@ impl GoPlayer for MctsPlayer {
     fn describe(&self) -> String {
         format!(
             "mcts: UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse; \
-             resigns below {:.0}% (claims above {:.0}% when allowed) after {RESIGN_MIN_VISITS} \
-             visits; search settings{}: {}",
+             {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
+             {RESIGN_MIN_VISITS} visits; search settings{}: {}",
+            match self.search.threads() {
+                1 => "one thread".to_string(),
+                n => format!("{n} threads, one tree each (root parallel)"),
+            },
             100.0 * RESIGN_WINRATE,
             100.0 * CLAIM_WINRATE,
             if self.tuned {
@@ -445,6 +470,20 @@ mod tests {
         // Nor does black claim there, however good its position.
         gen(&mut p, &h, Color::Black, SearchLimit::nodes(6000));
         assert!(!p.certain_win(), "{}", p.explain_last_move());
+    }
+
+    #[test]
+    fn the_trees_share_the_memory_cap() {
+        let mut p = MctsPlayer::new();
+        let cap = 400 * NODE_BYTES as u64 * 1000;
+        p.set_memory_limit(cap);
+        assert_eq!(p.search.config().max_nodes, 200_000);
+        p.set_threads(4);
+        assert_eq!(p.search.threads(), 4);
+        assert_eq!(p.search.config().max_nodes, 50_000);
+        p.set_threads(1);
+        assert_eq!(p.search.config().max_nodes, 200_000);
+        assert!(p.describe().contains("; one thread; "), "{}", p.describe());
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub trait GoPlayer: Send {
     fn set_seed(&mut self, _seed: u64) {}
     /// Cap on the memory the player may allocate, in bytes (0 = no cap).
     fn set_memory_limit(&mut self, _bytes: u64) {}
+    /// Threads the player may search with (at least 1); players that search on one thread
+    /// ignore it.
+    fn set_threads(&mut self, _threads: usize) {}
     /// The move for `color` (need not be `game.to_move()`); must return in time.
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
     /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
