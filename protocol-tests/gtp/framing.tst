@@ -45,6 +45,9 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 #? ?[syntax error.*]
 24 boardsize 9.0
 #? ?[syntax error.*]
+# An integer past u64 is still an integer: a size we cannot play (GNU Go says the same).
+35 boardsize 99999999999999999999999
+#? ?[unacceptable size]
 25 boardsize 25
 #? []
 26 play b Z25
@@ -77,6 +80,13 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 #? ?[syntax error.*]
 44 komi
 #? ?[syntax error.*]
+# A komi past f32's range is refused (it would score as W+inf); the komi stays 0.
+45 komi 99999999999999999999999999999999999999999999999999
+#? ?[syntax error.*]
+46 komi inf
+#? ?[syntax error.*]
+47 gomill-describe_engine
+#? [.*game: Go, 7x5, komi 0, .*]
 
 50 quit
 #? []

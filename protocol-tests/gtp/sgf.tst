@@ -15,6 +15,8 @@ play b D4
 #? ?[syntax error.*]
 5 loadsgf game.sgf x
 #? ?[syntax error.*]
+7 loadsgf hugekomi.sgf
+#? ?[cannot load file]
 6 showboard
 #? [\s*A B C D E F G H J K L M N O P Q R S T\n.*\n 4 \. \. \. X \. .*]
 
@@ -59,3 +61,14 @@ play b D4
 #? [\s*A B C D E F G\n 5 \. \. \. \. \. \. X 5.*\n 1 O \. \. \. \. \. \. 1.*\n\s*A B C D E F G]
 42 final_score
 #? [0|[BW]\+\d+]
+
+# Files that are not plain UTF-8 still load: a Latin-1 record (its comment becomes U+FFFD, the
+# moves are ASCII) and a UTF-8 record that starts with a byte-order mark.
+50 loadsgf latin1.sgf
+#? []
+51 showboard
+#? [\s*A B C D E F G H J\n.*\n 7 \. \. O \. \. .*\n 5 \. \. \. \. X \. .*]
+52 loadsgf bom.sgf
+#? []
+53 showboard
+#? [\s*A B C D E F G\n.*\n 4 \. \. \. X \. \. \. 4\n.*]

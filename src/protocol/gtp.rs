@@ -333,8 +333,14 @@ fn uint_arg(tok: &str, expected: &str) -> Result<u64, LineError> {
 }
 
 fn size_arg(tok: &str, expected: &str) -> Result<usize, LineError> {
-    // A huge number is a size we cannot play, not a syntax error.
-    uint_arg(tok, expected).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    // A huge number is a size we cannot play, not a syntax error (GNU Go: `unacceptable
+    // size`), even past u64.
+    let digits = tok.strip_prefix('+').unwrap_or(tok);
+    match parse_uint(tok) {
+        Some(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(usize::MAX),
+        None => Err(syntax(expected)),
+    }
 }
 
 /// Parses the arguments of command `name`.
@@ -380,8 +386,16 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         }
         "komi" => {
             arity(args, 1, "komi <float>")?;
-            let k = parse_float(args[0]).ok_or_else(|| syntax("komi <float>"))?;
-            Ok(Command::Komi(k as f32))
+            let k = parse_float(args[0]).ok_or_else(|| syntax("komi <float>"))? as f32;
+            // Any komi is accepted, but one past f32's range would be stored as infinity and
+            // score as `W+inf`.
+            if !k.is_finite() {
+                return Err(LineError::Syntax(format!(
+                    "syntax error (komi {} is out of range)",
+                    args[0]
+                )));
+            }
+            Ok(Command::Komi(k))
         }
         "play" => {
             arity(args, 2, "play <color> <vertex>")?;
@@ -943,10 +957,17 @@ mod tests {
     fn board_commands() {
         assert_eq!(cmd("boardsize 19"), Ok(Command::Boardsize(19)));
         assert_eq!(cmd("boardsize 0"), Ok(Command::Boardsize(0)));
+        // An integer too big for any board is an unacceptable size, as GNU Go says.
         assert_eq!(
             cmd("boardsize 99999999999999999999999"),
-            Err(syntax("boardsize <int>"))
+            Ok(Command::Boardsize(usize::MAX))
         );
+        assert_eq!(
+            cmd("rectangular_boardsize 9 +99999999999999999999999"),
+            Ok(Command::RectangularBoardsize(9, usize::MAX))
+        );
+        assert!(matches!(cmd("boardsize +"), Err(LineError::Syntax(_))));
+        assert!(matches!(cmd("boardsize -1"), Err(LineError::Syntax(_))));
         assert!(matches!(cmd("boardsize 9.5"), Err(LineError::Syntax(_))));
         assert!(matches!(cmd("boardsize"), Err(LineError::Syntax(_))));
         assert_eq!(
@@ -960,6 +981,16 @@ mod tests {
         assert_eq!(cmd("komi 6.5"), Ok(Command::Komi(6.5)));
         assert_eq!(cmd("komi -3"), Ok(Command::Komi(-3.0)));
         assert!(matches!(cmd("komi six"), Err(LineError::Syntax(_))));
+        for bad in [
+            "komi inf",
+            "komi nan",
+            "komi 7,5",
+            &format!("komi -{}", "9".repeat(50)),
+        ] {
+            assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
+        }
+        assert!(cmd("komi 1e3").is_err(), "no exponents");
+        assert_eq!(cmd("komi 100000"), Ok(Command::Komi(100000.0)));
         assert_eq!(
             cmd("known_command play"),
             Ok(Command::KnownCommand("play".into()))

@@ -5,7 +5,8 @@
 //! their `=` at once, then `info` lines as the session reports candidates.
 //!
 //! Which lines stop what is decided on the reader thread (`InterruptWatch` in the parent module): any line
-//! after `lz-analyze` / `kata-analyze` (or end of input) ends the analysis at once; nothing
+//! after `lz-analyze` / `kata-analyze` (a blank one too, or end of input) ends the analysis at
+//! once; nothing
 //! interrupts a `genmove`, whose queued successors simply wait their turn.
 
 use std::io::{self, Write};
@@ -395,10 +396,10 @@ mod tests {
         }
     }
 
-    /// Runs Go over a live pipe: sends `before`, waits until the output holds `marker`, sends
-    /// `after` (which must end with `9 protocol_version`), closes the input once that is
-    /// answered, and returns all the output and how long the answer took.
-    fn live_go(before: &str, marker: &str, after: &str) -> (String, Duration) {
+    /// Runs Go over a live pipe, one step at a time: sends each step's text, then waits until
+    /// the output written since holds the step's marker. Closes the input after the last step
+    /// and returns all the output and how long each marker took to appear.
+    fn live_go_steps(steps: &[(&str, &str)]) -> (String, Vec<Duration>) {
         use std::io::BufReader;
         use std::time::{Duration, Instant};
         let (reader, writer) = std::io::pipe().unwrap();
@@ -416,31 +417,36 @@ mod tests {
         let engine = std::thread::spawn(move || {
             run_with(BufReader::new(reader), Tee(tx), options).unwrap();
         });
-        let send = |w: &mut Option<std::io::PipeWriter>, text: &str| {
-            w.as_mut().unwrap().write_all(text.as_bytes()).unwrap()
-        };
-        send(&mut writer, before);
-        let mut out = String::new();
         let t = Instant::now();
-        while !out.contains(marker) {
-            let chunk = rx
-                .recv_timeout(Duration::from_secs(30))
-                .expect("the marker appears");
-            out.push_str(&String::from_utf8_lossy(&chunk));
+        let mut out = String::new();
+        let mut took = Vec::new();
+        for (text, marker) in steps {
+            // From the last byte already seen, so that a marker split across writes is found.
+            let from = out.len().saturating_sub(1);
+            let sent = Instant::now();
+            writer.as_mut().unwrap().write_all(text.as_bytes()).unwrap();
+            while !out[from..].contains(marker) {
+                let chunk = rx
+                    .recv_timeout(Duration::from_secs(30))
+                    .unwrap_or_else(|_| panic!("{marker:?} after {text:?}; output: {out}"));
+                out.push_str(&String::from_utf8_lossy(&chunk));
+            }
+            took.push(sent.elapsed());
         }
-        let sent = Instant::now();
-        send(&mut writer, after);
-        let mut answered = None;
+        drop(writer.take()); // end of input: the engine quits
         while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
             out.push_str(&String::from_utf8_lossy(&chunk));
-            if answered.is_none() && out.ends_with("=9 2\n\n") {
-                answered = Some(sent.elapsed());
-                drop(writer.take()); // end of input: the engine quits
-            }
         }
         engine.join().unwrap();
         assert!(t.elapsed() < Duration::from_secs(60));
-        (out, answered.expect("the next command was answered"))
+        (out, took)
+    }
+
+    /// [`live_go_steps`] with two steps: `before` until `marker`, then `after` (which must end
+    /// with `9 protocol_version`) until that is answered; how long the answer took.
+    fn live_go(before: &str, marker: &str, after: &str) -> (String, Duration) {
+        let (out, took) = live_go_steps(&[(before, marker), (after, "=9 2\n\n")]);
+        (out, took[1])
     }
 
     use std::time::Duration;
@@ -460,6 +466,26 @@ mod tests {
         );
         assert_eq!(rest, "=9 2\n\n");
         assert!(latency < Duration::from_secs(2), "{latency:?}");
+    }
+
+    #[test]
+    fn a_bare_newline_ends_the_analysis_without_a_response() {
+        // KataGo's rule (GTP.md section 5): a bare newline ends lz-analyze / kata-analyze.
+        let (out, _) = live_go_steps(&[
+            (
+                "boardsize 9\nclear_board\n5 kata-analyze b 5\n",
+                "info move",
+            ),
+            ("\n", "\n\n"),
+            ("9 protocol_version\n", "=9 2\n\n"),
+        ]);
+        let analysis = &out[out.find("=5\n").expect("analysis started")..];
+        let (body, rest) = analysis.split_once("\n\n").expect("the analysis ended");
+        assert!(
+            body.lines().skip(1).all(|l| l.starts_with("info move ")),
+            "{body}"
+        );
+        assert_eq!(rest, "=9 2\n\n", "the blank line itself gets no response");
     }
 
     #[test]

@@ -50,8 +50,9 @@ pub fn normalise(raw: &[u8]) -> Option<String> {
 }
 
 /// Starts the reader thread on `input`. `interrupt` runs on the reader thread for each line
-/// (`Some(line)`) and once at end of input (`None`): whether that interrupts a running search.
-/// It may keep state (GTP: only the line after an analysis command interrupts).
+/// (`Some(line)`, `Some("")` for a blank one) and once at end of input (`None`): whether that
+/// interrupts a running search. It may keep state (GTP: only the line after an analysis
+/// command interrupts).
 pub fn spawn_reader<R, I>(
     mut input: R,
     signal: Arc<StopSignal>,
@@ -78,6 +79,12 @@ where
                     }
                 }
                 let Some(line) = normalise(&raw) else {
+                    // A blank line gets no response and no number, but it may still end a
+                    // search (GTP: a bare newline ends `lz-analyze`, as KataGo documents). It
+                    // stops the search before the line that comes next.
+                    if let Some(kind) = interrupt(Some("")) {
+                        signal.interrupt(seq, kind);
+                    }
                     continue;
                 };
                 let at = Instant::now();

@@ -123,7 +123,8 @@ where
 
 /// Decides, on the reader thread, which input lines interrupt a running search. Gomocup:
 /// `YXSTOP`/`STOP` stop it, `END` ends the session. GTP: the line after `lz-analyze` /
-/// `kata-analyze`, whatever it is, ends the analysis, and so does end of input; nothing
+/// `kata-analyze`, whatever it is (a blank line too), ends the analysis, and so does end of
+/// input; nothing
 /// interrupts a `genmove` (pipelined commands wait their turn). Under auto-detection the first
 /// meaningful line decides the dialect, exactly as the loop decides it.
 struct InterruptWatch {

@@ -47,7 +47,7 @@ use crate::session::gtp_game::{
     AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult, Score,
     Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
 };
-use crate::session::sgf::read_record;
+use crate::session::sgf::{decode, read_record};
 use crate::session::StopSignal;
 
 /// Time per move when no time system was given and no `--nodes` budget.
@@ -348,8 +348,8 @@ impl GoSession {
             warn!("loadsgf {file}: {why}");
             "cannot load file".to_string()
         };
-        let text = std::fs::read_to_string(file).map_err(|e| fail(e.to_string()))?;
-        let record = read_record(&text).map_err(|e| fail(e.to_string()))?;
+        let bytes = std::fs::read(file).map_err(|e| fail(e.to_string()))?;
+        let record = read_record(&decode(&bytes)).map_err(|e| fail(e.to_string()))?;
         let mut rules = *self.game.rules();
         if let Some(k) = record.komi {
             rules.komi = k;

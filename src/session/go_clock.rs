@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use crate::rules::Color;
-use crate::search::clock::GameClock;
+use crate::search::clock::{GameClock, UNLIMITED_MS};
 use crate::session::gtp_game::TimeSystem;
 
 /// Our moves left in a game with `empty` empty points: about a third of them, at least 8.
@@ -49,6 +49,13 @@ impl Default for GoClock {
     fn default() -> Self {
         GoClock::new(TimeSystem::None)
     }
+}
+
+/// Time left on a GTP clock as the search takes it: never negative, and always below
+/// [`UNLIMITED_MS`], which means "no limit" to the search (Gomocup's convention) while GTP has
+/// no such value: 30 days left is still a clock to share out, not an endless move.
+fn game_time(ms: i64) -> i64 {
+    ms.clamp(0, UNLIMITED_MS - 1)
 }
 
 fn ms(seconds: u64) -> i64 {
@@ -160,7 +167,7 @@ impl GoClock {
     pub fn game_clock(&self, color: Color, empty: usize) -> Option<GameClock> {
         let side = self.sides[color.index()];
         let left = |ms: i64| GameClock {
-            left_ms: Some(ms.max(0)),
+            left_ms: Some(game_time(ms)),
             moves_to_go: Some(moves_to_go(empty)),
             ..GameClock::default()
         };
@@ -172,15 +179,16 @@ impl GoClock {
             TimeSystem::None => return None,
             TimeSystem::Absolute { .. } => left(side.main_ms),
             TimeSystem::Canadian { period, stones, .. } if !side.overtime => {
-                left(side.main_ms + ms(period) / stones.max(1) as i64)
+                let stones = i64::try_from(stones.max(1)).unwrap_or(i64::MAX);
+                left(side.main_ms.saturating_add(ms(period) / stones))
             }
             TimeSystem::Byoyomi { period, .. } if !side.overtime => {
                 // Main time may run into the first period without losing it.
-                left(side.main_ms + ms(period))
+                left(side.main_ms.saturating_add(ms(period)))
             }
             TimeSystem::Canadian { .. } if side.count <= 1 => turn(side.period_ms),
             TimeSystem::Canadian { .. } => GameClock {
-                left_ms: Some(side.period_ms.max(0)),
+                left_ms: Some(game_time(side.period_ms)),
                 moves_to_go: Some(side.count.min(u64::from(u32::MAX)) as u32),
                 ..GameClock::default()
             },
@@ -275,6 +283,40 @@ mod tests {
         assert_eq!(c.sides[0].period_ms, 9500);
         c.used(Color::Black, Duration::from_millis(1000));
         assert_eq!((c.sides[0].count, c.sides[0].period_ms), (2, 10_000));
+    }
+
+    #[test]
+    fn huge_clocks_are_long_but_finite() {
+        // 30 days of main time: past the search's "unlimited" value, still a deadline.
+        let c = GoClock::new(TimeSystem::Absolute { main: 30 * 86_400 });
+        let h = hard(&c, Color::Black, 81).unwrap();
+        assert!(h > 3_600_000, "{h}");
+        // The largest values the protocol can carry neither overflow nor end the move at once.
+        let max = u64::MAX;
+        for system in [
+            TimeSystem::Canadian {
+                main: max,
+                period: max,
+                stones: max,
+            },
+            TimeSystem::Byoyomi {
+                main: max,
+                period: max,
+                periods: max,
+            },
+            TimeSystem::Canadian {
+                main: 10,
+                period: 30,
+                stones: max,
+            },
+        ] {
+            let c = GoClock::new(system);
+            let h = hard(&c, Color::White, 81).unwrap_or_else(|| panic!("{system:?}"));
+            assert!(h >= 100, "{system:?}: {h}");
+        }
+        let mut c = GoClock::new(TimeSystem::Absolute { main: 10 });
+        c.time_left(Color::Black, 1e300, 0);
+        assert!(hard(&c, Color::Black, 81).is_some());
     }
 
     #[test]

@@ -48,6 +48,16 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
     Err(SgfError(msg.into()))
 }
 
+/// SGF text from a file's bytes. The properties that matter here are ASCII, but the text around
+/// them need not be UTF-8: old records are often Latin-1 or GB2312 (`CA[...]`), and editors on
+/// Windows start the file with a byte-order mark. Both would make the whole file unreadable, so
+/// the mark is dropped and bytes that are not UTF-8 become U+FFFD (only comments and names
+/// change).
+pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    String::from_utf8_lossy(bytes)
+}
+
 /// Reads the first game of an SGF collection.
 pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
     let games = parse(text).map_err(|e| SgfError(format!("not a Go SGF file: {e}")))?;
@@ -64,7 +74,12 @@ pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
         ..SgfRecord::default()
     };
     if let Some(Prop::KM(k)) = root.get_property("KM") {
-        record.komi = Some(*k as f32);
+        // `nan`, `inf` and numbers past f32's range parse as floats, but are no komi.
+        let komi = *k as f32;
+        if !komi.is_finite() {
+            return err(format!("malformed KM[{k}]"));
+        }
+        record.komi = Some(komi);
     }
     for (i, node) in root.main_variation().enumerate() {
         read_node(&mut record, node, i == 0)?;
@@ -176,6 +191,16 @@ mod tests {
     }
 
     #[test]
+    fn byte_order_marks_and_other_encodings() {
+        let bom = b"\xef\xbb\xbf(;SZ[9];B[aa])";
+        assert_eq!(read_record(&decode(bom)).unwrap().moves.len(), 1);
+        let latin1 = b"(;SZ[9]CA[ISO-8859-1]PB[Jos\xe9]C[caf\xe9];B[aa];W[bb])";
+        let r = read_record(&decode(latin1)).unwrap();
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!(decode(b"(;SZ[9])"), "(;SZ[9])");
+    }
+
+    #[test]
     fn refusals() {
         assert!(read_record("not sgf").is_err());
         assert!(read_record("").is_err());
@@ -183,5 +208,10 @@ mod tests {
         assert!(read_record("(;SZ[9];B[aa];AB[bb])").is_err());
         assert!(read_record("(;SZ[9];AE[aa])").is_err());
         assert!(read_record("(;GM[4];B[aa])").is_err(), "not Go");
+        for km in ["nan", "inf", "-inf", "1e50"] {
+            let text = format!("(;SZ[9]KM[{km}];B[aa])");
+            assert!(read_record(&text).is_err(), "KM[{km}]");
+        }
+        assert_eq!(read_record("(;SZ[9]KM[-3.5])").unwrap().komi, Some(-3.5));
     }
 }
