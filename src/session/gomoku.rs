@@ -398,19 +398,15 @@ impl GomokuSession {
                 s.folder = Some(f);
             }
             Setting::Evaluate(x, y) => s.evaluate = Some((x, y)),
-            // 0 means "no limit" for both, as c-gomoku-cli uses it.
-            Setting::MaxDepth(v) => match u32::try_from(v) {
-                Ok(v) => s.max_depth = (v > 0).then_some(v),
-                Err(_) => self.complain(format!("INFO max_depth {v}: out of range")),
-            },
-            Setting::MaxNode(v) => match u64::try_from(v) {
-                Ok(v) => s.max_node = (v > 0).then_some(v),
-                Err(_) => self.complain(format!("INFO max_node {v}: must not be negative")),
-            },
-            Setting::ThreadNum(v) => match u32::try_from(v) {
-                Ok(v) => s.thread_num = Some(v),
-                Err(_) => self.complain(format!("INFO thread_num {v}: out of range")),
-            },
+            // 0 means "no limit" for both, as c-gomoku-cli uses it; so does -1, which
+            // Yixin-Board sends for its unlimited level (`INFO max_node -1`, read by Rapfi as
+            // no limit), and so does a depth too deep to count.
+            Setting::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
+            Setting::MaxNode(v) => s.max_node = u64::try_from(v).ok().filter(|&n| n > 0),
+            // Recorded only (the players search on one thread); at least one, as Rapfi reads it.
+            Setting::ThreadNum(v) => {
+                s.thread_num = Some(u32::try_from(v.max(1)).unwrap_or(u32::MAX));
+            }
             Setting::TimeIncrement(v) => match u64::try_from(v) {
                 Ok(v) => s.time_increment = v,
                 Err(_) => self.complain(format!("INFO time_increment {v}: must not be negative")),
@@ -1426,6 +1422,20 @@ mod tests {
         let l = s.limit();
         assert_eq!(l.clock.left_ms, Some(900));
         assert_eq!(l.depth, Some(7));
+        // Yixin-Board's "unlimited" is -1; a depth past u32 is no limit either. Neither is a
+        // complaint that would refuse the next move.
+        s.info(Setting::MaxNode(5000));
+        s.info(Setting::MaxNode(-1));
+        s.info(Setting::MaxDepth(-1));
+        assert_eq!((s.limit().nodes, s.limit().depth), (None, None));
+        s.info(Setting::MaxDepth(7));
+        s.info(Setting::MaxDepth(i64::MAX));
+        assert_eq!(s.limit().depth, None);
+        s.info(Setting::ThreadNum(-3));
+        assert_eq!(s.settings().thread_num, Some(1));
+        s.info(Setting::ThreadNum(i64::MAX));
+        assert_eq!(s.settings().thread_num, Some(u32::MAX));
+        assert!(s.pending_complaint().is_none());
         let det = GomokuSession::new(
             SessionConfig {
                 nodes: Some(5000),
