@@ -1130,7 +1130,10 @@ mod tests {
         assert!(is_err(&s.start(4), "unsupported board size"));
         assert!(is_err(&s.start(33), "unsupported board size"));
         assert!(is_err(&s.start(-1), "unsupported board size -1x-1"));
-        assert!(is_err(&s.rect_start(20, -5), "unsupported board size 20x-5"));
+        assert!(is_err(
+            &s.rect_start(20, -5),
+            "unsupported board size 20x-5"
+        ));
         assert!(is_err(&s.start(2), "START 3 is tic-tac-toe"));
         assert!(s.board().is_none());
         assert_eq!(s.start(5), Reply::Ok);
