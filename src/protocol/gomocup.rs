@@ -142,14 +142,25 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         expected,
         got: args.to_string(),
     };
+    // BEGIN, RESTART, ABOUT and YXSHOWFORBID take nothing. The block words (BOARD, YXBOARD,
+    // SWAP2BOARD, DONE) ignore anything after them: refusing one would answer the stone lines
+    // that follow one by one and put the manager a reply out of step. END, STOP and YXSTOP
+    // act whatever follows, as the reader thread's interrupt test does.
+    let bare = |c: Command| {
+        if args.is_empty() {
+            Ok(c)
+        } else {
+            Err(bad("no arguments"))
+        }
+    };
     let c = match upper.as_str() {
         "START" => Command::Start(whole(args, integer).ok_or_else(|| bad("a board size N"))?),
         "RECTSTART" => {
             let (w, h) = whole(args, coords).ok_or_else(|| bad("W,H"))?;
             Command::RectStart(w, h)
         }
-        "RESTART" => Command::Restart,
-        "BEGIN" => Command::Begin,
+        "RESTART" => bare(Command::Restart)?,
+        "BEGIN" => bare(Command::Begin)?,
         "TURN" => {
             let (x, y) = whole(args, coords).ok_or_else(|| bad("X,Y"))?;
             Command::Turn(x, y)
@@ -160,7 +171,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "DONE" => Command::Done,
         "INFO" => Command::Info(parse_info(args)),
         "END" => Command::End,
-        "ABOUT" => Command::About,
+        "ABOUT" => bare(Command::About)?,
         "TAKEBACK" => {
             let (x, y) = whole(args, coords).ok_or_else(|| bad("X,Y"))?;
             Command::Takeback(x, y)
@@ -171,7 +182,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         }
         "YXSTOP" => Command::YxStop,
         "STOP" => Command::Stop,
-        "YXSHOWFORBID" => Command::YxShowForbid,
+        "YXSHOWFORBID" => bare(Command::YxShowForbid)?,
         "YXNBEST" => match whole(args, integer) {
             Some(n) if n >= 1 => Command::YxNbest(n),
             _ => return Err(bad("a count N >= 1")),
@@ -365,9 +376,17 @@ pub fn format_reply(reply: &Reply) -> Option<String> {
     })
 }
 
-/// Replies are one line each, whatever a message contains.
+/// The longest `ERROR`/`UNKNOWN` text we send (in characters): they echo the input, and a
+/// manager that sent a megabyte of garbage should not get it back.
+const MAX_ECHO_CHARS: usize = 1000;
+
+/// Replies are one line each, whatever a message contains, and of bounded length.
 fn one_line(s: &str) -> String {
-    s.replace(['\r', '\n'], " ")
+    let flat = s.replace(['\r', '\n'], " ");
+    match flat.char_indices().nth(MAX_ECHO_CHARS) {
+        Some((cut, _)) => format!("{}...", &flat[..cut]),
+        None => flat,
+    }
 }
 
 /// Human notation for a point: letter = X (`a` = 0), number = Y + 1 (`h8` = 7,7). Columns past
@@ -478,6 +497,12 @@ mod tests {
         assert_eq!(p("STOP"), Command::Stop);
         assert_eq!(p("YXSHOWFORBID"), Command::YxShowForbid);
         assert_eq!(p("YXNBEST 3"), Command::YxNbest(3));
+        // Block words and the interrupting ones ignore what follows.
+        assert_eq!(p("BOARD 1"), Command::Board);
+        assert_eq!(p("DONE."), Command::Unknown("DONE.".into()));
+        assert_eq!(p("DONE now"), Command::Done);
+        assert_eq!(p("END please"), Command::End);
+        assert_eq!(p("YXSTOP 1"), Command::YxStop);
     }
 
     #[test]
@@ -505,6 +530,10 @@ mod tests {
             "PLAY 1;2",
             "YXNBEST",
             "YXNBEST 0",
+            "BEGIN 7,7",
+            "RESTART 15",
+            "ABOUT me",
+            "YXSHOWFORBID 1",
         ] {
             let e = parse_command(line).unwrap_err();
             assert!(!e.to_string().is_empty(), "{line}");
@@ -644,6 +673,9 @@ mod tests {
             "UNKNOWN FOO"
         );
         assert_eq!(format_reply(&Reply::Nothing), None);
+        let long = format_reply(&Reply::Unknown("é".repeat(5000))).unwrap();
+        assert_eq!(long.chars().count(), "UNKNOWN ".len() + MAX_ECHO_CHARS + 3);
+        assert!(long.ends_with("é..."));
         assert_eq!(format_forbid(&[]), "FORBID .");
         assert_eq!(format_forbid(&[(7, 8), (10, 3)]), "FORBID 07081003.");
         let about = format_reply(&Reply::About).unwrap();

@@ -45,8 +45,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::rules::mnk::symmetry;
-use crate::rules::renju::forbidden;
+use crate::rules::mnk::{symmetry, MAX_SIZE};
+use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager, UNLIMITED_MS};
 use crate::session::StopSignal;
@@ -339,8 +339,15 @@ impl GomokuSession {
     }
 
     fn new_board(&mut self, width: i64, height: i64) -> Reply {
-        let size = |v: i64| usize::try_from(v).unwrap_or(0);
-        match empty_board(size(width), size(height), self.rule) {
+        // A negative side is refused in the same words as any other bad size, with the
+        // numbers the manager sent (not the 0 a saturating conversion would make of them).
+        let (Ok(w), Ok(h)) = (usize::try_from(width), usize::try_from(height)) else {
+            return Reply::Error(format!(
+                "unsupported board size {width}x{height} (sides must be 5..{MAX_SIZE}); \
+                 START 3 is tic-tac-toe"
+            ));
+        };
+        match empty_board(w, h, self.rule) {
             Ok(b) => {
                 self.conclude_game();
                 self.concluded = false;
@@ -391,19 +398,15 @@ impl GomokuSession {
                 s.folder = Some(f);
             }
             Setting::Evaluate(x, y) => s.evaluate = Some((x, y)),
-            // 0 means "no limit" for both, as c-gomoku-cli uses it.
-            Setting::MaxDepth(v) => match u32::try_from(v) {
-                Ok(v) => s.max_depth = (v > 0).then_some(v),
-                Err(_) => self.complain(format!("INFO max_depth {v}: out of range")),
-            },
-            Setting::MaxNode(v) => match u64::try_from(v) {
-                Ok(v) => s.max_node = (v > 0).then_some(v),
-                Err(_) => self.complain(format!("INFO max_node {v}: must not be negative")),
-            },
-            Setting::ThreadNum(v) => match u32::try_from(v) {
-                Ok(v) => s.thread_num = Some(v),
-                Err(_) => self.complain(format!("INFO thread_num {v}: out of range")),
-            },
+            // 0 means "no limit" for both, as c-gomoku-cli uses it; so does -1, which
+            // Yixin-Board sends for its unlimited level (`INFO max_node -1`, read by Rapfi as
+            // no limit), and so does a depth too deep to count.
+            Setting::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
+            Setting::MaxNode(v) => s.max_node = u64::try_from(v).ok().filter(|&n| n > 0),
+            // Recorded only (the players search on one thread); at least one, as Rapfi reads it.
+            Setting::ThreadNum(v) => {
+                s.thread_num = Some(u32::try_from(v.max(1)).unwrap_or(u32::MAX));
+            }
             Setting::TimeIncrement(v) => match u64::try_from(v) {
                 Ok(v) => s.time_increment = v,
                 Err(_) => self.complain(format!("INFO time_increment {v}: must not be negative")),
@@ -454,6 +457,9 @@ impl GomokuSession {
                     opts.retain(|(k, _)| *k != key);
                     opts.push((key, value));
                 }
+            }
+            Setting::Invalid { key, value } if value.is_empty() => {
+                self.complain(format!("INFO {key}: missing value"))
             }
             Setting::Invalid { key, value } => {
                 self.complain(format!("INFO {key} {value}: value does not parse"))
@@ -600,14 +606,10 @@ impl GomokuSession {
                 }
             }
             Err(e) => {
+                // A refused YXBOARD is answered too: it only has no reply when it succeeds, and
+                // a GUI that went on analysing a position we never set would be misled.
                 let cmd = if think { "BOARD" } else { "YXBOARD" };
-                return if think {
-                    Reply::Error(format!("{cmd}: {e}"))
-                } else {
-                    // YXBOARD has no reply to carry the error; the log does.
-                    warn!("{cmd} refused: {e}");
-                    Reply::Nothing
-                };
+                return Reply::Error(format!("{cmd}: {e}"));
             }
         }
         if think {
@@ -785,20 +787,17 @@ impl GomokuSession {
         ]
     }
 
-    /// `YXSHOWFORBID`: black's forbidden points under renju; none under other rules.
+    /// `YXSHOWFORBID`: black's forbidden points under renju when black is to move (the points
+    /// a GUI should mark for the next move); none under other rules or with white to move,
+    /// as GOMOCUP.md and Rapfi have it.
     pub fn show_forbid(&self) -> Reply {
         let Some(b) = &self.board else {
             return Reply::Error(NO_GAME.into());
         };
-        if !self.rule.renju() {
+        if b.to_move() != Color::Black {
             return Reply::Forbid(Vec::new());
         }
-        let points = b
-            .empty_points()
-            .filter(|&p| forbidden(b, p).is_some())
-            .map(|p| b.xy(p))
-            .collect();
-        Reply::Forbid(points)
+        Reply::Forbid(forbidden_points(b).into_iter().map(|p| b.xy(p)).collect())
     }
 
     /// `YXNBEST n`: search reporting the `n` best moves; answer the best without playing it.
@@ -995,6 +994,7 @@ fn to_progress(b: &Board, i: &SearchInfo) -> Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::renju::forbidden;
     use std::sync::Mutex;
 
     /// What the scripted player saw and did, shared with the test.
@@ -1129,7 +1129,11 @@ mod tests {
         let mut s = session();
         assert!(is_err(&s.start(4), "unsupported board size"));
         assert!(is_err(&s.start(33), "unsupported board size"));
-        assert!(is_err(&s.start(-1), "unsupported board size"));
+        assert!(is_err(&s.start(-1), "unsupported board size -1x-1"));
+        assert!(is_err(
+            &s.rect_start(20, -5),
+            "unsupported board size 20x-5"
+        ));
         assert!(is_err(&s.start(2), "START 3 is tic-tac-toe"));
         assert!(s.board().is_none());
         assert_eq!(s.start(5), Reply::Ok);
@@ -1285,9 +1289,9 @@ mod tests {
             )
         });
         assert!(is_err(&r, "missing field"));
-        // YXBOARD has nowhere to put the error.
+        // A refused YXBOARD says so too (it is silent only when it succeeds).
         let (r, _) = ask(|r| s.set_board(&stones(&[(1, 1, 1), (2, 2, 1)]), false, r));
-        assert_eq!(r, Reply::Nothing);
+        assert!(is_err(&r, "YXBOARD: 2 own and 0 opponent"), "{r:?}");
         assert_eq!(s.board().unwrap().hash(), hash);
     }
 
@@ -1365,8 +1369,13 @@ mod tests {
         s.info(Setting::Rule(16));
         s.info(Setting::Level("nosuch".into()));
         s.info(Setting::TimeoutTurn(-5));
+        s.info(Setting::Invalid {
+            key: "max_node".into(),
+            value: String::new(),
+        });
         let (r, _) = ask(|r| s.turn(7, 7, r));
         assert!(is_err(&r, "INFO rule 16"), "{r:?}");
+        assert!(is_err(&r, "INFO max_node: missing value"), "{r:?}");
         assert!(is_err(&r, "INFO level nosuch"));
         assert!(is_err(&r, "INFO timeout_turn -5"));
         // Not executed, and forgotten afterwards.
@@ -1416,6 +1425,20 @@ mod tests {
         let l = s.limit();
         assert_eq!(l.clock.left_ms, Some(900));
         assert_eq!(l.depth, Some(7));
+        // Yixin-Board's "unlimited" is -1; a depth past u32 is no limit either. Neither is a
+        // complaint that would refuse the next move.
+        s.info(Setting::MaxNode(5000));
+        s.info(Setting::MaxNode(-1));
+        s.info(Setting::MaxDepth(-1));
+        assert_eq!((s.limit().nodes, s.limit().depth), (None, None));
+        s.info(Setting::MaxDepth(7));
+        s.info(Setting::MaxDepth(i64::MAX));
+        assert_eq!(s.limit().depth, None);
+        s.info(Setting::ThreadNum(-3));
+        assert_eq!(s.settings().thread_num, Some(1));
+        s.info(Setting::ThreadNum(i64::MAX));
+        assert_eq!(s.settings().thread_num, Some(u32::MAX));
+        assert!(s.pending_complaint().is_none());
         let det = GomokuSession::new(
             SessionConfig {
                 nodes: Some(5000),
@@ -1519,27 +1542,24 @@ mod tests {
         let mut s = session();
         s.info(Setting::Rule(4));
         s.start(15);
-        // Black: 3,7 4,7 5,7 _ 7,7 8,7 -> 6,7 would be an overline (six).
+        // Black (equal counts: us, field 1): 3,7 4,7 5,7 _ 7,7 8,7 -> 6,7 would be an overline.
         let list = stones(&[
-            (3, 7, 2),
-            (3, 0, 1),
-            (4, 7, 2),
-            (5, 0, 1),
-            (5, 7, 2),
-            (7, 0, 1),
-            (7, 7, 2),
-            (9, 0, 1),
-            (8, 7, 2),
-            (11, 0, 1),
+            (3, 7, 1),
+            (3, 0, 2),
+            (4, 7, 1),
+            (5, 0, 2),
+            (5, 7, 1),
+            (7, 0, 2),
+            (7, 7, 1),
+            (9, 0, 2),
+            (8, 7, 1),
+            (11, 0, 2),
         ]);
-        ask(|r| s.set_board(&list, false, r));
+        assert_eq!(ask(|r| s.set_board(&list, false, r)).0, Reply::Nothing);
         let b = s.board().unwrap();
         assert_eq!(b.to_move(), Color::Black);
         let p = b.pos(6, 7).unwrap();
-        if forbidden(b, p).is_none() {
-            eprintln!("renju::forbidden is not implemented yet; skipping");
-            return;
-        }
+        assert!(forbidden(b, p).is_some());
         let hash = b.hash();
         let (r, _) = ask(|r| s.turn(6, 7, r));
         assert!(is_err(&r, "forbidden"), "{r:?}");
@@ -1548,6 +1568,25 @@ mod tests {
             Reply::Forbid(ps) => assert!(ps.contains(&(6, 7))),
             other => panic!("{other:?}"),
         }
+        // The same black stones with white to move (one more black stone, so the fields
+        // swap): nothing to mark for the next move.
+        let mut list: Vec<StoneLine> = list
+            .iter()
+            .map(|s| StoneLine {
+                field: s.field.map(|f| 3 - f),
+                ..*s
+            })
+            .collect();
+        list.push(StoneLine {
+            x: 14,
+            y: 14,
+            field: Some(2),
+        });
+        assert_eq!(ask(|r| s.set_board(&list, false, r)).0, Reply::Nothing);
+        let b = s.board().unwrap();
+        assert_eq!(b.to_move(), Color::White);
+        assert!(forbidden(b, b.pos(6, 7).unwrap()).is_some());
+        assert_eq!(s.show_forbid(), Reply::Forbid(Vec::new()));
     }
 
     #[test]
