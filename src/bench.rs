@@ -504,7 +504,8 @@ impl fmt::Display for GoBenchReport {
 /// bench position (19x19 positions get a quarter of the count), on this thread.
 pub fn run_go(playouts: u64) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
-    use crate::search::mcts::{Mcts, Mode, Reporting};
+    use crate::search::mcts::{Mcts, Mode, Reporting, SearchSpec};
+    use crate::search::move_filter::NO_FILTER;
     use crate::search::playout::{playout, Ending, Rng};
 
     let mut lines = Vec::new();
@@ -544,8 +545,11 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
                 &game,
                 color,
                 &tm,
-                Mode::Play,
-                Reporting::default(),
+                SearchSpec {
+                    mode: Mode::Play,
+                    reporting: Reporting::default(),
+                    filter: &NO_FILTER,
+                },
                 &mut |_, _| {},
             )
         });

@@ -5,9 +5,9 @@ boardsize 9
 clear_board
 play b E5
 1 lz-analyze b 10
-#? [(info move [A-HJ][1-9] visits \d+ winrate \d+ prior \d+ order \d+ pv( [A-HJ][1-9]| pass)+( info move .*)?\n?)*]
+#? [(info move [A-HJ][1-9] visits \d+ winrate \d+ prior \d+ lcb \d+ order \d+ pv( [A-HJ][1-9]| pass)+( info move .*)?\n?)*]
 2 kata-analyze w 10
-#? [(info move [A-HJ][1-9] visits \d+ winrate [01]\.\d+ scoreLead -?\d+\.\d+ prior [01]\.\d+ order \d+ pv.*\n?)*]
+#? [(info move [A-HJ][1-9] visits \d+ winrate [01]\.\d+ scoreLead -?\d+\.\d+ prior [01]\.\d+ lcb [01]\.\d+ order \d+ pv.*\n?)*]
 3 lz-analyze 10
 #? [(info .*\n?)*]
 4 kata-analyze
@@ -57,7 +57,7 @@ clear_board
 #? ?[syntax error.*]
 43 kata-analyze b 10 ownership true movesOwnership true
 #? ?[syntax error.*]
-44 kata-analyze b 10 ownership true avoid b A1 1
+44 kata-analyze b 10 ownership true avoid b A1
 #? ?[syntax error.*]
 45 lz-analyze b 10 ownership false
 #? ?[syntax error.*]
@@ -107,6 +107,27 @@ play w G4
 #? [(info move [^\n]* ownership( -?[01]\.\d{3}){49}\n)*info move [^\n]* ownership( -0\.\d{3}| -1\.000){4}( 0\.\d{3}| 1\.000){3}( -?[01]\.\d{3}){42}\nplay ([A-G][1-7]|pass|resign)]
 56 kata-genmove_analyze b 10 ownership false
 #? [(info move [^\n]* pv( [A-G][1-7]| pass)+\n)+play ([A-G][1-7]|pass|resign)]
+
+# Leela Zero's avoid / allow: colour, vertices joined by commas, the depth they reach (1 = the
+# first move). The search never tries what they close; refusals change nothing.
+boardsize 9
+clear_board
+60 lz-genmove_analyze b 1 allow b C3 1
+#? [(info move C3 [^\n]*\n)+play C3]
+61 kata-genmove_analyze w 1 allow w g7,C7,pass 1 avoid w c7 1
+#? [(info move (G7|PASS) [^\n]*\n)+play (G7|pass)]
+62 lz-genmove_analyze b 1 avoid b A1,B1,C1,D1,E1,F1,G1,H1,J1 3 allow w J9 1
+#? [(info move [A-HJ][2-9] [^\n]*\n)+play [A-HJ][2-9]]
+63 lz-analyze b 10 avoid b C3
+#? ?[syntax error.*]
+64 lz-analyze b 10 allow b C3,I3 1
+#? ?[syntax error.*]
+65 kata-analyze b 10 avoid b C3 0
+#? ?[syntax error.*]
+66 kata-genmove_analyze b 10 avoid purple C3 1
+#? ?[syntax error.*]
+67 showboard
+#? [.*X.*\n.*]
 
 # The last command: end of input ends it.
 30 lz-analyze b 50

@@ -32,6 +32,7 @@ use crate::rules::go::{
 };
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::move_filter::MoveFilter;
 use crate::session::go::{SCORING_MS, SCORING_SAFETY_MS};
 
 /// How often the progress line is refreshed while the computer thinks.
@@ -294,6 +295,7 @@ impl Go<'_> {
             report: &mut report,
             report_every: Some(PROGRESS_EVERY),
             ownership: false,
+            filter: &MoveFilter::default(),
         };
         let decision = player.genmove(game, color, &mut req);
         line.finish();

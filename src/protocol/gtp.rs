@@ -23,7 +23,8 @@ use nom::IResult;
 
 use crate::rules::Color;
 use crate::session::gtp_game::{
-    AnalyzeKind, AnalyzeOptions, Candidate, Genmove, Score, Status, TimeSystem, Vertex,
+    AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
+    TimeSystem, Vertex,
 };
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
@@ -527,9 +528,10 @@ fn parse_bool(tok: &str) -> Option<bool> {
 
 /// `[color] [interval]` then key-value pairs in any order: `interval N`, `minmoves N`,
 /// `maxmoves N`, and for the `kata-` forms `ownership true|false` and the
-/// [`KATA_FALSE_ONLY_KEYS`] with `false` (the colour is required for the genmove forms). Keys
-/// we do not implement (`allow`, `avoid`, `ownershipStdev true`, ...) are refused rather than
-/// silently ignored.
+/// [`KATA_FALSE_ONLY_KEYS`] with `false` (the colour is required for the genmove forms), and
+/// Leela Zero's `avoid` / `allow` with three values each (colour, vertices separated by
+/// commas, depth from 1), any number of times. Keys we do not implement (`ownershipStdev
+/// true`, ...) are refused rather than silently ignored.
 fn parse_analyze(
     name: &str,
     kind: AnalyzeKind,
@@ -542,7 +544,10 @@ fn parse_analyze(
     } else {
         ""
     };
-    let e = format!("{name} {color} [interval] [minmoves N] [maxmoves N]{kata}");
+    let e = format!(
+        "{name} {color} [interval] [minmoves N] [maxmoves N] \
+         [avoid|allow <color> <vertex,...> <depth>]...{kata}"
+    );
     let mut o = AnalyzeOptions::default();
     let mut rest = args;
     if let Some(c) = rest.first().and_then(|t| parse_color(t)) {
@@ -557,6 +562,15 @@ fn parse_analyze(
     }
     while let [key, val, tail @ ..] = rest {
         let key = *key;
+        if let Some(rule_kind) = move_rule_kind(key) {
+            let [vertices, depth, tail @ ..] = tail else {
+                return Err(syntax(&e));
+            };
+            o.move_rules
+                .push(parse_move_rule(rule_kind, val, vertices, depth).ok_or_else(|| syntax(&e))?);
+            rest = tail;
+            continue;
+        }
         if kind == AnalyzeKind::Kata && (key == "ownership" || KATA_FALSE_ONLY_KEYS.contains(&key))
         {
             match parse_bool(val) {
@@ -584,6 +598,34 @@ fn parse_analyze(
         return Err(syntax(&e));
     }
     Ok((o.color, o))
+}
+
+/// The analysis key `avoid` or `allow` (any case), as a filter kind.
+fn move_rule_kind(key: &str) -> Option<FilterKind> {
+    if key.eq_ignore_ascii_case("avoid") {
+        Some(FilterKind::Avoid)
+    } else if key.eq_ignore_ascii_case("allow") {
+        Some(FilterKind::Allow)
+    } else {
+        None
+    }
+}
+
+/// The three values of an `avoid` / `allow` key: a colour, vertices separated by commas (at
+/// least one), and the depth it reaches (1 = the first move).
+fn parse_move_rule(kind: FilterKind, color: &str, vertices: &str, depth: &str) -> Option<MoveRule> {
+    let color = parse_color(color)?;
+    let vertices = vertices
+        .split(',')
+        .map(parse_vertex)
+        .collect::<Option<Vec<Vertex>>>()?;
+    let until_depth = u32::try_from(parse_uint(depth)?).ok().filter(|&d| d >= 1)?;
+    Some(MoveRule {
+        kind,
+        color,
+        vertices,
+        until_depth,
+    })
 }
 
 /// `kgs-time_settings none | absolute M | byoyomi M T P | canadian M T S`.
@@ -753,15 +795,17 @@ pub fn format_info(
         let mut s = format!("info move {} visits {}", format_vertex(c.vertex), c.visits);
         match kind {
             AnalyzeKind::Lz => s.push_str(&format!(
-                " winrate {} prior {}",
+                " winrate {} prior {} lcb {}",
                 per_ten_thousand(c.winrate),
-                per_ten_thousand(c.prior)
+                per_ten_thousand(c.prior),
+                per_ten_thousand(c.lcb)
             )),
             AnalyzeKind::Kata => s.push_str(&format!(
-                " winrate {:.6} scoreLead {:.6} prior {:.6}",
+                " winrate {:.6} scoreLead {:.6} prior {:.6} lcb {:.6}",
                 c.winrate.clamp(0.0, 1.0),
                 c.score_lead,
-                c.prior.clamp(0.0, 1.0)
+                c.prior.clamp(0.0, 1.0),
+                c.lcb.clamp(0.0, 1.0)
             )),
         }
         s.push_str(&format!(" order {} pv", c.order));
@@ -1167,6 +1211,7 @@ mod tests {
                     min_moves: 1,
                     max_moves: Some(3),
                     ownership: false,
+                    move_rules: Vec::new(),
                 }
             ))
         );
@@ -1193,6 +1238,40 @@ mod tests {
         assert!(matches!(
             cmd("kata-genmove_analyze 30"),
             Err(LineError::Syntax(_))
+        ));
+        // avoid / allow: colour, vertices (pass included, any case), depth; repeatable, mixed
+        // with the other keys in any order.
+        let rule = |kind, color, vertices: &[Vertex], until_depth| MoveRule {
+            kind,
+            color,
+            vertices: vertices.to_vec(),
+            until_depth,
+        };
+        assert_eq!(
+            cmd("lz-analyze b 20 avoid b d4,Q16,pass 3 maxmoves 2 ALLOW w c3 1"),
+            Ok(Command::Analyze(
+                AnalyzeKind::Lz,
+                AnalyzeOptions {
+                    color: Some(Color::Black),
+                    interval_cs: 20,
+                    max_moves: Some(2),
+                    move_rules: vec![
+                        rule(
+                            FilterKind::Avoid,
+                            Color::Black,
+                            &[at(3, 3), at(15, 15), Vertex::Pass],
+                            3
+                        ),
+                        rule(FilterKind::Allow, Color::White, &[at(2, 2)], 1),
+                    ],
+                    ..AnalyzeOptions::default()
+                }
+            ))
+        );
+        assert!(matches!(
+            cmd("kata-genmove_analyze w 10 ownership true allow white e5,d4 1"),
+            Ok(Command::GenmoveAnalyze(AnalyzeKind::Kata, Color::White, o))
+                if o.ownership && o.move_rules.len() == 1
         ));
         assert!(starts_interruptible_analysis("5 lz-analyze b 50"));
         assert!(starts_interruptible_analysis("kata-analyze"));
@@ -1285,6 +1364,7 @@ mod tests {
             visits,
             winrate: 0.4656,
             prior: 0.0839,
+            lcb: 0.43215,
             score_lead: -1.25,
             order,
             pv: vec![v, at(15, 15)],
@@ -1292,13 +1372,13 @@ mod tests {
         let cands = [c(at(3, 3), 836, 0), c(at(3, 15), 20, 1)];
         assert_eq!(
             format_info(AnalyzeKind::Lz, &cands, None).unwrap(),
-            "info move D4 visits 836 winrate 4656 prior 839 order 0 pv D4 Q16 \
-             info move D16 visits 20 winrate 4656 prior 839 order 1 pv D16 Q16"
+            "info move D4 visits 836 winrate 4656 prior 839 lcb 4322 order 0 pv D4 Q16 \
+             info move D16 visits 20 winrate 4656 prior 839 lcb 4322 order 1 pv D16 Q16"
         );
         assert_eq!(
             format_info(AnalyzeKind::Kata, &cands[..1], None).unwrap(),
             "info move D4 visits 836 winrate 0.465600 scoreLead -1.250000 prior 0.083900 \
-             order 0 pv D4 Q16"
+             lcb 0.432150 order 0 pv D4 Q16"
         );
         assert_eq!(format_info(AnalyzeKind::Lz, &[], None), None);
         assert_eq!(format_info(AnalyzeKind::Kata, &[], Some(&[0.5])), None);
@@ -1311,6 +1391,7 @@ mod tests {
             visits: 5,
             winrate: 0.5,
             prior: 0.1,
+            lcb: 0.4,
             score_lead: 0.0,
             order,
             pv: vec![v],
@@ -1394,6 +1475,7 @@ mod tests {
                 min_moves: 1,
                 max_moves: Some(2),
                 ownership: true,
+                move_rules: Vec::new(),
             })
         );
         assert_eq!(
@@ -1429,7 +1511,15 @@ mod tests {
             "kata-analyze b 10 ownership",
             "kata-analyze b 10 ownership true interval",
             "kata-analyze b 10 pvVisits no",
-            "kata-analyze b 10 ownership true allow b d4 1",
+            "kata-analyze b 10 ownership true allow b d4",
+            "kata-analyze b 10 allow b d4 0",
+            "kata-analyze b 10 allow x d4 1",
+            "kata-analyze b 10 avoid b d4,,e5 1",
+            "kata-analyze b 10 avoid b d4,i5 1",
+            "kata-analyze b 10 avoid b d4, 1",
+            "kata-analyze b 10 avoid b d4 -1",
+            "kata-analyze b 10 avoid b d4 99999999999",
+            "lz-analyze b 10 avoid b d4 1 allow",
             "kata-analyze b 10 rootInfo true",
             "kata-analyze b 10 Ownership true",
             "kata-analyze b 10 interval true",

@@ -54,6 +54,7 @@ use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
+use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
     add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
@@ -249,6 +250,17 @@ impl SearchResult {
     }
 }
 
+/// How one search runs, besides its position and clock.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchSpec<'a> {
+    /// When it may end before it is stopped.
+    pub mode: Mode,
+    /// What it reports while it runs.
+    pub reporting: Reporting,
+    /// Moves it may not try in the first plies ([`NO_FILTER`] for none).
+    pub filter: &'a MoveFilter,
+}
+
 /// When a search may end before it is stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -287,6 +299,11 @@ pub struct Mcts {
     seed: u64,
     /// Whether this search widens progressively (the root position is in the opening).
     widen: bool,
+    /// The `avoid` / `allow` rules the tree was grown under (a tree is reused only under the
+    /// same rules).
+    filter: MoveFilter,
+    /// The deepest ply `filter` reaches (0 = no rule), read on every expansion.
+    filter_depth: u32,
 }
 
 impl Mcts {
@@ -308,6 +325,8 @@ impl Mcts {
             rng: Rng::new(seed),
             seed,
             widen: false,
+            filter: MoveFilter::default(),
+            filter_depth: 0,
         }
     }
 
@@ -348,11 +367,15 @@ impl Mcts {
         game: &GoGame,
         color: Color,
         tm: &TimeManager<'_>,
-        mode: Mode,
-        reporting: Reporting,
+        spec: SearchSpec<'_>,
         report: SearchReport<'_>,
     ) -> SearchResult {
-        self.prepare_root(game, color);
+        let SearchSpec {
+            mode,
+            reporting,
+            filter,
+        } = spec;
+        self.prepare_root(game, color, filter);
         // Each search replays from its own seed: the same position gives the same answer.
         self.rng = Rng::new(self.seed ^ game.board().hash() ^ (game.moves().len() as u64) << 48);
         let board = game.board();
@@ -463,7 +486,7 @@ impl Mcts {
 
     /// Reuses the matching subtree of the last search or starts a new tree, and expands the
     /// root under the game's law.
-    fn prepare_root(&mut self, game: &GoGame, color: Color) {
+    fn prepare_root(&mut self, game: &GoGame, color: Color, filter: &MoveFilter) {
         let key = RootKey {
             width: game.board().width(),
             height: game.board().height(),
@@ -472,7 +495,14 @@ impl Mcts {
             moves: game.moves().to_vec(),
             to_move: color,
         };
-        let reused = self.key.as_ref().and_then(|old| self.descend(old, &key));
+        self.filter_depth = filter.depth();
+        // Nodes grown under other rules carry their exclusions: such a tree starts afresh.
+        let reused = if *filter == self.filter {
+            self.key.as_ref().and_then(|old| self.descend(old, &key))
+        } else {
+            self.filter = filter.clone();
+            None
+        };
         match reused {
             Some(idx) if idx != ROOT => self.reroot(idx),
             Some(_) => {}
@@ -506,6 +536,7 @@ impl Mcts {
                 ch.allowed = ch.mv == PASS || game.is_legal(Point(ch.mv), color);
             }
         }
+        self.apply_filter(ROOT, 0, color);
         self.root_board = Some(board);
         self.key = Some(key);
     }
@@ -591,6 +622,10 @@ impl Mcts {
                 let room = self.nodes.len() + scratch.empty_points().len() < self.cfg.max_nodes;
                 if n.visits >= self.cfg.expand_after && room {
                     expand(&mut self.nodes, node, scratch, to_move, None, &self.cfg);
+                    let depth = self.path.len() as u32 - 1;
+                    if depth < self.filter_depth {
+                        self.apply_filter(node, depth, to_move);
+                    }
                 } else {
                     break;
                 }
@@ -599,7 +634,10 @@ impl Mcts {
             if n.n_children == 0 {
                 break;
             }
-            let child = self.select(node);
+            // Every child forbidden (avoid / allow): the simulation plays out from here.
+            let Some(child) = self.select(node) else {
+                break;
+            };
             let mv = self.nodes[child as usize].mv;
             if mv == PASS {
                 scratch.pass();
@@ -636,12 +674,28 @@ impl Mcts {
         self.backup(margin);
     }
 
-    /// The child of `parent` with the best RAVE-blended value.
-    fn select(&self, parent: u32) -> u32 {
+    /// Forbids the children of `node` (a position at ply `depth`, `color` to move) that the
+    /// filter closes.
+    fn apply_filter(&mut self, node: u32, depth: u32, color: Color) {
+        if depth >= self.filter_depth {
+            return;
+        }
+        let n = self.nodes[node as usize];
+        let s = n.first_child as usize;
+        for ch in &mut self.nodes[s..s + n.n_children as usize] {
+            if self.filter.forbids(depth + 1, color, to_move(ch.mv)) {
+                ch.allowed = false;
+            }
+        }
+    }
+
+    /// The allowed child of `parent` with the best RAVE-blended value (`None` when every child
+    /// is forbidden).
+    fn select(&self, parent: u32) -> Option<u32> {
         let p = &self.nodes[parent as usize];
         let log_n = ((p.visits + 1) as f32).ln();
         let cfg = &self.cfg;
-        let mut best = p.first_child;
+        let mut best = None;
         let mut best_v = f32::NEG_INFINITY;
         // Disallowed root children do not count against the width.
         let mut width = if self.widen {
@@ -670,7 +724,7 @@ impl Mcts {
             v += cfg.explore * (log_n / n).sqrt();
             if v > best_v {
                 best_v = v;
-                best = i;
+                best = Some(i);
             }
         }
         best
@@ -923,6 +977,7 @@ mod tests {
     use super::*;
     use crate::rules::go::{parse_move, GoRules};
     use crate::search::clock::SearchLimit;
+    use crate::search::move_filter::{FilterKind, FilterRule, NO_FILTER};
     use std::sync::atomic::AtomicBool;
     use std::time::Instant;
 
@@ -931,9 +986,96 @@ mod tests {
     }
 
     fn run(m: &mut Mcts, g: &GoGame, c: Color, playouts: u64) -> SearchResult {
+        run_filtered(m, g, c, playouts, &MoveFilter::default())
+    }
+
+    fn run_filtered(
+        m: &mut Mcts,
+        g: &GoGame,
+        c: Color,
+        playouts: u64,
+        filter: &MoveFilter,
+    ) -> SearchResult {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&SearchLimit::nodes(playouts), Instant::now(), &stop);
-        m.search(g, c, &tm, Mode::Play, Reporting::default(), &mut |_, _| {})
+        m.search(
+            g,
+            c,
+            &tm,
+            SearchSpec {
+                mode: Mode::Play,
+                reporting: Reporting::default(),
+                filter,
+            },
+            &mut |_, _| {},
+        )
+    }
+
+    fn rule(kind: FilterKind, color: Color, moves: Vec<GoMove>, until_depth: u32) -> FilterRule {
+        FilterRule {
+            kind,
+            color,
+            moves,
+            until_depth,
+        }
+    }
+
+    #[test]
+    fn avoided_moves_stay_out_of_the_tree_to_their_depth() {
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let centre = ["E5", "D5", "F5", "E4", "E6"].map(|v| mv(&g, v));
+        // Black may not open in the centre; white may answer only on D4 or F6 (ply 2).
+        let replies = [mv(&g, "D4"), mv(&g, "F6")];
+        let filter = MoveFilter::new(vec![
+            rule(FilterKind::Avoid, Color::Black, centre.to_vec(), 1),
+            rule(FilterKind::Allow, Color::White, replies.to_vec(), 2),
+        ]);
+        let mut m = Mcts::new(5);
+        let r = run_filtered(&mut m, &g, Color::Black, 4000, &filter);
+        assert!(r.moves.iter().all(|rm| !centre.contains(&rm.mv)));
+        assert_eq!(r.total_visits(), 4000);
+        let mut answered = 0;
+        for rm in &r.moves {
+            if let Some(reply) = rm.pv.get(1) {
+                assert!(replies.contains(reply), "{rm:?}");
+                answered += 1;
+            }
+        }
+        assert!(answered > 5, "{answered}");
+        // Past their depth the rules do not reach: black's own centre moves return at ply 3.
+        let deep = r.moves.iter().filter_map(|rm| rm.pv.get(2)).count();
+        assert!(deep > 0);
+        // The same search without rules starts a new tree (the old one carries the
+        // exclusions), and the centre is back.
+        let r = run(&mut m, &g, Color::Black, 2000);
+        assert_eq!(r.total_visits(), 2000);
+        assert!(r
+            .moves
+            .iter()
+            .any(|rm| centre.contains(&rm.mv) && rm.visits > 0));
+    }
+
+    #[test]
+    fn allowed_moves_are_the_only_ones_searched() {
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let open = vec![mv(&g, "C3"), mv(&g, "G7")];
+        let filter = MoveFilter::new(vec![rule(FilterKind::Allow, Color::Black, open.clone(), 1)]);
+        let r = run_filtered(&mut Mcts::new(2), &g, Color::Black, 1000, &filter);
+        assert_eq!(r.moves.len(), 2);
+        assert!(r.moves.iter().all(|rm| open.contains(&rm.mv)));
+        assert_eq!(r.total_visits(), 1000);
+        // Nothing left open (the only allowed point is taken): the search ends with no move.
+        let mut h = GoGame::new(9, 9, GoRules::default()).unwrap();
+        h.play(mv(&h, "C3"), Color::Black).unwrap();
+        let only = MoveFilter::new(vec![rule(
+            FilterKind::Allow,
+            Color::White,
+            vec![mv(&h, "C3")],
+            1,
+        )]);
+        let r = run_filtered(&mut Mcts::new(2), &h, Color::White, 100, &only);
+        assert_eq!(r.best, None);
+        assert!(r.moves.is_empty());
     }
 
     /// A fresh search for black under `tm`, without reports.
@@ -942,8 +1084,11 @@ mod tests {
             g,
             Color::Black,
             tm,
-            mode,
-            Reporting::default(),
+            SearchSpec {
+                mode,
+                reporting: Reporting::default(),
+                filter: &NO_FILTER,
+            },
             &mut |_, _| {},
         )
     }
@@ -1202,10 +1347,13 @@ mod tests {
             &g,
             Color::Black,
             &tm,
-            Mode::Analyze,
-            Reporting {
-                every: Some(Duration::from_millis(50)),
-                ownership: false,
+            SearchSpec {
+                mode: Mode::Analyze,
+                reporting: Reporting {
+                    every: Some(Duration::from_millis(50)),
+                    ownership: false,
+                },
+                filter: &NO_FILTER,
             },
             &mut |moves, own| {
                 assert!(!moves.is_empty());
@@ -1249,8 +1397,11 @@ mod tests {
             &g,
             Color::White,
             &tm,
-            Mode::Play,
-            reporting,
+            SearchSpec {
+                mode: Mode::Play,
+                reporting,
+                filter: &NO_FILTER,
+            },
             &mut |_, own| {
                 let own = own.expect("ownership was asked");
                 assert_eq!(own.len(), g.board().array_len());
@@ -1290,7 +1441,17 @@ mod tests {
                     every: None,
                     ownership,
                 };
-                m.search(&g, Color::Black, &tm, Mode::Play, reporting, &mut |_, _| {});
+                m.search(
+                    &g,
+                    Color::Black,
+                    &tm,
+                    SearchSpec {
+                        mode: Mode::Play,
+                        reporting,
+                        filter: &NO_FILTER,
+                    },
+                    &mut |_, _| {},
+                );
                 let b = m.scratch.as_ref().unwrap();
                 let left = crate::search::playout::acceptable_moves_left(b);
                 let ended = left.contains(&0) && left.iter().all(|&n| n <= 1);

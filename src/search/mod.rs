@@ -4,6 +4,7 @@
 pub mod alphabeta;
 pub mod clock;
 pub mod mcts;
+pub mod move_filter;
 pub mod playout;
 pub mod root_parallel;
 pub mod threats;

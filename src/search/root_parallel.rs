@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::clock::TimeManager;
-use super::mcts::{Mcts, MctsConfig, Mode, Reporting, RootMove, SearchReport, SearchResult};
+use super::mcts::{Mcts, MctsConfig, Mode, RootMove, SearchReport, SearchResult, SearchSpec};
 use crate::rules::go::{GoGame, GoMove};
 use crate::rules::Color;
 
@@ -104,14 +104,28 @@ impl RootParallel {
         game: &GoGame,
         color: Color,
         tm: &TimeManager<'_>,
-        mode: Mode,
-        reporting: Reporting,
+        spec: SearchSpec<'_>,
         report: SearchReport<'_>,
     ) -> SearchResult {
+        let SearchSpec {
+            mode,
+            reporting,
+            filter,
+        } = spec;
         let k = self.trees.len();
         let (lead, helpers) = self.trees.split_first_mut().expect("at least one tree");
         if helpers.is_empty() {
-            return lead.search(game, color, tm, mode, reporting, report);
+            return lead.search(
+                game,
+                color,
+                tm,
+                SearchSpec {
+                    mode,
+                    reporting,
+                    filter,
+                },
+                report,
+            );
         }
         let budget = tm.max_nodes();
         let lead_share = budget.map(|n| share(n, k, 0));
@@ -137,22 +151,35 @@ impl RootParallel {
                             game,
                             color,
                             &helper_tm,
-                            Mode::Analyze,
-                            reporting,
+                            SearchSpec {
+                                mode: Mode::Analyze,
+                                reporting,
+                                filter,
+                            },
                             &mut publish,
                         )
                     })
                 })
                 .collect();
-            let lead_result = lead.search(game, color, &lead_tm, mode, reporting, &mut |m, o| {
-                let mut parts: Vec<Snapshot> = vec![(m.to_vec(), o.map(<[f32]>::to_vec))];
-                parts.extend(published.iter().filter_map(|s| s.lock().ok()?.clone()));
-                let moves: Vec<&[RootMove]> = parts.iter().map(|p| p.0.as_slice()).collect();
-                let own = merge_ownership(parts.iter().filter_map(|(mv, own)| {
-                    Some((own.as_deref()?, mv.iter().map(|r| r.visits).sum::<u64>()))
-                }));
-                report(&merge_moves(&moves), own.as_deref());
-            });
+            let lead_result = lead.search(
+                game,
+                color,
+                &lead_tm,
+                SearchSpec {
+                    mode,
+                    reporting,
+                    filter,
+                },
+                &mut |m, o| {
+                    let mut parts: Vec<Snapshot> = vec![(m.to_vec(), o.map(<[f32]>::to_vec))];
+                    parts.extend(published.iter().filter_map(|s| s.lock().ok()?.clone()));
+                    let moves: Vec<&[RootMove]> = parts.iter().map(|p| p.0.as_slice()).collect();
+                    let own = merge_ownership(parts.iter().filter_map(|(mv, own)| {
+                        Some((own.as_deref()?, mv.iter().map(|r| r.visits).sum::<u64>()))
+                    }));
+                    report(&merge_moves(&moves), own.as_deref());
+                },
+            );
             // Stopped before its share (clock, stop flag, a clear choice): so do the others.
             // Otherwise they finish their own shares, so that the answer does not depend on
             // which thread ran faster.
@@ -284,6 +311,8 @@ mod tests {
     use super::*;
     use crate::rules::go::{parse_move, GoRules, Point};
     use crate::search::clock::SearchLimit;
+    use crate::search::mcts::Reporting;
+    use crate::search::move_filter::NO_FILTER;
     use std::time::Instant;
 
     fn rm(p: u16, visits: u64, winrate: f64, lead: f64, prior: f64, pv: &[u16]) -> RootMove {
@@ -367,8 +396,11 @@ mod tests {
             g,
             g.to_move(),
             &tm,
-            Mode::Play,
-            Reporting::default(),
+            SearchSpec {
+                mode: Mode::Play,
+                reporting: Reporting::default(),
+                filter: &NO_FILTER,
+            },
             &mut sink,
         )
     }
@@ -385,8 +417,11 @@ mod tests {
             &g,
             g.to_move(),
             &tm,
-            Mode::Play,
-            Reporting::default(),
+            SearchSpec {
+                mode: Mode::Play,
+                reporting: Reporting::default(),
+                filter: &NO_FILTER,
+            },
             &mut sink,
         );
         let mut rp = RootParallel::new(MctsConfig::default(), 7);
@@ -443,10 +478,13 @@ mod tests {
                 &g,
                 g.to_move(),
                 &tm,
-                Mode::Analyze,
-                Reporting {
-                    every: Some(Duration::from_millis(10)),
-                    ownership: false,
+                SearchSpec {
+                    mode: Mode::Analyze,
+                    reporting: Reporting {
+                        every: Some(Duration::from_millis(10)),
+                        ownership: false,
+                    },
+                    filter: &NO_FILTER,
                 },
                 &mut on_report,
             )

@@ -42,10 +42,12 @@ use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO
 use crate::rules::go::{score, GoGame, GoMove, GoRules, KoRule, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
+use crate::search::move_filter::{FilterRule, MoveFilter};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
-    AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult, Score,
-    Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
+    winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
+    MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
+    UNACCEPTABLE_SIZE,
 };
 use crate::session::sgf::{decode, read_record};
 use crate::session::StopSignal;
@@ -401,6 +403,7 @@ impl GoSession {
         self.signal.arm(seq);
         let tm = TimeManager::infinite(self.signal.flag());
         let (game, player) = (&self.game, &mut self.player);
+        let filter = move_filter(game, &options.move_rules);
         let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
             forward_report(game, color, &options, cands, own, report)
         };
@@ -409,6 +412,7 @@ impl GoSession {
             report: &mut forward,
             report_every: Some(options.interval()),
             ownership: options.ownership,
+            filter: &filter,
         };
         player.analyze(game, color, &mut req);
         while !tm.stop_requested() {
@@ -466,15 +470,17 @@ impl GoSession {
         let (game, player) = (&self.game, &mut self.player);
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
-                let options = *options;
+                let options = &*options;
+                let filter = move_filter(game, &options.move_rules);
                 let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
-                    forward_report(game, color, &options, cands, own, *report)
+                    forward_report(game, color, options, cands, own, *report)
                 };
                 let mut greq = GoRequest {
                     tm: &tm,
                     report: &mut forward,
                     report_every: Some(options.interval()),
                     ownership: options.ownership,
+                    filter: &filter,
                 };
                 player.genmove(game, color, &mut greq)
             }
@@ -485,6 +491,7 @@ impl GoSession {
                     report: &mut ignore,
                     report_every: None,
                     ownership: false,
+                    filter: &MoveFilter::default(),
                 };
                 player.genmove(game, color, &mut greq)
             }
@@ -505,6 +512,31 @@ impl GoSession {
             GoDecision::Resign => decision,
         }
     }
+}
+
+/// The search's filter for the analysis keys `avoid` / `allow` on `game`'s board. A vertex off
+/// the board is left out: it is never a legal move, so closing it changes nothing and an
+/// `allow` list without it forbids it all the same.
+fn move_filter(game: &GoGame, rules: &[MoveRule]) -> MoveFilter {
+    let board = game.board();
+    MoveFilter::new(
+        rules
+            .iter()
+            .map(|r| FilterRule {
+                kind: r.kind,
+                color: r.color,
+                moves: r
+                    .vertices
+                    .iter()
+                    .filter_map(|&v| match v {
+                        Vertex::Pass => Some(GoMove::Pass),
+                        Vertex::At { x, y } => board.point(x, y).map(GoMove::Play),
+                    })
+                    .collect(),
+                until_depth: r.until_depth,
+            })
+            .collect(),
+    )
 }
 
 /// A move as a GTP vertex on `game`'s board.
@@ -558,6 +590,7 @@ fn shape(game: &GoGame, cands: &[GoCandidate], options: &AnalyzeOptions) -> Vec<
             visits: c.visits,
             winrate: c.winrate,
             prior: c.prior,
+            lcb: winrate_lcb(c.winrate, c.visits),
             score_lead: c.score_lead,
             order: c.order,
             pv: c.pv.iter().map(|&m| vertex_of(game, m)).collect(),
@@ -1220,11 +1253,15 @@ mod tests {
             interval_cs: 1,
             ..AnalyzeOptions::default()
         };
-        s.analyze(options, 7, &mut |c: &[Candidate], own: Option<&[f32]>| {
-            assert_eq!(c[0].vertex, at(0, 0));
-            assert_eq!(own, None, "not asked");
-            lines += 1;
-        });
+        s.analyze(
+            options.clone(),
+            7,
+            &mut |c: &[Candidate], own: Option<&[f32]>| {
+                assert_eq!(c[0].vertex, at(0, 0));
+                assert_eq!(own, None, "not asked");
+                lines += 1;
+            },
+        );
         stopper.join().unwrap();
         assert!(
             t.elapsed() >= Duration::from_millis(140),

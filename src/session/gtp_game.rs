@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use crate::rules::Color;
+pub use crate::search::move_filter::FilterKind;
 
 /// A GTP vertex: a point or `pass`. Points count from the bottom-left corner, 0-based: `x` is
 /// the column from the left (`A` = 0, `I` skipped), `y` the row from the bottom (GTP row 1 = 0).
@@ -106,8 +107,18 @@ pub enum AnalyzeKind {
     Kata,
 }
 
+/// One `avoid` or `allow` key of an analysis command: `color`'s `vertices` closed (or the only
+/// ones open) from the first move to ply `until_depth` of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRule {
+    pub kind: FilterKind,
+    pub color: Color,
+    pub vertices: Vec<Vertex>,
+    pub until_depth: u32,
+}
+
 /// Arguments of `lz-analyze` / `kata-analyze` / `*-genmove_analyze`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalyzeOptions {
     /// Whose moves to analyse; `None` = the side to move.
     pub color: Option<Color>,
@@ -119,6 +130,8 @@ pub struct AnalyzeOptions {
     pub max_moves: Option<usize>,
     /// `kata-analyze ... ownership true`: every report also carries the ownership map.
     pub ownership: bool,
+    /// `avoid` / `allow` keys, in the order given.
+    pub move_rules: Vec<MoveRule>,
 }
 
 /// The interval when a controller names none: one second.
@@ -132,6 +145,7 @@ impl Default for AnalyzeOptions {
             min_moves: 0,
             max_moves: None,
             ownership: false,
+            move_rules: Vec::new(),
         }
     }
 }
@@ -152,12 +166,31 @@ pub struct Candidate {
     pub winrate: f64,
     /// Prior probability in 0..1.
     pub prior: f64,
+    /// A lower confidence bound of `winrate` ([`winrate_lcb`]).
+    pub lcb: f64,
     /// Expected score lead in points.
     pub score_lead: f64,
     /// Rank, 0 = best.
     pub order: usize,
     /// Principal variation, starting with `vertex`.
     pub pv: Vec<Vertex>,
+}
+
+/// The `lcb` of the analysis commands: the lower end of the 95% Wilson score interval of a
+/// winrate measured over `visits` simulations (0 without any). Unlike the normal
+/// approximation it stays below the winrate at 0% and 100% and widens as visits get few, so a
+/// move seen a handful of times does not look certain.
+pub fn winrate_lcb(winrate: f64, visits: u64) -> f64 {
+    if visits == 0 {
+        return 0.0;
+    }
+    const Z: f64 = 1.96;
+    let n = visits as f64;
+    let p = winrate.clamp(0.0, 1.0);
+    let z2n = Z * Z / n;
+    let centre = p + z2n / 2.0;
+    let spread = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
+    ((centre - spread) / (1.0 + z2n)).clamp(0.0, 1.0)
 }
 
 /// Where streamed candidates go, with the ownership map when [`AnalyzeOptions::ownership`]
@@ -230,6 +263,20 @@ pub trait GtpGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lcb_is_below_the_winrate_and_closes_in_with_visits() {
+        assert_eq!(winrate_lcb(0.7, 0), 0.0);
+        let few = winrate_lcb(0.7, 10);
+        let many = winrate_lcb(0.7, 10_000);
+        assert!(few < many && many < 0.7, "{few} {many}");
+        // 95% Wilson interval of 70 wins in 100: lower end 0.6042.
+        assert!((winrate_lcb(0.7, 100) - 0.6042).abs() < 1e-4);
+        // Certain-looking winrates keep a margin; no visit count makes it negative.
+        assert!(winrate_lcb(1.0, 5) < 0.6);
+        assert!(winrate_lcb(1.0, 1_000_000) < 1.0);
+        assert_eq!(winrate_lcb(0.0, 50), 0.0);
+    }
 
     #[test]
     fn time_settings_conventions() {

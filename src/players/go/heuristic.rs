@@ -28,6 +28,7 @@ use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
+use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{self, Rng};
 
 /// A best score at or below this means nothing is worth a stone: pass.
@@ -85,9 +86,16 @@ impl Heuristic {
         (req.report)(cands, own.as_deref());
     }
 
-    /// The decision and the scored list it came from.
-    fn decide(&mut self, game: &GoGame, color: Color) -> (GoMove, Vec<(i32, Point)>) {
-        let scored = Self::scored(game, color);
+    /// The decision and the scored list it came from, without the moves `filter` closes at
+    /// the first ply.
+    fn decide(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        filter: &MoveFilter,
+    ) -> (GoMove, Vec<(i32, Point)>) {
+        let mut scored = Self::scored(game, color);
+        scored.retain(|&(_, p)| !filter.forbids(1, color, GoMove::Play(p)));
         if opponent_passed_and_we_win(game, color) {
             return (GoMove::Pass, scored);
         }
@@ -186,7 +194,7 @@ impl GoPlayer for Heuristic {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
-        let (mv, scored) = self.decide(game, color);
+        let (mv, scored) = self.decide(game, color, req.filter);
         if req.report_every.is_some() {
             self.report(game, req, &candidates(&scored, mv));
         }
@@ -195,7 +203,7 @@ impl GoPlayer for Heuristic {
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         // One ply is all there is: report once, then wait for the stop like any analysis.
-        let (mv, scored) = self.decide(game, color);
+        let (mv, scored) = self.decide(game, color, req.filter);
         self.report(game, req, &candidates(&scored, mv));
         while !req.tm.should_stop(0) {
             std::thread::sleep(std::time::Duration::from_millis(5));
@@ -372,6 +380,7 @@ mod tests {
                 report: &mut sink,
                 report_every: Some(std::time::Duration::from_millis(10)),
                 ownership,
+                filter: &crate::search::move_filter::MoveFilter::default(),
             };
             Heuristic::new().genmove(&g, Color::White, &mut req);
             assert_eq!(got.len(), 1);

@@ -22,7 +22,9 @@ use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, score, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::mcts::{MctsConfig, Mode, Reporting, RootMove, SearchResult, NODE_BYTES};
+use crate::search::mcts::{
+    MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
+};
 use crate::search::playout::{self, Rng};
 use crate::search::root_parallel::RootParallel;
 
@@ -152,16 +154,26 @@ impl MctsPlayer {
         };
         let reporting = reporting(req);
         let report = &mut *req.report;
-        let result = self
-            .search
-            .search(game, color, req.tm, mode, reporting, &mut |moves, own| {
-                report(&candidates(moves), own)
-            });
+        let result = self.search.search(
+            game,
+            color,
+            req.tm,
+            SearchSpec {
+                mode,
+                reporting,
+                filter: req.filter,
+            },
+            &mut |moves, own| report(&candidates(moves), own),
+        );
         if req.report_every.is_some() {
             report(&candidates(&result.moves), result.ownership.as_deref());
         }
         let Some(best) = result.best else {
-            let why = "pass: no legal move is left but filling own eyes";
+            let why = if req.filter.is_empty() {
+                "pass: no legal move is left but filling own eyes"
+            } else {
+                "pass: no legal move is left that avoid / allow leave open, but filling own eyes"
+            };
             return (GoDecision::Play(GoMove::Pass), why.to_string());
         };
         let summary = search_summary(game, &result);
@@ -304,8 +316,11 @@ impl GoPlayer for MctsPlayer {
             game,
             color,
             req.tm,
-            Mode::Analyze,
-            reporting,
+            SearchSpec {
+                mode: Mode::Analyze,
+                reporting,
+                filter: req.filter,
+            },
             &mut |moves, own| report(&candidates(moves), own),
         );
         if req.report_every.is_none() {

@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::move_filter::MoveFilter;
 
 /// One candidate move of an analysis, from the point of view of the side asked about.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +53,9 @@ pub struct GoRequest<'r, 's> {
     /// Whether reports carry ownership (`kata-analyze ... ownership true`). A player reports
     /// `None` when this is false, and otherwise `Some` whenever it can.
     pub ownership: bool,
+    /// Moves the player may not consider (analysis `avoid` / `allow`): a searching player keeps
+    /// them out of its tree up to each rule's depth, a one-ply player out of its choice.
+    pub filter: &'r MoveFilter,
 }
 
 /// A Go player.
@@ -107,6 +111,7 @@ pub fn genmove_with_limit(
         report: &mut sink,
         report_every: None,
         ownership: false,
+        filter: &MoveFilter::default(),
     };
     player.genmove(game, color, &mut req)
 }
