@@ -21,10 +21,12 @@ use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
 use nom::sequence::{pair, tuple};
 use nom::IResult;
 
+use crate::rules::go::{HandicapBonus, Scoring};
 use crate::rules::Color;
 use crate::session::gtp_game::{
     AnalyzeKind, AnalyzeOptions, Candidate, Genmove, Score, Status, TimeSystem, Vertex,
 };
+use crate::session::kata_rules::{KataKo, KataRules, KataTax, RULE_NAMES};
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
 pub const MAX_SIDE: usize = 25;
@@ -94,6 +96,15 @@ pub enum Command {
     /// `claim` keyword is given (other keywords are ignored, as gomill asks); without a colour,
     /// the keywords we know.
     GenmoveEx(Option<(Color, bool)>),
+    /// `kata-get-rules`: the rules in force as KataGo's JSON.
+    GetRules,
+    /// `kata-set-rules <name|JSON>` or `kgs-rules <name>`: change the rules (komi stays).
+    SetRules(KataRules),
+    /// `clear_cache`: forget the search's cached tree (the game stays).
+    ClearCache,
+    /// `stop`: KataGo's "halt pondering"; we never ponder and any line already ends an
+    /// analysis, so there is nothing left to stop.
+    Stop,
 }
 
 /// Why a line was refused before reaching the session.
@@ -157,6 +168,11 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "sente-ownership",
     "gomill-explain_last_move",
     "gomill-genmove_ex",
+    "kata-get-rules",
+    "kata-set-rules",
+    "kgs-rules",
+    "clear_cache",
+    "stop",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -361,6 +377,11 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "cputime" | "gomill-cpu_time" => none(Command::CpuTime),
         "gomill-describe_engine" => none(Command::DescribeEngine),
         "gomill-explain_last_move" => none(Command::ExplainLastMove),
+        "kata-get-rules" => none(Command::GetRules),
+        "clear_cache" => none(Command::ClearCache),
+        "stop" => none(Command::Stop),
+        "kata-set-rules" => parse_kata_set_rules(args).map(Command::SetRules),
+        "kgs-rules" => parse_kgs_rules(args).map(Command::SetRules),
         "gomill-genmove_ex" => match args {
             [] => Ok(Command::GenmoveEx(None)),
             [color, keywords @ ..] => {
@@ -619,8 +640,153 @@ fn parse_kgs_time(args: &[&str]) -> Result<TimeSystem, LineError> {
     }
 }
 
+/// `kata-set-rules`' argument: a KataGo shorthand name ([`KataRules::named`]) or a JSON object
+/// ([`parse_kata_rules_json`]). The line's tokens are joined again with single spaces, so a JSON
+/// object may hold spaces.
+fn parse_kata_set_rules(args: &[&str]) -> Result<KataRules, LineError> {
+    let text = args.join(" ");
+    if text.is_empty() {
+        return Err(syntax(&format!(
+            "kata-set-rules <name or JSON>; names: {}",
+            RULE_NAMES.join(", ")
+        )));
+    }
+    if text.starts_with('{') {
+        return parse_kata_rules_json(&text)
+            .map_err(|e| LineError::Syntax(format!("syntax error ({e}); rules unchanged")));
+    }
+    KataRules::named(&text).ok_or_else(|| {
+        LineError::Syntax(format!(
+            "unknown rules '{text}' (known: {}, or KataGo's JSON)",
+            RULE_NAMES.join(", ")
+        ))
+    })
+}
+
+/// `kgs-rules japanese|chinese|aga|new_zealand` (kgsGtp's names).
+fn parse_kgs_rules(args: &[&str]) -> Result<KataRules, LineError> {
+    let e = "kgs-rules japanese|chinese|aga|new_zealand";
+    arity(args, 1, e)?;
+    KataRules::kgs(args[0])
+        .ok_or_else(|| LineError::Syntax(format!("unknown rules '{}' (expected {e})", args[0])))
+}
+
+/// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
+/// subset, in any order) change Tromp-Taylor; `tax` defaults to `SEKI` under territory scoring
+/// and `NONE` under area scoring when not given. `komi` is refused, as KataGo refuses it here
+/// (komi has its own command), and so is any other key. Values are matched in any case.
+pub fn parse_kata_rules_json(text: &str) -> Result<KataRules, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("rules are not valid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("rules JSON must be an object".to_string());
+    };
+    let mut r = KataRules::TROMP_TAYLOR;
+    let mut tax_given = false;
+    for (key, v) in &map {
+        let word = || {
+            v.as_str()
+                .map(str::to_ascii_uppercase)
+                .ok_or_else(|| format!("\"{key}\" must be a string"))
+        };
+        let flag = || {
+            v.as_bool()
+                .ok_or_else(|| format!("\"{key}\" must be true or false"))
+        };
+        let bad =
+            |w: String, expected: &str| format!("\"{key}\": \"{w}\" is not one of {expected}");
+        match key.as_str() {
+            "ko" => {
+                r.ko = match word()?.as_str() {
+                    "SIMPLE" => KataKo::Simple,
+                    "POSITIONAL" => KataKo::Positional,
+                    "SITUATIONAL" => KataKo::Situational,
+                    "SPIGHT" => KataKo::Spight,
+                    w => return Err(bad(w.into(), "SIMPLE, POSITIONAL, SITUATIONAL, SPIGHT")),
+                }
+            }
+            "scoring" | "score" => {
+                r.scoring = match word()?.as_str() {
+                    "AREA" => Scoring::Area,
+                    "TERRITORY" => Scoring::Territory,
+                    w => return Err(bad(w.into(), "AREA, TERRITORY")),
+                }
+            }
+            "tax" => {
+                tax_given = true;
+                r.tax = match word()?.as_str() {
+                    "NONE" => KataTax::None,
+                    "SEKI" => KataTax::Seki,
+                    "ALL" => KataTax::All,
+                    w => return Err(bad(w.into(), "NONE, SEKI, ALL")),
+                }
+            }
+            "whiteHandicapBonus" => {
+                r.white_handicap_bonus = match word()?.as_str() {
+                    "0" => HandicapBonus::Zero,
+                    "N-1" => HandicapBonus::NMinusOne,
+                    "N" => HandicapBonus::N,
+                    w => return Err(bad(w.into(), "0, N-1, N")),
+                }
+            }
+            "suicide" => r.suicide = flag()?,
+            "hasButton" => r.has_button = flag()?,
+            "friendlyPassOk" => r.friendly_pass_ok = flag()?,
+            "komi" => {
+                return Err(
+                    "komi is not a rules option here, as in KataGo: use the komi command"
+                        .to_string(),
+                )
+            }
+            _ => return Err(format!("unknown rules option \"{key}\"")),
+        }
+    }
+    if !tax_given {
+        r.tax = match r.scoring {
+            Scoring::Territory => KataTax::Seki,
+            Scoring::Area => KataTax::None,
+        };
+    }
+    Ok(r)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formatting
+
+/// `kata-get-rules`' answer: KataGo's JSON object, keys in alphabetical order as KataGo prints
+/// them, komi left out as KataGo leaves it out.
+pub fn format_kata_rules(r: &KataRules) -> String {
+    let ko = match r.ko {
+        KataKo::Simple => "SIMPLE",
+        KataKo::Positional => "POSITIONAL",
+        KataKo::Situational => "SITUATIONAL",
+        KataKo::Spight => "SPIGHT",
+    };
+    let scoring = match r.scoring {
+        Scoring::Area => "AREA",
+        Scoring::Territory => "TERRITORY",
+    };
+    let tax = match r.tax {
+        KataTax::None => "NONE",
+        KataTax::Seki => "SEKI",
+        KataTax::All => "ALL",
+    };
+    let bonus = match r.white_handicap_bonus {
+        HandicapBonus::Zero => "0",
+        HandicapBonus::NMinusOne => "N-1",
+        HandicapBonus::N => "N",
+    };
+    serde_json::json!({
+        "friendlyPassOk": r.friendly_pass_ok,
+        "hasButton": r.has_button,
+        "ko": ko,
+        "scoring": scoring,
+        "suicide": r.suicide,
+        "tax": tax,
+        "whiteHandicapBonus": bonus,
+    })
+    .to_string()
+}
 
 /// A vertex in upper case (`D4`), or `pass`.
 pub fn format_vertex(v: Vertex) -> String {

@@ -5,6 +5,15 @@
 //! Policies decided here (the README repeats them):
 //! * **Rules**: area scoring, positional superko, no suicide (the go-engine defaults, what GNU Go
 //!   plays with `--chinese-rules --positional-superko`); komi from `komi` (default 7.5).
+//!   `kata-set-rules` / `kgs-rules` change them at any time, komi aside (KataGo's rule space
+//!   and what we refuse of it: [`crate::session::kata_rules`]): the game so far is replayed
+//!   under the new rules and the change is refused, nothing changed, if a move played becomes
+//!   illegal (a suicide, or a repetition simple ko let through); the player's tree is dropped.
+//!   Counting, dead stones, the players' pass checks and `gomill-describe_engine` follow.
+//! * **clear_cache** drops the player's search tree only. Our searches seed their playouts
+//!   from the position, so a fresh search of the same position gives the same answer (KataGo
+//!   re-randomises; we stay deterministic). **stop** has nothing to do: we never ponder, and
+//!   any input line already ends an analysis.
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
 //!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
@@ -39,7 +48,9 @@ use std::time::{Duration, Instant};
 use log::{info, warn};
 
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
-use crate::rules::go::{score, GoGame, GoMove, GoRules, KoRule, Point, Scoring};
+use crate::rules::go::{
+    move_name, GoGame, GoMove, GoRules, HandicapBonus, KoRule, Point, Scoring, Tax,
+};
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::session::go_clock::GoClock;
@@ -47,6 +58,7 @@ use crate::session::gtp_game::{
     AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult, Score,
     Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
 };
+use crate::session::kata_rules::KataRules;
 use crate::session::sgf::{decode, read_record};
 use crate::session::StopSignal;
 
@@ -310,9 +322,53 @@ impl GoSession {
         (points, margin)
     }
 
+    /// `kata-get-rules`: the rules in force in KataGo's terms.
+    pub fn rules(&self) -> KataRules {
+        KataRules::of(self.game.rules())
+    }
+
+    /// `kata-set-rules` / `kgs-rules`: plays on under `rules`, komi unchanged. Refused, with
+    /// nothing changed, when we cannot play them or when a move already played is illegal
+    /// under them (the game is replayed to check, as KataGo does). The search's tree is
+    /// dropped: it may hold moves the new rules forbid.
+    pub fn set_rules(&mut self, rules: KataRules) -> GtpResult<()> {
+        let rules = rules.to_go_rules(self.game.rules().komi)?;
+        if rules == *self.game.rules() {
+            return Ok(());
+        }
+        let game = self.game.replayed_under(rules).map_err(|(i, e)| {
+            let (mv, color) = self.game.moves()[i];
+            format!(
+                "cannot change the rules: move {} ({color:?} {}) would be illegal under them \
+                 ({e}); rules unchanged",
+                i + 1,
+                move_name(self.game.board(), mv)
+            )
+        })?;
+        info!("rules changed to {:?}", rules);
+        self.game = game;
+        self.player.clear_cache();
+        Ok(())
+    }
+
+    /// `clear_cache`: the player forgets its search tree; the game stays.
+    pub fn clear_cache(&mut self) {
+        self.player.clear_cache();
+    }
+
+    /// Dead stones for the count: the player's estimate, or none when the rules count every
+    /// stone on the board as alive (`friendlyPassOk` false, Tromp-Taylor).
+    fn dead_for_count(&mut self) -> Vec<Point> {
+        if self.game.rules().friendly_pass {
+            self.dead()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// `final_status_list alive|dead|seki`: one group per line.
     pub fn final_status_list(&mut self, status: Status) -> Vec<Vec<Vertex>> {
-        let dead: HashSet<Point> = self.dead().into_iter().collect();
+        let dead: HashSet<Point> = self.dead_for_count().into_iter().collect();
         let b = self.game.board();
         let mut seen = HashSet::new();
         let mut groups = Vec::new();
@@ -627,9 +683,15 @@ impl GtpGame for GoSession {
     }
 
     fn final_score(&mut self) -> GtpResult<Score> {
-        let dead = self.dead();
-        let lead = score(self.game.board(), &dead, self.game.rules());
-        Ok(Score::from_black_lead(lead))
+        let dead = self.dead_for_count();
+        let seki: Vec<Point> = match self.game.rules().tax {
+            Tax::Seki => {
+                let dead: HashSet<Point> = dead.iter().copied().collect();
+                seki_stones(&self.game, &dead).into_iter().collect()
+            }
+            Tax::None => Vec::new(),
+        };
+        Ok(Score::from_black_lead(self.game.score(&dead, &seki)))
     }
 
     fn describe(&self) -> Vec<String> {
@@ -649,6 +711,20 @@ impl GtpGame for GoSession {
         } else {
             "no suicide"
         };
+        let tax = match r.tax {
+            Tax::None => "",
+            Tax::Seki => ", no territory in seki",
+        };
+        let bonus = match r.handicap_bonus {
+            HandicapBonus::Zero => "",
+            HandicapBonus::NMinusOne => ", white gets N-1 points for N handicap stones",
+            HandicapBonus::N => ", white gets N points for N handicap stones",
+        };
+        let dead = if r.friendly_pass {
+            "dead stones lifted before counting"
+        } else {
+            "every stone on the board counts as alive"
+        };
         let time = match self.config.nodes {
             Some(n) => format!("time: {n} playouts per move, clock off"),
             None => format!(
@@ -658,7 +734,7 @@ impl GtpGame for GoSession {
         };
         vec![
             format!(
-                "game: Go, {}x{}, komi {}, {scoring}, {ko}, {suicide}",
+                "game: Go, {}x{}, komi {}, {scoring}{tax}{bonus}, {ko}, {suicide}, {dead}",
                 b.width(),
                 b.height(),
                 r.komi
