@@ -1377,6 +1377,90 @@ mod tests {
     }
 
     #[test]
+    fn rules_commands() {
+        use crate::session::kata_rules::KataRules;
+        let named = |n: &str| KataRules::named(n).unwrap();
+        assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
+        assert_eq!(cmd("clear_cache"), Ok(Command::ClearCache));
+        assert_eq!(cmd("stop"), Ok(Command::Stop));
+        for line in ["kata-get-rules x", "clear_cache 1", "stop analysis"] {
+            assert!(matches!(cmd(line), Err(LineError::Syntax(_))), "{line}");
+        }
+        assert_eq!(
+            cmd("kata-set-rules japanese"),
+            Ok(Command::SetRules(named("japanese")))
+        );
+        assert_eq!(
+            cmd("kata-set-rules CHINESE_OGS"),
+            Ok(Command::SetRules(named("chinese-ogs")))
+        );
+        assert_eq!(
+            cmd("kata-set-rules tromp taylor"),
+            Ok(Command::SetRules(named("tromp-taylor"))),
+            "the tokens are joined again, as KataGo joins them"
+        );
+        assert_eq!(
+            cmd("kgs-rules chinese"),
+            Ok(Command::SetRules(named("chinese-kgs")))
+        );
+        for line in [
+            "kata-set-rules",
+            "kata-set-rules go",
+            "kata-set-rules {",
+            "kata-set-rules {\"komi\":7}",
+            "kgs-rules",
+            "kgs-rules korean",
+            "kgs-rules chinese aga",
+        ] {
+            assert!(matches!(cmd(line), Err(LineError::Syntax(_))), "{line}");
+        }
+    }
+
+    #[test]
+    fn kata_rules_json() {
+        use crate::session::kata_rules::KataRules;
+        let tt = KataRules::TROMP_TAYLOR;
+        assert_eq!(parse_kata_rules_json("{}"), Ok(tt));
+        // Every key, in any order and case of value; the documented examples read back.
+        for name in [
+            "tromp-taylor",
+            "chinese",
+            "japanese",
+            "aga",
+            "new-zealand",
+            "aga-button",
+        ] {
+            let r = KataRules::named(name).unwrap();
+            let text = format_kata_rules(&r);
+            assert_eq!(parse_kata_rules_json(&text), Ok(r), "{name}: {text}");
+        }
+        let r = parse_kata_rules_json(r#"{"score":"territory","ko":"simple"}"#).unwrap();
+        assert_eq!(
+            (r.scoring, r.ko, r.tax),
+            (Scoring::Territory, KataKo::Simple, KataTax::Seki)
+        );
+        let r = parse_kata_rules_json(r#"{"scoring":"TERRITORY","tax":"NONE"}"#).unwrap();
+        assert_eq!(r.tax, KataTax::None, "a given tax wins");
+        for bad in [
+            "[]",
+            "\"chinese\"",
+            "{\"ko\":true}",
+            "{\"ko\":\"SUPER\"}",
+            "{\"suicide\":1}",
+            "{\"whiteHandicapBonus\":\"2\"}",
+            "{\"komi\":7.5}",
+            "{\"button\":false}",
+            "{\"ko\":\"SIMPLE\"",
+        ] {
+            assert!(parse_kata_rules_json(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            format_kata_rules(&KataRules::named("japanese").unwrap()),
+            r#"{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY","suicide":false,"tax":"SEKI","whiteHandicapBonus":"0"}"#
+        );
+    }
+
+    #[test]
     fn every_listed_command_parses_and_nothing_else_does() {
         for name in command_names(GtpGameKind::Go) {
             assert_ne!(

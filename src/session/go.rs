@@ -1443,6 +1443,75 @@ mod tests {
     }
 
     #[test]
+    fn rules_change_in_mid_game_replays_or_refuses_and_keeps_komi() {
+        let named = |n: &str| KataRules::named(n).unwrap();
+        let mut s = session();
+        s.boardsize(5, 5).unwrap();
+        s.komi(0.5);
+        s.set_rules(named("chinese")).unwrap();
+        for (c, v) in [
+            (Color::Black, at(1, 2)),
+            (Color::White, at(2, 2)),
+            (Color::Black, at(0, 1)),
+            (Color::White, at(3, 1)),
+            (Color::Black, at(1, 0)),
+            (Color::White, at(2, 0)),
+            (Color::Black, at(2, 1)),
+            (Color::White, at(1, 1)),
+            (Color::Black, Vertex::Pass),
+            (Color::White, Vertex::Pass),
+            (Color::Black, at(2, 1)),
+        ] {
+            s.play(c, v).unwrap();
+        }
+        let before = s.game().board().hash();
+        let e = s.set_rules(named("chinese-ogs")).unwrap_err();
+        assert!(e.contains("move 11") && e.contains("unchanged"), "{e}");
+        assert_eq!(s.rules(), named("chinese"));
+        assert_eq!(s.game().moves().len(), 11);
+        assert_eq!(s.game().board().hash(), before);
+        // Refused rule sets change nothing either.
+        assert!(s.set_rules(named("aga-button")).is_err());
+        assert_eq!(s.rules(), named("chinese"));
+        // A change the game allows keeps the position and komi.
+        s.set_rules(named("japanese")).unwrap();
+        assert_eq!(s.rules(), named("japanese"));
+        assert_eq!(s.game().board().hash(), before);
+        assert_eq!(s.game().rules().komi, 0.5);
+        assert_eq!(s.game().board().captures(Color::White), 1);
+        assert!(s.describe()[0].contains("territory scoring"));
+    }
+
+    #[test]
+    fn mcts_clear_cache_drops_the_tree_and_keeps_the_game() {
+        let config = GoConfig {
+            seed: 3,
+            nodes: Some(300),
+            ..GoConfig::default()
+        };
+        let mut s = GoSession::new(config, Arc::new(StopSignal::new())).unwrap();
+        s.boardsize(9, 9).unwrap();
+        // "D4 wins 55.0% of 150 visits (score lead ...)": the verdict before the timings.
+        let verdict = |s: &GoSession| {
+            s.explain_last_move()
+                .split("; ")
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let first = gen(&mut s, Color::Black, false);
+        let fresh = verdict(&s);
+        // Without clearing, the tree of the first search is reused: more visits.
+        gen(&mut s, Color::Black, false);
+        assert_ne!(verdict(&s), fresh);
+        s.clear_cache();
+        assert!(s.game().moves().is_empty());
+        // The search seeds its playouts from the position: a fresh search repeats the first.
+        assert_eq!(gen(&mut s, Color::Black, false), first);
+        assert_eq!(verdict(&s), fresh);
+    }
+
+    #[test]
     fn corner_points_on_odd_boards() {
         assert_eq!(corner_points(3, 3), vec![(2, 2), (0, 0), (0, 2), (2, 0)]);
         assert_eq!(corner_points(7, 5), vec![(4, 3), (2, 1), (2, 3), (4, 1)]);
