@@ -61,6 +61,7 @@ impl GameSetup {
             ko: KoRule::PositionalSuperko,
             scoring: Scoring::Area,
             suicide: false,
+            ..GoRules::default()
         };
         (self.game == GameName::Go)
             .then(|| GoGame::new(self.width, self.height, rules).ok())

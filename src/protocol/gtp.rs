@@ -21,11 +21,13 @@ use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
 use nom::sequence::{pair, tuple};
 use nom::IResult;
 
+use crate::rules::go::{HandicapBonus, Scoring};
 use crate::rules::Color;
 use crate::session::gtp_game::{
     AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
     TimeSystem, Vertex,
 };
+use crate::session::kata_rules::{KataKo, KataRules, KataTax, RULE_NAMES};
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
 pub const MAX_SIDE: usize = 25;
@@ -95,6 +97,15 @@ pub enum Command {
     /// `claim` keyword is given (other keywords are ignored, as gomill asks); without a colour,
     /// the keywords we know.
     GenmoveEx(Option<(Color, bool)>),
+    /// `kata-get-rules`: the rules in force as KataGo's JSON.
+    GetRules,
+    /// `kata-set-rules <name|JSON>` or `kgs-rules <name>`: change the rules (komi stays).
+    SetRules(KataRules),
+    /// `clear_cache`: forget the search's cached tree (the game stays).
+    ClearCache,
+    /// `stop`: KataGo's "halt pondering"; we never ponder and any line already ends an
+    /// analysis, so there is nothing left to stop.
+    Stop,
 }
 
 /// Why a line was refused before reaching the session.
@@ -158,6 +169,11 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "sente-ownership",
     "gomill-explain_last_move",
     "gomill-genmove_ex",
+    "kata-get-rules",
+    "kata-set-rules",
+    "kgs-rules",
+    "clear_cache",
+    "stop",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -362,6 +378,11 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "cputime" | "gomill-cpu_time" => none(Command::CpuTime),
         "gomill-describe_engine" => none(Command::DescribeEngine),
         "gomill-explain_last_move" => none(Command::ExplainLastMove),
+        "kata-get-rules" => none(Command::GetRules),
+        "clear_cache" => none(Command::ClearCache),
+        "stop" => none(Command::Stop),
+        "kata-set-rules" => parse_kata_set_rules(args).map(Command::SetRules),
+        "kgs-rules" => parse_kgs_rules(args).map(Command::SetRules),
         "gomill-genmove_ex" => match args {
             [] => Ok(Command::GenmoveEx(None)),
             [color, keywords @ ..] => {
@@ -661,8 +682,153 @@ fn parse_kgs_time(args: &[&str]) -> Result<TimeSystem, LineError> {
     }
 }
 
+/// `kata-set-rules`' argument: a KataGo shorthand name ([`KataRules::named`]) or a JSON object
+/// ([`parse_kata_rules_json`]). The line's tokens are joined again with single spaces, so a JSON
+/// object may hold spaces.
+fn parse_kata_set_rules(args: &[&str]) -> Result<KataRules, LineError> {
+    let text = args.join(" ");
+    if text.is_empty() {
+        return Err(syntax(&format!(
+            "kata-set-rules <name or JSON>; names: {}",
+            RULE_NAMES.join(", ")
+        )));
+    }
+    if text.starts_with('{') {
+        return parse_kata_rules_json(&text)
+            .map_err(|e| LineError::Syntax(format!("syntax error ({e}); rules unchanged")));
+    }
+    KataRules::named(&text).ok_or_else(|| {
+        LineError::Syntax(format!(
+            "unknown rules '{text}' (known: {}, or KataGo's JSON)",
+            RULE_NAMES.join(", ")
+        ))
+    })
+}
+
+/// `kgs-rules japanese|chinese|aga|new_zealand` (kgsGtp's names).
+fn parse_kgs_rules(args: &[&str]) -> Result<KataRules, LineError> {
+    let e = "kgs-rules japanese|chinese|aga|new_zealand";
+    arity(args, 1, e)?;
+    KataRules::kgs(args[0])
+        .ok_or_else(|| LineError::Syntax(format!("unknown rules '{}' (expected {e})", args[0])))
+}
+
+/// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
+/// subset, in any order) change Tromp-Taylor; `tax` defaults to `SEKI` under territory scoring
+/// and `NONE` under area scoring when not given. `komi` is refused, as KataGo refuses it here
+/// (komi has its own command), and so is any other key. Values are matched in any case.
+pub fn parse_kata_rules_json(text: &str) -> Result<KataRules, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("rules are not valid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("rules JSON must be an object".to_string());
+    };
+    let mut r = KataRules::TROMP_TAYLOR;
+    let mut tax_given = false;
+    for (key, v) in &map {
+        let word = || {
+            v.as_str()
+                .map(str::to_ascii_uppercase)
+                .ok_or_else(|| format!("\"{key}\" must be a string"))
+        };
+        let flag = || {
+            v.as_bool()
+                .ok_or_else(|| format!("\"{key}\" must be true or false"))
+        };
+        let bad =
+            |w: String, expected: &str| format!("\"{key}\": \"{w}\" is not one of {expected}");
+        match key.as_str() {
+            "ko" => {
+                r.ko = match word()?.as_str() {
+                    "SIMPLE" => KataKo::Simple,
+                    "POSITIONAL" => KataKo::Positional,
+                    "SITUATIONAL" => KataKo::Situational,
+                    "SPIGHT" => KataKo::Spight,
+                    w => return Err(bad(w.into(), "SIMPLE, POSITIONAL, SITUATIONAL, SPIGHT")),
+                }
+            }
+            "scoring" | "score" => {
+                r.scoring = match word()?.as_str() {
+                    "AREA" => Scoring::Area,
+                    "TERRITORY" => Scoring::Territory,
+                    w => return Err(bad(w.into(), "AREA, TERRITORY")),
+                }
+            }
+            "tax" => {
+                tax_given = true;
+                r.tax = match word()?.as_str() {
+                    "NONE" => KataTax::None,
+                    "SEKI" => KataTax::Seki,
+                    "ALL" => KataTax::All,
+                    w => return Err(bad(w.into(), "NONE, SEKI, ALL")),
+                }
+            }
+            "whiteHandicapBonus" => {
+                r.white_handicap_bonus = match word()?.as_str() {
+                    "0" => HandicapBonus::Zero,
+                    "N-1" => HandicapBonus::NMinusOne,
+                    "N" => HandicapBonus::N,
+                    w => return Err(bad(w.into(), "0, N-1, N")),
+                }
+            }
+            "suicide" => r.suicide = flag()?,
+            "hasButton" => r.has_button = flag()?,
+            "friendlyPassOk" => r.friendly_pass_ok = flag()?,
+            "komi" => {
+                return Err(
+                    "komi is not a rules option here, as in KataGo: use the komi command"
+                        .to_string(),
+                )
+            }
+            _ => return Err(format!("unknown rules option \"{key}\"")),
+        }
+    }
+    if !tax_given {
+        r.tax = match r.scoring {
+            Scoring::Territory => KataTax::Seki,
+            Scoring::Area => KataTax::None,
+        };
+    }
+    Ok(r)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formatting
+
+/// `kata-get-rules`' answer: KataGo's JSON object, keys in alphabetical order as KataGo prints
+/// them, komi left out as KataGo leaves it out.
+pub fn format_kata_rules(r: &KataRules) -> String {
+    let ko = match r.ko {
+        KataKo::Simple => "SIMPLE",
+        KataKo::Positional => "POSITIONAL",
+        KataKo::Situational => "SITUATIONAL",
+        KataKo::Spight => "SPIGHT",
+    };
+    let scoring = match r.scoring {
+        Scoring::Area => "AREA",
+        Scoring::Territory => "TERRITORY",
+    };
+    let tax = match r.tax {
+        KataTax::None => "NONE",
+        KataTax::Seki => "SEKI",
+        KataTax::All => "ALL",
+    };
+    let bonus = match r.white_handicap_bonus {
+        HandicapBonus::Zero => "0",
+        HandicapBonus::NMinusOne => "N-1",
+        HandicapBonus::N => "N",
+    };
+    serde_json::json!({
+        "friendlyPassOk": r.friendly_pass_ok,
+        "hasButton": r.has_button,
+        "ko": ko,
+        "scoring": scoring,
+        "suicide": r.suicide,
+        "tax": tax,
+        "whiteHandicapBonus": bonus,
+    })
+    .to_string()
+}
 
 /// A vertex in upper case (`D4`), or `pass`.
 pub fn format_vertex(v: Vertex) -> String {
@@ -1287,6 +1453,90 @@ mod tests {
             Ok(Command::Level(Some("mcts".into())))
         );
         assert!(matches!(cmd("sente-level a b"), Err(LineError::Syntax(_))));
+    }
+
+    #[test]
+    fn rules_commands() {
+        use crate::session::kata_rules::KataRules;
+        let named = |n: &str| KataRules::named(n).unwrap();
+        assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
+        assert_eq!(cmd("clear_cache"), Ok(Command::ClearCache));
+        assert_eq!(cmd("stop"), Ok(Command::Stop));
+        for line in ["kata-get-rules x", "clear_cache 1", "stop analysis"] {
+            assert!(matches!(cmd(line), Err(LineError::Syntax(_))), "{line}");
+        }
+        assert_eq!(
+            cmd("kata-set-rules japanese"),
+            Ok(Command::SetRules(named("japanese")))
+        );
+        assert_eq!(
+            cmd("kata-set-rules CHINESE_OGS"),
+            Ok(Command::SetRules(named("chinese-ogs")))
+        );
+        assert_eq!(
+            cmd("kata-set-rules tromp taylor"),
+            Ok(Command::SetRules(named("tromp-taylor"))),
+            "the tokens are joined again, as KataGo joins them"
+        );
+        assert_eq!(
+            cmd("kgs-rules chinese"),
+            Ok(Command::SetRules(named("chinese-kgs")))
+        );
+        for line in [
+            "kata-set-rules",
+            "kata-set-rules go",
+            "kata-set-rules {",
+            "kata-set-rules {\"komi\":7}",
+            "kgs-rules",
+            "kgs-rules korean",
+            "kgs-rules chinese aga",
+        ] {
+            assert!(matches!(cmd(line), Err(LineError::Syntax(_))), "{line}");
+        }
+    }
+
+    #[test]
+    fn kata_rules_json() {
+        use crate::session::kata_rules::KataRules;
+        let tt = KataRules::TROMP_TAYLOR;
+        assert_eq!(parse_kata_rules_json("{}"), Ok(tt));
+        // Every key, in any order and case of value; the documented examples read back.
+        for name in [
+            "tromp-taylor",
+            "chinese",
+            "japanese",
+            "aga",
+            "new-zealand",
+            "aga-button",
+        ] {
+            let r = KataRules::named(name).unwrap();
+            let text = format_kata_rules(&r);
+            assert_eq!(parse_kata_rules_json(&text), Ok(r), "{name}: {text}");
+        }
+        let r = parse_kata_rules_json(r#"{"score":"territory","ko":"simple"}"#).unwrap();
+        assert_eq!(
+            (r.scoring, r.ko, r.tax),
+            (Scoring::Territory, KataKo::Simple, KataTax::Seki)
+        );
+        let r = parse_kata_rules_json(r#"{"scoring":"TERRITORY","tax":"NONE"}"#).unwrap();
+        assert_eq!(r.tax, KataTax::None, "a given tax wins");
+        for bad in [
+            "[]",
+            "\"chinese\"",
+            "{\"ko\":true}",
+            "{\"ko\":\"SUPER\"}",
+            "{\"suicide\":1}",
+            "{\"whiteHandicapBonus\":\"2\"}",
+            "{\"komi\":7.5}",
+            "{\"button\":false}",
+            "{\"ko\":\"SIMPLE\"",
+        ] {
+            assert!(parse_kata_rules_json(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            format_kata_rules(&KataRules::named("japanese").unwrap()),
+            r#"{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY","suicide":false,"tax":"SEKI","whiteHandicapBonus":"0"}"#
+        );
     }
 
     #[test]

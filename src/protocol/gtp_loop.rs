@@ -17,9 +17,9 @@ use log::{error, warn};
 
 use super::gtp::{
     command_names, format_cpu_time, format_genmove, format_influence, format_info,
-    format_play_line, format_response, format_score, format_stream_start, format_vertices,
-    is_supported, parse_line, Command, GtpGameKind, LineError, GENMOVE_EX_KEYWORDS,
-    GOGUI_ANALYZE_COMMANDS,
+    format_kata_rules, format_play_line, format_response, format_score, format_stream_start,
+    format_vertices, is_supported, parse_line, Command, GtpGameKind, LineError,
+    GENMOVE_EX_KEYWORDS, GOGUI_ANALYZE_COMMANDS,
 };
 use super::io::{Event, Input, Output};
 use super::next_input;
@@ -209,6 +209,14 @@ fn execute(
                 let mut req = GtpRequest::plain(input.seq, input.at);
                 return Ok(format_genmove(go.genmove_ex(color, claim, &mut req)));
             }
+            Command::GetRules => return Ok(format_kata_rules(&go.rules())),
+            Command::SetRules(rules) => return empty(go.set_rules(rules)),
+            Command::ClearCache => {
+                go.clear_cache();
+                return Ok(String::new());
+            }
+            // Nothing ponders and any line already ended an analysis: nothing to stop.
+            Command::Stop => return Ok(String::new()),
             Command::Ownership => {
                 let (points, margin) = go.ownership();
                 return Ok(format_influence(&points, margin));

@@ -5,6 +5,15 @@
 //! Policies decided here (the README repeats them):
 //! * **Rules**: area scoring, positional superko, no suicide (the go-engine defaults, what GNU Go
 //!   plays with `--chinese-rules --positional-superko`); komi from `komi` (default 7.5).
+//!   `kata-set-rules` / `kgs-rules` change them at any time, komi aside (KataGo's rule space
+//!   and what we refuse of it: [`crate::session::kata_rules`]): the game so far is replayed
+//!   under the new rules and the change is refused, nothing changed, if a move played becomes
+//!   illegal (a suicide, or a repetition simple ko let through); the player's tree is dropped.
+//!   Counting, dead stones, the players' pass checks and `gomill-describe_engine` follow.
+//! * **clear_cache** drops the player's search tree only. Our searches seed their playouts
+//!   from the position, so a fresh search of the same position gives the same answer (KataGo
+//!   re-randomises; we stay deterministic). **stop** has nothing to do: we never ponder, and
+//!   any input line already ends an analysis.
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
 //!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
@@ -39,7 +48,9 @@ use std::time::{Duration, Instant};
 use log::{info, warn};
 
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
-use crate::rules::go::{score, GoGame, GoMove, GoRules, KoRule, Point, Scoring};
+use crate::rules::go::{
+    move_name, GoGame, GoMove, GoRules, HandicapBonus, KoRule, Point, Scoring, Tax,
+};
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::search::move_filter::{FilterRule, MoveFilter};
@@ -49,6 +60,7 @@ use crate::session::gtp_game::{
     MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
     UNACCEPTABLE_SIZE,
 };
+use crate::session::kata_rules::KataRules;
 use crate::session::sgf::{decode, read_record};
 use crate::session::StopSignal;
 
@@ -312,9 +324,53 @@ impl GoSession {
         (points, margin)
     }
 
+    /// `kata-get-rules`: the rules in force in KataGo's terms.
+    pub fn rules(&self) -> KataRules {
+        KataRules::of(self.game.rules())
+    }
+
+    /// `kata-set-rules` / `kgs-rules`: plays on under `rules`, komi unchanged. Refused, with
+    /// nothing changed, when we cannot play them or when a move already played is illegal
+    /// under them (the game is replayed to check, as KataGo does). The search's tree is
+    /// dropped: it may hold moves the new rules forbid.
+    pub fn set_rules(&mut self, rules: KataRules) -> GtpResult<()> {
+        let rules = rules.to_go_rules(self.game.rules().komi)?;
+        if rules == *self.game.rules() {
+            return Ok(());
+        }
+        let game = self.game.replayed_under(rules).map_err(|(i, e)| {
+            let (mv, color) = self.game.moves()[i];
+            format!(
+                "cannot change the rules: move {} ({color:?} {}) would be illegal under them \
+                 ({e}); rules unchanged",
+                i + 1,
+                move_name(self.game.board(), mv)
+            )
+        })?;
+        info!("rules changed to {:?}", rules);
+        self.game = game;
+        self.player.clear_cache();
+        Ok(())
+    }
+
+    /// `clear_cache`: the player forgets its search tree; the game stays.
+    pub fn clear_cache(&mut self) {
+        self.player.clear_cache();
+    }
+
+    /// Dead stones for the count: the player's estimate, or none when the rules count every
+    /// stone on the board as alive (`friendlyPassOk` false, Tromp-Taylor).
+    fn dead_for_count(&mut self) -> Vec<Point> {
+        if self.game.rules().friendly_pass {
+            self.dead()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// `final_status_list alive|dead|seki`: one group per line.
     pub fn final_status_list(&mut self, status: Status) -> Vec<Vec<Vertex>> {
-        let dead: HashSet<Point> = self.dead().into_iter().collect();
+        let dead: HashSet<Point> = self.dead_for_count().into_iter().collect();
         let b = self.game.board();
         let mut seen = HashSet::new();
         let mut groups = Vec::new();
@@ -660,9 +716,15 @@ impl GtpGame for GoSession {
     }
 
     fn final_score(&mut self) -> GtpResult<Score> {
-        let dead = self.dead();
-        let lead = score(self.game.board(), &dead, self.game.rules());
-        Ok(Score::from_black_lead(lead))
+        let dead = self.dead_for_count();
+        let seki: Vec<Point> = match self.game.rules().tax {
+            Tax::Seki => {
+                let dead: HashSet<Point> = dead.iter().copied().collect();
+                seki_stones(&self.game, &dead).into_iter().collect()
+            }
+            Tax::None => Vec::new(),
+        };
+        Ok(Score::from_black_lead(self.game.score(&dead, &seki)))
     }
 
     fn describe(&self) -> Vec<String> {
@@ -682,6 +744,20 @@ impl GtpGame for GoSession {
         } else {
             "no suicide"
         };
+        let tax = match r.tax {
+            Tax::None => "",
+            Tax::Seki => ", no territory in seki",
+        };
+        let bonus = match r.handicap_bonus {
+            HandicapBonus::Zero => "",
+            HandicapBonus::NMinusOne => ", white gets N-1 points for N handicap stones",
+            HandicapBonus::N => ", white gets N points for N handicap stones",
+        };
+        let dead = if r.friendly_pass {
+            "dead stones lifted before counting"
+        } else {
+            "every stone on the board counts as alive"
+        };
         let time = match self.config.nodes {
             Some(n) => format!("time: {n} playouts per move, clock off"),
             None => format!(
@@ -691,7 +767,7 @@ impl GtpGame for GoSession {
         };
         vec![
             format!(
-                "game: Go, {}x{}, komi {}, {scoring}, {ko}, {suicide}",
+                "game: Go, {}x{}, komi {}, {scoring}{tax}{bonus}, {ko}, {suicide}, {dead}",
                 b.width(),
                 b.height(),
                 r.komi
@@ -1401,6 +1477,75 @@ mod tests {
                 assert!(mine > 0.5, "{color:?} point {i}: {v}");
             }
         }
+    }
+
+    #[test]
+    fn rules_change_in_mid_game_replays_or_refuses_and_keeps_komi() {
+        let named = |n: &str| KataRules::named(n).unwrap();
+        let mut s = session();
+        s.boardsize(5, 5).unwrap();
+        s.komi(0.5);
+        s.set_rules(named("chinese")).unwrap();
+        for (c, v) in [
+            (Color::Black, at(1, 2)),
+            (Color::White, at(2, 2)),
+            (Color::Black, at(0, 1)),
+            (Color::White, at(3, 1)),
+            (Color::Black, at(1, 0)),
+            (Color::White, at(2, 0)),
+            (Color::Black, at(2, 1)),
+            (Color::White, at(1, 1)),
+            (Color::Black, Vertex::Pass),
+            (Color::White, Vertex::Pass),
+            (Color::Black, at(2, 1)),
+        ] {
+            s.play(c, v).unwrap();
+        }
+        let before = s.game().board().hash();
+        let e = s.set_rules(named("chinese-ogs")).unwrap_err();
+        assert!(e.contains("move 11") && e.contains("unchanged"), "{e}");
+        assert_eq!(s.rules(), named("chinese"));
+        assert_eq!(s.game().moves().len(), 11);
+        assert_eq!(s.game().board().hash(), before);
+        // Refused rule sets change nothing either.
+        assert!(s.set_rules(named("aga-button")).is_err());
+        assert_eq!(s.rules(), named("chinese"));
+        // A change the game allows keeps the position and komi.
+        s.set_rules(named("japanese")).unwrap();
+        assert_eq!(s.rules(), named("japanese"));
+        assert_eq!(s.game().board().hash(), before);
+        assert_eq!(s.game().rules().komi, 0.5);
+        assert_eq!(s.game().board().captures(Color::White), 1);
+        assert!(s.describe()[0].contains("territory scoring"));
+    }
+
+    #[test]
+    fn mcts_clear_cache_drops_the_tree_and_keeps_the_game() {
+        let config = GoConfig {
+            seed: 3,
+            nodes: Some(300),
+            ..GoConfig::default()
+        };
+        let mut s = GoSession::new(config, Arc::new(StopSignal::new())).unwrap();
+        s.boardsize(9, 9).unwrap();
+        // "D4 wins 55.0% of 150 visits (score lead ...)": the verdict before the timings.
+        let verdict = |s: &GoSession| {
+            s.explain_last_move()
+                .split("; ")
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let first = gen(&mut s, Color::Black, false);
+        let fresh = verdict(&s);
+        // Without clearing, the tree of the first search is reused: more visits.
+        gen(&mut s, Color::Black, false);
+        assert_ne!(verdict(&s), fresh);
+        s.clear_cache();
+        assert!(s.game().moves().is_empty());
+        // The search seeds its playouts from the position: a fresh search repeats the first.
+        assert_eq!(gen(&mut s, Color::Black, false), first);
+        assert_eq!(verdict(&s), fresh);
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod go;
 pub mod go_clock;
 pub mod gomoku;
 pub mod gtp_game;
+pub mod kata_rules;
 pub mod sgf;
 pub mod ttt;
 

@@ -10,7 +10,7 @@
 //!   a group): the seed has no pass and would otherwise fill its last eyes and die.
 //! - **Passing**: the player passes when no move scores above [`PASS_THRESHOLD`], when only
 //!   own-eye fills remain, or when the opponent has just passed and the board as it stands
-//!   (every stone alive, area count, komi) is a win for us — the game is then over in our
+//!   (every stone alive, counted under the game's rules with komi) is a win for us — the game is then over in our
 //!   favour, and playing on could only spoil it.
 //! - **Analysis** reports the best-scoring points with their share of a softmax over scores as
 //!   `prior`; the scorer has no winrate, so candidates carry `winrate` 0.5 and one visit.
@@ -124,13 +124,11 @@ impl Default for Heuristic {
 }
 
 /// Whether the last move was the opponent's pass and the board as it stands (all stones
-/// alive) wins for `color` by area.
+/// alive) wins for `color` under the game's rules.
 pub fn opponent_passed_and_we_win(game: &GoGame, color: Color) -> bool {
     match game.moves().last() {
         Some(&(GoMove::Pass, c)) if c != color => {
-            let mut rules = *game.rules();
-            rules.scoring = crate::rules::go::Scoring::Area;
-            let s = crate::rules::go::score(game.board(), &[], &rules);
+            let s = game.score(&[], &[]);
             match color {
                 Color::Black => s > 0.0,
                 Color::White => s < 0.0,

@@ -1,11 +1,13 @@
 //! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the seed's scorer as
 //! prior, light playouts, tree reuse) plus the player's decisions around it:
 //!
-//! - **Pass** when the opponent has just passed and we win the position by area both with
-//!   every stone on the board alive (Tromp-Taylor, how our arena and CGOS count: dead enemy
-//!   stones must be captured first) and after removing the stones that Monte Carlo ownership
-//!   calls dead ([`PASS_CHECK_PLAYOUTS`] playouts; how GNU Go and gomill count); and when no
-//!   legal move is left but filling own eyes.
+//! - **Pass** when the opponent has just passed and we win the position, counted under the
+//!   game's rules (scoring, komi, handicap bonus), both with every stone on the board alive
+//!   (Tromp-Taylor, how our arena and CGOS count: dead enemy stones must be captured first)
+//!   and, when the rules lift dead stones ([`crate::rules::go::GoRules::friendly_pass`]),
+//!   after removing the stones that Monte Carlo ownership calls dead ([`PASS_CHECK_PLAYOUTS`]
+//!   playouts; how GNU Go and gomill count); and when no legal move is left but filling own
+//!   eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
 //!   the board's points have been played as moves.
@@ -19,7 +21,7 @@
 
 use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
 use crate::eval::baduk::BadukScorer;
-use crate::rules::go::{move_name, score, GoGame, GoMove, Point, Scoring};
+use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
 use crate::search::mcts::{
@@ -104,27 +106,30 @@ impl MctsPlayer {
         Rng::new(self.seed ^ game.board().hash().rotate_left(17) ^ game.moves().len() as u64)
     }
 
-    /// Whether the opponent just passed and the position is ours both as it stands (every
-    /// stone alive, as Tromp-Taylor referees such as our arena and CGOS count) and with the
-    /// stones Monte Carlo ownership calls dead removed (as GNU Go and gomill count). When only
-    /// the second holds, dead stones are left to capture and the game goes on.
+    /// Whether the opponent just passed and the position is ours under the game's rules both
+    /// as it stands (every stone alive, as Tromp-Taylor referees such as our arena and CGOS
+    /// count) and, unless the rules count every stone as alive, with the stones Monte Carlo
+    /// ownership calls dead removed (as GNU Go and gomill count). When only the second holds,
+    /// dead stones are left to capture and the game goes on.
     fn game_won_after_pass(&self, game: &GoGame, color: Color, tm: &TimeManager<'_>) -> bool {
         match game.moves().last() {
             Some(&(GoMove::Pass, c)) if c != color => {}
             _ => return false,
         }
-        let mut rules = *game.rules();
-        rules.scoring = Scoring::Area;
         let ours = |s: f32| match color {
             Color::Black => s > 0.0,
             Color::White => s < 0.0,
         };
-        if !ours(score(game.board(), &[], &rules)) {
+        if !ours(game.score(&[], &[])) {
             return false;
+        }
+        if !game.rules().friendly_pass {
+            // Every stone on the board counts as alive: that count is the result.
+            return true;
         }
         let mut rng = self.rng(game);
         let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
-        ours(score(game.board(), &dead, &rules))
+        ours(game.score(&dead, &[]))
     }
 
     /// The decision for `color` and, in words, why (for `gomill-explain_last_move`).
@@ -288,6 +293,9 @@ impl GoPlayer for MctsPlayer {
         self.search.clear();
         self.last_explanation.clear();
         self.certain_win = false;
+    }
+    fn clear_cache(&mut self) {
+        self.search.clear();
     }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;

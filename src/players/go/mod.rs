@@ -64,6 +64,10 @@ pub trait GoPlayer: Send {
     fn name(&self) -> &'static str;
     /// Forget everything tied to the previous game.
     fn new_game(&mut self) {}
+    /// Forget what the search keeps between moves (its tree), so that the next search starts
+    /// afresh; what the player said about its last move stays. Also called when the rules
+    /// change, since a tree grown under other rules holds moves they may forbid.
+    fn clear_cache(&mut self) {}
     /// Seed for every random choice, so a game can be replayed.
     fn set_seed(&mut self, _seed: u64) {}
     /// Cap on the memory the player may allocate, in bytes (0 = no cap).

@@ -3,6 +3,7 @@
 //! other set-up stones come before the first move and cannot be undone.
 
 use super::board::{GoBoard, GoMove, Point, SizeError};
+use super::score::score_detail_taxed;
 use super::{Color, GoRules, IllegalMove, KoRule};
 
 /// Key mixed into a position hash when white is to move (situational superko).
@@ -59,6 +60,49 @@ impl GoGame {
     pub fn set_rules(&mut self, rules: GoRules) {
         self.rules = rules;
         self.board.set_suicide_allowed(rules.suicide);
+    }
+
+    /// This game replayed under `rules`: the same set-up and moves, checked again (KataGo
+    /// changes rules in mid-game the same way). The error names the first move (0-based) the
+    /// new rules forbid, say a suicide played while it was allowed, or a repetition that
+    /// simple ko let through and superko does not.
+    pub fn replayed_under(&self, rules: GoRules) -> Result<GoGame, (usize, IllegalMove)> {
+        let mut game = GoGame::new(self.board.width(), self.board.height(), rules)
+            .expect("the current size is valid");
+        if !self.setup.is_empty() {
+            game.place_setup(&self.setup)
+                .expect("set-up stones do not depend on the rules");
+        }
+        for (i, &(mv, c)) in self.moves.iter().enumerate() {
+            game.play(mv, c).map_err(|e| (i, e))?;
+        }
+        Ok(game)
+    }
+
+    /// Black's handicap stones: the set-up when it is black stones only (as
+    /// [`Self::to_move`] reads it), none otherwise.
+    pub fn handicap_stones(&self) -> usize {
+        if self.setup.iter().all(|s| s.1 == Color::Black) {
+            self.setup.len()
+        } else {
+            0
+        }
+    }
+
+    /// White's handicap bonus under the rules in force ([`GoRules::handicap_bonus`]).
+    pub fn handicap_bonus(&self) -> f32 {
+        self.rules.handicap_bonus.points(self.handicap_stones())
+    }
+
+    /// Komi plus white's handicap bonus: what black must beat on the board.
+    pub fn effective_komi(&self) -> f32 {
+        self.rules.komi + self.handicap_bonus()
+    }
+
+    /// Black's margin under the rules in force (scoring, seki tax, komi and handicap bonus),
+    /// once `dead` are lifted, with `seki` the stones in seki; > 0 when black is ahead.
+    pub fn score(&self, dead: &[Point], seki: &[Point]) -> f32 {
+        score_detail_taxed(&self.board, dead, seki, &self.rules).score - self.handicap_bonus()
     }
     /// The moves played since the set-up, with their colours.
     #[inline]
@@ -289,7 +333,7 @@ pub fn fixed_handicap_points(board: &GoBoard, n: usize) -> Option<Vec<Point>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{move_name, parse_move};
+    use crate::rules::go::{move_name, parse_move, HandicapBonus, Scoring};
 
     fn mv(game: &GoGame, s: &str) -> GoMove {
         parse_move(game.board(), s).unwrap()
@@ -567,6 +611,70 @@ mod tests {
             ..GoRules::default()
         });
         assert_eq!(h.check(a1, Color::White), Err(IllegalMove::Superko));
+    }
+
+    #[test]
+    fn a_rules_change_replays_the_game_and_names_the_first_move_it_forbids() {
+        let simple = GoRules {
+            ko: KoRule::Simple,
+            ..GoRules::default()
+        };
+        let mut g = GoGame::new(5, 5, simple).unwrap();
+        play_seq(&mut g, "B3 C3 A2 D2 B1 C1 C2 B2");
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        g.play(GoMove::Pass, Color::White).unwrap();
+        g.play(mv(&g, "C2"), Color::Black).unwrap();
+        // Situational superko allows nothing of it either: move 10 (0-based) repeats.
+        for ko in [KoRule::PositionalSuperko, KoRule::SituationalSuperko] {
+            let err = g.replayed_under(GoRules { ko, ..simple }).unwrap_err();
+            assert_eq!(err, (10, IllegalMove::Superko), "{ko:?}");
+        }
+        let japanese = GoRules {
+            scoring: Scoring::Territory,
+            komi: 6.5,
+            ..simple
+        };
+        let replayed = g.replayed_under(japanese).unwrap();
+        assert_eq!(replayed.board().hash(), g.board().hash());
+        assert_eq!(replayed.moves(), g.moves());
+        assert_eq!(replayed.board().captures(Color::White), 1);
+        assert_eq!(replayed.rules(), &japanese);
+    }
+
+    #[test]
+    fn handicap_bonus_counts_black_only_setup() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let stones: Vec<(Point, Color)> = g
+            .fixed_handicap_points(4)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p, Color::Black))
+            .collect();
+        g.place_setup(&stones).unwrap();
+        assert_eq!(g.handicap_stones(), 4);
+        let empty_score = g.score(&[], &[]);
+        for (bonus, points) in [
+            (HandicapBonus::Zero, 0.0),
+            (HandicapBonus::NMinusOne, 3.0),
+            (HandicapBonus::N, 4.0),
+        ] {
+            g.set_rules(GoRules {
+                handicap_bonus: bonus,
+                ..GoRules::default()
+            });
+            assert_eq!(g.handicap_bonus(), points);
+            assert_eq!(g.effective_komi(), 7.5 + points);
+            assert_eq!(g.score(&[], &[]), empty_score - points);
+        }
+        // One stone is no handicap; mixed set-up is none either.
+        assert_eq!(HandicapBonus::N.points(1), 0.0);
+        let mut mixed = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let a1 = mixed.board().point(0, 0).unwrap();
+        let b2 = mixed.board().point(1, 1).unwrap();
+        mixed
+            .place_setup(&[(a1, Color::Black), (b2, Color::White)])
+            .unwrap();
+        assert_eq!(mixed.handicap_stones(), 0);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::fmt;
 pub use crate::rules::Color;
 pub use board::{GoBoard, GoMove, Point, SizeError, COLUMNS, MAX_SIDE, MIN_SIDE};
 pub use game::GoGame;
-pub use score::{score, score_detail, ScoreDetail};
+pub use score::{score, score_detail, score_detail_taxed, ScoreDetail};
 
 /// Which repetitions are forbidden.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
@@ -40,8 +40,47 @@ pub enum Scoring {
     Territory,
 }
 
+/// Which points a count leaves out (KataGo's `tax`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum Tax {
+    /// Every empty region bordered by one colour counts for it.
+    #[default]
+    None,
+    /// Empty regions bordered by a group in seki count for nobody (the Japanese and Korean
+    /// rule: no territory in seki).
+    Seki,
+}
+
+/// Points white receives for black's handicap stones (KataGo's `whiteHandicapBonus`), as
+/// Chinese (N) and AGA (N-1) area counting give them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum HandicapBonus {
+    /// Nothing (Japanese rules, Tromp-Taylor, GNU Go, gomill's scorer).
+    #[default]
+    Zero,
+    /// One point per handicap stone but one.
+    NMinusOne,
+    /// One point per handicap stone.
+    N,
+}
+
+impl HandicapBonus {
+    /// White's bonus for `stones` handicap stones: nothing for fewer than two (a single black
+    /// stone placed before white's first move is no handicap, as KataGo counts it).
+    pub fn points(self, stones: usize) -> f32 {
+        if stones < 2 {
+            return 0.0;
+        }
+        match self {
+            HandicapBonus::Zero => 0.0,
+            HandicapBonus::NMinusOne => (stones - 1) as f32,
+            HandicapBonus::N => stones as f32,
+        }
+    }
+}
+
 /// The rules of a game. The default is what the GNU Go ladder of the issue plays: Chinese
-/// (area) counting, komi 7.5, positional superko, no suicide.
+/// (area) counting, komi 7.5, positional superko, no suicide, no seki tax, no handicap bonus.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct GoRules {
     /// Points given to white.
@@ -50,6 +89,15 @@ pub struct GoRules {
     pub scoring: Scoring,
     /// Whether suicide of a group is a legal move (it is not by default).
     pub suicide: bool,
+    /// Regions the count leaves out.
+    pub tax: Tax,
+    /// White's compensation for handicap stones, on top of komi.
+    pub handicap_bonus: HandicapBonus,
+    /// Whether stones both sides leave dead on the board at the end are lifted before the
+    /// count (KataGo's `friendlyPassOk`, true by default as GNU Go and gomill count). When
+    /// false every stone on the board counts as alive (Tromp-Taylor), so dead stones must be
+    /// captured before passing.
+    pub friendly_pass: bool,
 }
 
 impl Default for GoRules {
@@ -59,6 +107,9 @@ impl Default for GoRules {
             ko: KoRule::PositionalSuperko,
             scoring: Scoring::Area,
             suicide: false,
+            tax: Tax::None,
+            handicap_bonus: HandicapBonus::Zero,
+            friendly_pass: true,
         }
     }
 }

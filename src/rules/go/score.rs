@@ -7,10 +7,15 @@
 //! - **Territory** (Japanese): territory + prisoners (captures during the game and the dead
 //!   stones). Seki eyes count as territory here, a simplification of the Japanese rule.
 //!
-//! The result is black minus white minus komi: positive when black wins.
+//! - **Seki tax** ([`Tax::Seki`], Japanese): an empty region that touches a stone the caller
+//!   names as in seki counts for nobody ([`score_detail_taxed`]; which groups are in seki is a
+//!   judgement, like dead stones, so it comes from outside).
+//!
+//! The result is black minus white minus komi: positive when black wins. White's handicap bonus
+//! needs the game's set-up, so [`crate::rules::go::GoGame::score`] adds it.
 
 use super::board::{GoBoard, Point, BLACK, EMPTY, WALL, WHITE};
-use super::{Color, GoRules, Scoring};
+use super::{Color, GoRules, Scoring, Tax};
 
 /// The counts behind a score, per colour (index 0 black, 1 white).
 #[derive(Clone, Debug, PartialEq)]
@@ -33,9 +38,27 @@ pub fn score(board: &GoBoard, dead: &[Point], rules: &GoRules) -> f32 {
     score_detail(board, dead, rules).score
 }
 
-/// The full count; see the module notes.
+/// The full count with no stone in seki; see the module notes.
 pub fn score_detail(board: &GoBoard, dead: &[Point], rules: &GoRules) -> ScoreDetail {
+    score_detail_taxed(board, dead, &[], rules)
+}
+
+/// The full count, with the stones of `seki` in seki (only [`Tax::Seki`] looks at them).
+pub fn score_detail_taxed(
+    board: &GoBoard,
+    dead: &[Point],
+    seki: &[Point],
+    rules: &GoRules,
+) -> ScoreDetail {
     let len = board.array_len();
+    let mut in_seki = vec![false; len];
+    if rules.tax == Tax::Seki {
+        for &p in seki {
+            if p.idx() < len {
+                in_seki[p.idx()] = true;
+            }
+        }
+    }
     let mut cells: Vec<u8> = (0..len).map(|i| board.cell(i)).collect();
     let mut prisoners = [board.captures(Color::Black), board.captures(Color::White)];
     for &p in dead {
@@ -68,6 +91,7 @@ pub fn score_detail(board: &GoBoard, dead: &[Point], rules: &GoRules) -> ScoreDe
                 region.push(p);
                 visited[p] = true;
                 let mut borders = 0u8;
+                let mut taxed = false;
                 let mut i = 0;
                 while i < region.len() {
                     let q = region[i];
@@ -79,11 +103,15 @@ pub fn score_detail(board: &GoBoard, dead: &[Point], rules: &GoRules) -> ScoreDe
                                 region.push(n);
                             }
                             EMPTY | WALL => {}
-                            c => borders |= c,
+                            c => {
+                                borders |= c;
+                                taxed |= in_seki[n];
+                            }
                         }
                     }
                 }
                 let who = match borders {
+                    _ if taxed => None,
                     BLACK => Some(Color::Black),
                     WHITE => Some(Color::White),
                     _ => None,
@@ -167,6 +195,7 @@ mod tests {
             ko: KoRule::Simple,
             scoring: Scoring::Territory,
             suicide: false,
+            ..GoRules::default()
         };
         let a3 = pt(g.board(), "A3");
         // Black: 5 territory + 1 dead prisoner; white: 5 territory.
@@ -174,6 +203,37 @@ mod tests {
         // Dead-list entries on empty points are ignored.
         let c3 = pt(g.board(), "C3");
         assert_eq!(score(g.board(), &[a3, c3, a3], &rules), 6.0 - 5.0 - 6.5);
+    }
+
+    #[test]
+    fn seki_tax_leaves_out_regions_touching_seki_stones() {
+        let g = position();
+        let a3 = pt(g.board(), "A3");
+        let d1 = pt(g.board(), "D1");
+        let japanese = GoRules {
+            komi: 0.0,
+            scoring: Scoring::Territory,
+            tax: Tax::Seki,
+            ..GoRules::default()
+        };
+        // Column D named in seki: white's column E touches it and counts for nobody.
+        let d = score_detail_taxed(g.board(), &[a3], &[d1], &japanese);
+        assert_eq!(d.territory, [5, 0]);
+        assert_eq!(d.owner[pt(g.board(), "E3").idx()], None);
+        assert_eq!(d.score, 6.0);
+        // Without the tax, or without seki stones, column E is white's.
+        let untaxed = GoRules {
+            tax: Tax::None,
+            ..japanese
+        };
+        assert_eq!(
+            score_detail_taxed(g.board(), &[a3], &[d1], &untaxed).territory,
+            [5, 5]
+        );
+        assert_eq!(
+            score_detail_taxed(g.board(), &[a3], &[], &japanese).territory,
+            [5, 5]
+        );
     }
 
     #[test]
