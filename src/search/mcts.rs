@@ -21,9 +21,10 @@
 //!   the prior's star points were drowned and the search opened on G2.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
-//! - **Playout** from the leaf; the area margin (komi included) decides the winner, and every
-//!   node on the path and every sibling whose move the same colour played first later in the
-//!   simulation (AMAF) is updated.
+//! - **Playout** from the leaf; the area margin (komi and white's handicap bonus included,
+//!   [`GoGame::effective_komi`]) decides the winner, and every node on the path and every
+//!   sibling whose move the same colour played first later in the simulation (AMAF) is
+//!   updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1, otherwise
@@ -380,7 +381,7 @@ impl Mcts {
         self.rng = Rng::new(self.seed ^ game.board().hash() ^ (game.moves().len() as u64) << 48);
         let board = game.board();
         self.widen = phase(board.stone_count(), board.width() * board.height()) == Phase::Opening;
-        let komi = game.rules().komi;
+        let komi = game.effective_komi();
         let root_board = self.root_board.take().expect("prepared root");
         let mut scratch = self.scratch.take().unwrap_or_else(|| root_board.clone());
         let mut sims: u64 = 0;
@@ -490,7 +491,7 @@ impl Mcts {
         let key = RootKey {
             width: game.board().width(),
             height: game.board().height(),
-            komi: game.rules().komi,
+            komi: game.effective_komi(),
             setup: game.setup().to_vec(),
             moves: game.moves().to_vec(),
             to_move: color,
