@@ -314,13 +314,13 @@ impl GoSession {
 
     /// `sente-ownership`: every point with its owner by the player's estimate (-1 white .. 1
     /// black), row by row from the top left as GoGui draws them, and black's expected area
-    /// margin with komi.
+    /// margin with komi (and white's handicap bonus).
     pub fn ownership(&mut self) -> (Vec<(Vertex, f32)>, f32) {
         let own = self.ask_scoring(|player, game, tm| player.ownership(game, tm));
         let points: Vec<(Vertex, f32)> = rows_from_top(&self.game)
             .map(|p| (self.vertex(GoMove::Play(p)), own[p.idx()]))
             .collect();
-        let margin = points.iter().map(|&(_, v)| v).sum::<f32>() - self.game.rules().komi;
+        let margin = points.iter().map(|&(_, v)| v).sum::<f32>() - self.game.effective_komi();
         (points, margin)
     }
 
