@@ -497,9 +497,13 @@ impl Mcts {
             to_move: color,
         };
         self.filter_depth = filter.depth();
-        // Nodes grown under other rules carry their exclusions: such a tree starts afresh.
+        // Nodes grown under other rules carry their exclusions: such a tree starts afresh. So
+        // does a subtree under rules, whose depths counted from the old root.
         let reused = if *filter == self.filter {
-            self.key.as_ref().and_then(|old| self.descend(old, &key))
+            self.key
+                .as_ref()
+                .and_then(|old| self.descend(old, &key))
+                .filter(|&idx| idx == ROOT || filter.is_empty())
         } else {
             self.filter = filter.clone();
             None
@@ -1046,6 +1050,23 @@ mod tests {
         // Past their depth the rules do not reach: black's own centre moves return at ply 3.
         let deep = r.moves.iter().filter_map(|rm| rm.pv.get(2)).count();
         assert!(deep > 0);
+        // After a move the subtree is not reused under the rules: its depths counted from the
+        // old root. A tree below the root starts afresh (its root visits are this search's).
+        let white_rules = MoveFilter::new(vec![rule(FilterKind::Avoid, Color::White, vec![], 1)]);
+        let after = |first: GoMove| {
+            let mut h = g.clone();
+            h.play(first, Color::Black).unwrap();
+            h
+        };
+        let mut reuse = Mcts::new(5);
+        let first = run_filtered(&mut reuse, &g, Color::Black, 2000, &white_rules).moves[0].mv;
+        let w = run_filtered(&mut reuse, &after(first), Color::White, 500, &white_rules);
+        assert_eq!(w.total_visits(), 500);
+        // Without rules the subtree is reused as before.
+        let mut plain = Mcts::new(5);
+        let first = run(&mut plain, &g, Color::Black, 2000).moves[0].mv;
+        let w = run(&mut plain, &after(first), Color::White, 500);
+        assert!(w.total_visits() > 500, "{}", w.total_visits());
         // The same search without rules starts a new tree (the old one carries the
         // exclusions), and the centre is back.
         let r = run(&mut m, &g, Color::Black, 2000);
