@@ -288,6 +288,7 @@ struct RootKey {
 }
 
 /// The search state kept between moves.
+#[derive(Clone)]
 pub struct Mcts {
     cfg: MctsConfig,
     nodes: Vec<Node>,

@@ -34,6 +34,7 @@ pub const MAX_THREADS: usize = 64;
 type Snapshot = (Vec<RootMove>, Option<Vec<f32>>);
 
 /// One search tree per thread.
+#[derive(Clone)]
 pub struct RootParallel {
     /// The first runs on the caller's thread and leads; the rest are helpers.
     trees: Vec<Mcts>,

@@ -486,7 +486,7 @@ impl GoSession {
         may_claim: bool,
         req: &mut GtpRequest<'_>,
     ) -> Genmove {
-        let decision = self.decide(color, req);
+        let decision = self.decide(color, true, req);
         if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
             info!("claiming the win for {color:?}");
             return Genmove::Claim;
@@ -517,13 +517,21 @@ impl GoSession {
         }
     }
 
-    /// Runs the player's genmove for `color` under the move clock, streaming candidates when
-    /// the request asks; returns a decision the rules accept.
-    fn decide(&mut self, color: Color, req: &mut GtpRequest<'_>) -> GoDecision {
+    /// Runs the player's genmove for `color` under the move clock (its `reg_genmove`, which
+    /// leaves no trace, when the move is not to be played), streaming candidates when the
+    /// request asks; returns a decision the rules accept.
+    fn decide(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> GoDecision {
         let limit = self.move_limit(color);
         self.signal.arm(req.seq);
         let tm = TimeManager::new(&limit, req.at, self.signal.flag());
         let (game, player) = (&self.game, &mut self.player);
+        let ask = |p: &mut Box<dyn GoPlayer>, g: &GoGame, c: Color, r: &mut GoRequest<'_, '_>| {
+            if commit {
+                p.genmove(g, c, r)
+            } else {
+                p.reg_genmove(g, c, r)
+            }
+        };
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
                 let options = &*options;
@@ -538,7 +546,7 @@ impl GoSession {
                     ownership: options.ownership,
                     filter: &filter,
                 };
-                player.genmove(game, color, &mut greq)
+                ask(player, game, color, &mut greq)
             }
             None => {
                 let mut ignore = |_: &[GoCandidate], _: Option<&[f32]>| {};
@@ -549,7 +557,7 @@ impl GoSession {
                     ownership: false,
                     filter: &MoveFilter::default(),
                 };
-                player.genmove(game, color, &mut greq)
+                ask(player, game, color, &mut greq)
             }
         };
         self.signal.disarm();
@@ -699,7 +707,7 @@ impl GtpGame for GoSession {
     }
 
     fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
-        let decision = self.decide(color, req);
+        let decision = self.decide(color, commit, req);
         self.answer(color, decision, commit, req)
     }
 
@@ -1520,6 +1528,39 @@ mod tests {
     }
 
     #[test]
+    fn reg_genmove_leaves_no_trace_in_later_answers() {
+        // The same game twice, one with reg_genmoves in between: every genmove and its
+        // explanation's verdict must be the same, for both levels.
+        for level in ["mcts", "heuristic"] {
+            let run = |with_reg: bool| {
+                let config = GoConfig {
+                    level: Some(level.to_string()),
+                    seed: 5,
+                    nodes: Some(1500),
+                    ..GoConfig::default()
+                };
+                let mut s = GoSession::new(config, Arc::new(StopSignal::new())).unwrap();
+                s.boardsize(9, 9).unwrap();
+                let mut out = Vec::new();
+                for i in 0..6 {
+                    let c = if i % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    if with_reg {
+                        gen(&mut s, c, false);
+                        gen(&mut s, c.opponent(), false);
+                    }
+                    out.push(gen(&mut s, c, true));
+                }
+                out
+            };
+            assert_eq!(run(false), run(true), "{level}");
+        }
+    }
+
+    #[test]
     fn mcts_clear_cache_drops_the_tree_and_keeps_the_game() {
         let config = GoConfig {
             seed: 3,
@@ -1536,15 +1577,18 @@ mod tests {
                 .unwrap()
                 .to_string()
         };
-        let first = gen(&mut s, Color::Black, false);
+        // (genmove and undo: reg_genmove leaves no tree behind.)
+        let first = gen(&mut s, Color::Black, true);
         let fresh = verdict(&s);
+        s.undo().unwrap();
         // Without clearing, the tree of the first search is reused: more visits.
-        gen(&mut s, Color::Black, false);
+        gen(&mut s, Color::Black, true);
         assert_ne!(verdict(&s), fresh);
+        s.undo().unwrap();
         s.clear_cache();
         assert!(s.game().moves().is_empty());
         // The search seeds its playouts from the position: a fresh search repeats the first.
-        assert_eq!(gen(&mut s, Color::Black, false), first);
+        assert_eq!(gen(&mut s, Color::Black, true), first);
         assert_eq!(verdict(&s), fresh);
     }
 

@@ -199,6 +199,18 @@ impl GoPlayer for Heuristic {
         self.last_explanation = explain(game, color, mv, &scored);
         GoDecision::Play(mv)
     }
+    fn reg_genmove(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        // Ties are broken at random: the generator must not move on.
+        let kept = self.rng.clone();
+        let decision = self.genmove(game, color, req);
+        self.rng = kept;
+        decision
+    }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         // One ply is all there is: report once, then wait for the stop like any analysis.
         let (mv, scored) = self.decide(game, color, req.filter);

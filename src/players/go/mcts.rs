@@ -317,6 +317,19 @@ impl GoPlayer for MctsPlayer {
         self.last_explanation = why;
         decision
     }
+    fn reg_genmove(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        // The tree this search grows would be reused by the next genmove and change its
+        // answer: put the old one back.
+        let kept = self.search.clone();
+        let decision = self.genmove(game, color, req);
+        self.search = kept;
+        decision
+    }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         let reporting = reporting(req);
         let report = &mut *req.report;

@@ -77,6 +77,17 @@ pub trait GoPlayer: Send {
     fn set_threads(&mut self, _threads: usize) {}
     /// The move for `color` (need not be `game.to_move()`); must return in time.
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
+    /// GTP's `reg_genmove`: the move [`GoPlayer::genmove`] would choose, leaving no trace
+    /// that could change a later answer (a search tree kept for reuse, a random generator
+    /// moved on). Players whose genmove keeps no such state need not override it.
+    fn reg_genmove(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        self.genmove(game, color, req)
+    }
     /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
     /// Who owns each point at the end, by the player's estimate: indexed by padded point, from
