@@ -389,21 +389,25 @@ mod tests {
         g
     }
 
-    fn run(search: &mut RootParallel, g: &GoGame, limit: &SearchLimit) -> SearchResult {
+    /// Runs `search` (a plain tree or the parallel trees) on `g` under `limit`, without reports.
+    fn under(
+        limit: &SearchLimit,
+        search: impl FnOnce(&TimeManager<'_>, SearchSpec<'_>, SearchReport<'_>) -> SearchResult,
+    ) -> SearchResult {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(limit, Instant::now(), &stop);
-        let mut sink = |_: &[RootMove], _: Option<&[f32]>| {};
-        search.search(
-            g,
-            g.to_move(),
-            &tm,
-            SearchSpec {
-                mode: Mode::Play,
-                reporting: Reporting::default(),
-                filter: &NO_FILTER,
-            },
-            &mut sink,
-        )
+        let spec = SearchSpec {
+            mode: Mode::Play,
+            reporting: Reporting::default(),
+            filter: &NO_FILTER,
+        };
+        search(&tm, spec, &mut |_, _| {})
+    }
+
+    fn run(search: &mut RootParallel, g: &GoGame, limit: &SearchLimit) -> SearchResult {
+        under(limit, |tm, spec, sink| {
+            search.search(g, g.to_move(), tm, spec, sink)
+        })
     }
 
     #[test]
@@ -411,20 +415,9 @@ mod tests {
         let g = opening();
         let limit = SearchLimit::nodes(1500);
         let mut plain = Mcts::new(7);
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut sink = |_: &[RootMove], _: Option<&[f32]>| {};
-        let a = plain.search(
-            &g,
-            g.to_move(),
-            &tm,
-            SearchSpec {
-                mode: Mode::Play,
-                reporting: Reporting::default(),
-                filter: &NO_FILTER,
-            },
-            &mut sink,
-        );
+        let a = under(&limit, |tm, spec, sink| {
+            plain.search(&g, g.to_move(), tm, spec, sink)
+        });
         let mut rp = RootParallel::new(MctsConfig::default(), 7);
         let b = run(&mut rp, &g, &limit);
         assert_eq!(a.moves, b.moves);

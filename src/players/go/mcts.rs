@@ -132,6 +132,30 @@ impl MctsPlayer {
         ours(game.score(&dead, &[]))
     }
 
+    /// The search for `color` under `req` (its clock, reports and filter) in `mode`, its root
+    /// moves reported as candidates while it runs.
+    fn run_search(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+        mode: Mode,
+    ) -> SearchResult {
+        let spec = SearchSpec {
+            mode,
+            reporting: Reporting {
+                every: req.report_every,
+                ownership: req.ownership,
+            },
+            filter: req.filter,
+        };
+        let report = &mut *req.report;
+        self.search
+            .search(game, color, req.tm, spec, &mut |moves, own| {
+                report(&candidates(moves), own)
+            })
+    }
+
     /// The decision for `color` and, in words, why (for `gomill-explain_last_move`).
     fn decide(
         &mut self,
@@ -157,21 +181,9 @@ impl MctsPlayer {
         } else {
             Mode::Play
         };
-        let reporting = reporting(req);
-        let report = &mut *req.report;
-        let result = self.search.search(
-            game,
-            color,
-            req.tm,
-            SearchSpec {
-                mode,
-                reporting,
-                filter: req.filter,
-            },
-            &mut |moves, own| report(&candidates(moves), own),
-        );
+        let result = self.run_search(game, color, req, mode);
         if req.report_every.is_some() {
-            report(&candidates(&result.moves), result.ownership.as_deref());
+            (req.report)(&candidates(&result.moves), result.ownership.as_deref());
         }
         let Some(best) = result.best else {
             let why = if req.filter.is_empty() {
@@ -261,14 +273,6 @@ fn quick_move(game: &GoGame, color: Color) -> GoMove {
     best.map_or(GoMove::Pass, |(_, p)| GoMove::Play(p))
 }
 
-/// What the search reports for `req`.
-fn reporting(req: &GoRequest<'_, '_>) -> Reporting {
-    Reporting {
-        every: req.report_every,
-        ownership: req.ownership,
-    }
-}
-
 fn candidates(moves: &[RootMove]) -> Vec<GoCandidate> {
     moves
         .iter()
@@ -331,21 +335,9 @@ impl GoPlayer for MctsPlayer {
         decision
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
-        let reporting = reporting(req);
-        let report = &mut *req.report;
-        let result = self.search.search(
-            game,
-            color,
-            req.tm,
-            SearchSpec {
-                mode: Mode::Analyze,
-                reporting,
-                filter: req.filter,
-            },
-            &mut |moves, own| report(&candidates(moves), own),
-        );
+        let result = self.run_search(game, color, req, Mode::Analyze);
         if req.report_every.is_none() {
-            report(&candidates(&result.moves), result.ownership.as_deref());
+            (req.report)(&candidates(&result.moves), result.ownership.as_deref());
         }
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
