@@ -8,7 +8,7 @@ use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
-use crate::search::root_parallel::MAX_THREADS;
+use crate::search::mcts::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
