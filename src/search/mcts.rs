@@ -45,7 +45,20 @@
 //!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
 //!   chosen once per simulation and a search without it runs exactly as before.
 //!
-//! Deterministic for a given seed, command history and playout budget.
+//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree ([`super::mcts_tree`]: atomic
+//!   statistics, expansions claimed by one thread, no lock). Each thread has its own board,
+//!   path, AMAF marks and random generator (seeded from the search's seed and its number; the
+//!   first thread's is the one-thread seed). A node's visit is counted on the way down, its
+//!   result on the way back: in between, the visit weighs as a loss (virtual loss), so the
+//!   other threads' selections spread to other moves. Alone, nothing reads a visit before its
+//!   result, so one thread searches exactly as a plain sequential search. The first thread
+//!   runs on the caller's and makes every decision (clock, clear choice, reports); the others
+//!   simulate until it is done, the budget is spent or the stop flag is raised. Each thread
+//!   claims a simulation before it starts one, so a playout budget is exact; a report's
+//!   ownership is the first thread's (the final one merges all).
+//!
+//! Deterministic for a given seed, command history and playout budget, on one thread (with
+//! more, which thread reads what depends on their timing).
 
 use std::time::Duration;
 
