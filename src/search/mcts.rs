@@ -808,8 +808,7 @@ fn backup(arena: &Arena, path: &[u32], first_mover: &[u8], margin: f32) {
         let color = n.color();
         let black = color == BLACK;
         n.add_result(win_for(color), if black { margin } else { -margin });
-        for c in arena.children(i) {
-            let ch = arena.get(c);
+        for ch in arena.child_nodes(i) {
             let (mv, color) = (ch.mv(), ch.color());
             if mv != PASS && first_mover[mv as usize] == color {
                 ch.add_amaf(win_for(color));
@@ -834,8 +833,7 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
     } else {
         n
     };
-    for i in first..first + n as u32 {
-        let ch = arena.get(i);
+    for (i, ch) in (first..).zip(arena.block(first, n)) {
         if !ch.allowed() {
             continue;
         }

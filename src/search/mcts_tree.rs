@@ -302,6 +302,21 @@ impl Arena {
         }
     }
 
+    /// The `n` nodes from `first` (a block of children), bounds checked once.
+    #[inline]
+    pub fn block(&self, first: u32, n: u16) -> &[SharedNode] {
+        &self.nodes[first as usize..first as usize + n as usize]
+    }
+
+    /// Node `i`'s published children (none for a leaf).
+    #[inline]
+    pub fn child_nodes(&self, i: u32) -> &[SharedNode] {
+        match self.get(i).kids() {
+            Kids::Published { first, n } => self.block(first, n),
+            Kids::Leaf | Kids::Expanding => &[],
+        }
+    }
+
     /// Claims the expansion of leaf `i` for this thread; false when it is no longer a leaf.
     pub fn try_claim(&self, i: u32) -> bool {
         self.get(i)
