@@ -823,6 +823,9 @@ fn backup(arena: &Arena, path: &[u32], first_mover: &[u8], margin: f32) {
 fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
     let arena = ctx.arena;
     let cfg = ctx.cfg;
+    // In locals: the compiler does not keep fields behind a reference in registers across
+    // the loop's atomic loads.
+    let (prior_visits, rave_equiv, explore) = (cfg.prior_visits, cfg.rave_equiv, cfg.explore);
     let p_visits = arena.get(parent).visits();
     let log_n = ((p_visits + 1) as f32).ln();
     let mut best = None;
@@ -841,16 +844,16 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
             break;
         }
         width -= 1;
-        let n = ch.visits() as f32 + cfg.prior_visits;
-        let q = (ch.wins() + cfg.prior_visits * ch.prior_q()) / n;
+        let n = ch.visits() as f32 + prior_visits;
+        let q = (ch.wins() + prior_visits * ch.prior_q()) / n;
         let an = ch.amaf_visits() as f32;
         let mut v = if an > 0.0 {
-            let beta = an / (an + n + n * an / cfg.rave_equiv);
+            let beta = an / (an + n + n * an / rave_equiv);
             (1.0 - beta) * q + beta * ch.amaf_wins() / an
         } else {
             q
         };
-        v += cfg.explore * (log_n / n).sqrt();
+        v += explore * (log_n / n).sqrt();
         if v > best_v {
             best_v = v;
             best = Some(i);
