@@ -74,7 +74,7 @@ play b D4
 53 showboard
 #? [\s*A B C D E F G\n.*\n 4 \. \. \. X \. \. \. 4\n.*]
 
-# Set-up after the root, as GNU Go reads it (setup.sgf): AB C7 D7, AW E5, PL W in the root; W G3,
+# Set-up after the root, as the SGF spec has it (setup.sgf): AB C7 D7, AW E5, PL W in the root; W G3,
 # B G7; then AE C7 E5, AB F4, AW A9, PL W; then W H2, B pass. The edited position is a new start:
 # the moves before it cannot be undone.
 60 loadsgf setup.sgf

@@ -6,9 +6,9 @@
 //!
 //! Supported: the first game of the collection; `SZ` (square or rectangular, default 19), `KM`;
 //! along the main line (the first child at each branch) the set-up properties `AB`, `AW`, `AE`
-//! and `PL` in any node, as GNU Go reads them, and `B`/`W` moves, passes written `B[]` or, on
-//! boards up to 19x19, `B[tt]`. In one node the set-up comes first (`AE`, then `AB`/`AW`), then
-//! `PL`, then the move.
+//! and `PL` in any node, as the SGF spec has them (GNU Go 3.8 reads them too, but ignores `AE`),
+//! and `B`/`W` moves, passes written `B[]` or, on boards up to 19x19, `B[tt]`. In one node the
+//! set-up comes first (`AE`, then `AB`/`AW`), then `PL`, then the move.
 
 use std::fmt;
 
