@@ -1,16 +1,18 @@
-# KataGo's rules commands (kata-get-rules, kata-set-rules), kgsGtp's kgs-rules, clear_cache and
-# stop. KataGo prints the rules as JSON without komi; setting them leaves komi alone.
+# KataGo's rules commands (kata-get-rules, kata-set-rules, kata-set-rule), kgsGtp's kgs-rules,
+# clear_cache and stop. KataGo prints the rules as JSON without komi; setting them leaves komi alone.
 
 1 known_command kata-set-rules
 #? [true]
 2 known_command kgs-rules
+#? [true]
+6 known_command kata-set-rule
 #? [true]
 3 known_command clear_cache
 #? [true]
 4 known_command stop
 #? [true]
 5 list_commands
-#? [.*\nkata-get-rules\nkata-set-rules\nkgs-rules\nclear_cache\nstop(\n.*)?]
+#? [.*\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\nclear_cache\nstop(\n.*)?]
 
 # The defaults: area scoring, positional superko, no suicide, no handicap bonus.
 10 kata-get-rules
@@ -90,6 +92,34 @@ play w B4
 41 kata-get-rules now
 #? ?[syntax error.*]
 42 kata-get-rules
+#? [\{"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"TERRITORY","suicide":true,"tax":"SEKI","whiteHandicapBonus":"0"\}]
+
+# kata-set-rule KEY VALUE changes one field (key and value in any case) and nothing else: the
+# tax stays SEKI when the scoring goes to AREA, unlike the JSON form, where it follows.
+43 kata-set-rule scoring AREA
+#? []
+44 kata-set-rule Ko simple
+#? []
+45 kata-set-rule friendlyPassOk false
+#? []
+46 kata-get-rules
+#? [\{"friendlyPassOk":false,"hasButton":false,"ko":"SIMPLE","scoring":"AREA","suicide":true,"tax":"SEKI","whiteHandicapBonus":"0"\}]
+47 kata-set-rule ko
+#? ?[syntax error.*]
+48 kata-set-rule ko SIMPLE extra
+#? ?[syntax error.*]
+49 kata-set-rule ko SUPER
+#? ?[syntax error.*SUPER.*unchanged]
+57 kata-set-rule komi 6.5
+#? ?[.*komi.*]
+58 kata-set-rule colour blue
+#? ?[syntax error.*colour.*]
+59 kata-set-rule hasButton true
+#? ?[.*button.*unchanged]
+# JSON keys are matched in any case too.
+66 kata-set-rules {"Ko":"POSITIONAL","SCORING":"TERRITORY","friendlypassok":true}
+#? []
+67 kata-get-rules
 #? [\{"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"TERRITORY","suicide":true,"tax":"SEKI","whiteHandicapBonus":"0"\}]
 
 # kgsGtp's names: chinese is KataGo's chinese-kgs (positional superko, N bonus).

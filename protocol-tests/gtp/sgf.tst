@@ -1,4 +1,5 @@
-# loadsgf FILE [N]: size, komi, setup stones and the main line; the position before move N.
+# loadsgf FILE [N]: size, komi, set-up (AB, AW, AE, PL) and the main line; the position before
+# move N.
 
 boardsize 19
 clear_board
@@ -72,3 +73,36 @@ play b D4
 #? []
 53 showboard
 #? [\s*A B C D E F G\n.*\n 4 \. \. \. X \. \. \. 4\n.*]
+
+# Set-up after the root, as the SGF spec has it (setup.sgf): AB C7 D7, AW E5, PL W in the root; W G3,
+# B G7; then AE C7 E5, AB F4, AW A9, PL W; then W H2, B pass. The edited position is a new start:
+# the moves before it cannot be undone.
+60 loadsgf setup.sgf
+#? []
+61 showboard
+#? [\s*A B C D E F G H J\n 9 O \. \. \. \. \. \. \. \. 9.*\n 8 .*\n 7 \. \. \. X \. \. X \. \. 7\n 6 .*\n 5 \. \. \. \. \. \. \. \. \. 5\n 4 \. \. \. \. \. X \. \. \. 4\n 3 \. \. \. \. \. \. O \. \. 3\n 2 \. \. \. \. \. \. \. O \. 2\n.*]
+62 undo
+#? []
+63 undo
+#? []
+64 undo
+#? ?[cannot undo]
+65 showboard
+#? [.*\n 7 \. \. \. X \. \. X \. \. 7\n.*\n 2 \. \. \. \. \. \. \. \. \. 2\n.*]
+# Before move 3 (W H2): the set-up between moves 2 and 3 applies.
+66 loadsgf setup.sgf 3
+#? []
+67 showboard
+#? [.*\n 9 O \. .*\n 5 \. \. \. \. \. \. \. \. \. 5\n 4 \. \. \. \. \. X \. \. \. 4\n.*\n 2 \. \. \. \. \. \. \. \. \. 2\n.*]
+68 undo
+#? ?[cannot undo]
+# Before move 2 (B G7): the root set-up and W G3.
+69 loadsgf setup.sgf 2
+#? []
+70 showboard
+#? [.*\n 7 \. \. X X \. \. \. \. \. 7\n.*\n 5 \. \. \. \. O \. \. \. \. 5\n.*\n 3 \. \. \. \. \. \. O \. \. 3\n.*]
+# A set-up that leaves a group without a liberty describes no position.
+71 loadsgf nolibs.sgf
+#? ?[cannot load file]
+72 showboard
+#? [.*\n 7 \. \. X X \. \. \. \. \. 7\n.*]

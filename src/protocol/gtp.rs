@@ -27,7 +27,7 @@ use crate::session::gtp_game::{
     AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
     TimeSystem, Vertex,
 };
-use crate::session::kata_rules::{KataKo, KataRules, KataTax, RULE_NAMES};
+use crate::session::kata_rules::{KataKo, KataRules, KataTax, RuleOption, RULE_NAMES};
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
 pub const MAX_SIDE: usize = 25;
@@ -101,6 +101,8 @@ pub enum Command {
     GetRules,
     /// `kata-set-rules <name|JSON>` or `kgs-rules <name>`: change the rules (komi stays).
     SetRules(KataRules),
+    /// `kata-set-rule KEY VALUE`: change one field of the rules in force.
+    SetRule(RuleOption),
     /// `clear_cache`: forget the search's cached tree (the game stays).
     ClearCache,
     /// `stop`: KataGo's "halt pondering"; we never ponder and any line already ends an
@@ -171,6 +173,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "gomill-genmove_ex",
     "kata-get-rules",
     "kata-set-rules",
+    "kata-set-rule",
     "kgs-rules",
     "clear_cache",
     "stop",
@@ -383,6 +386,12 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
         "stop" => none(Command::Stop),
         "kata-set-rules" => parse_kata_set_rules(args).map(Command::SetRules),
         "kgs-rules" => parse_kgs_rules(args).map(Command::SetRules),
+        "kata-set-rule" => {
+            arity(args, 2, "kata-set-rule KEY VALUE")?;
+            parse_rule_option(args[0], args[1])
+                .map(Command::SetRule)
+                .map_err(|e| LineError::Syntax(format!("syntax error ({e}); rules unchanged")))
+        }
         "gomill-genmove_ex" => match args {
             [] => Ok(Command::GenmoveEx(None)),
             [color, keywords @ ..] => {
@@ -713,6 +722,54 @@ fn parse_kgs_rules(args: &[&str]) -> Result<KataRules, LineError> {
         .ok_or_else(|| LineError::Syntax(format!("unknown rules '{}' (expected {e})", args[0])))
 }
 
+/// One rules option (a key of KataGo's JSON, or `kata-set-rule`'s two arguments): key and value
+/// in any case, flags written `true` or `false`. `komi` is refused, as KataGo refuses it here
+/// (komi has its own command), and so is any other key.
+pub fn parse_rule_option(key: &str, value: &str) -> Result<RuleOption, String> {
+    let word = value.to_ascii_uppercase();
+    let bad = |expected: &str| format!("\"{key}\": \"{value}\" is not one of {expected}");
+    let flag = || match word.as_str() {
+        "TRUE" => Ok(true),
+        "FALSE" => Ok(false),
+        _ => Err(format!("\"{key}\" must be true or false")),
+    };
+    Ok(match key.to_ascii_lowercase().as_str() {
+        "ko" => RuleOption::Ko(match word.as_str() {
+            "SIMPLE" => KataKo::Simple,
+            "POSITIONAL" => KataKo::Positional,
+            "SITUATIONAL" => KataKo::Situational,
+            "SPIGHT" => KataKo::Spight,
+            _ => return Err(bad("SIMPLE, POSITIONAL, SITUATIONAL, SPIGHT")),
+        }),
+        "scoring" | "score" => RuleOption::Scoring(match word.as_str() {
+            "AREA" => Scoring::Area,
+            "TERRITORY" => Scoring::Territory,
+            _ => return Err(bad("AREA, TERRITORY")),
+        }),
+        "tax" => RuleOption::Tax(match word.as_str() {
+            "NONE" => KataTax::None,
+            "SEKI" => KataTax::Seki,
+            "ALL" => KataTax::All,
+            _ => return Err(bad("NONE, SEKI, ALL")),
+        }),
+        "whitehandicapbonus" => RuleOption::WhiteHandicapBonus(match word.as_str() {
+            "0" => HandicapBonus::Zero,
+            "N-1" => HandicapBonus::NMinusOne,
+            "N" => HandicapBonus::N,
+            _ => return Err(bad("0, N-1, N")),
+        }),
+        "suicide" => RuleOption::Suicide(flag()?),
+        "hasbutton" => RuleOption::HasButton(flag()?),
+        "friendlypassok" => RuleOption::FriendlyPassOk(flag()?),
+        "komi" => {
+            return Err(
+                "komi is not a rules option here, as in KataGo: use the komi command".to_string(),
+            )
+        }
+        _ => return Err(format!("unknown rules option \"{key}\"")),
+    })
+}
+
 /// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
 /// subset, in any order) change Tromp-Taylor; `tax` defaults to `SEKI` under territory scoring
 /// and `NONE` under area scoring when not given. `komi` is refused, as KataGo refuses it here
@@ -726,62 +783,14 @@ pub fn parse_kata_rules_json(text: &str) -> Result<KataRules, String> {
     let mut r = KataRules::TROMP_TAYLOR;
     let mut tax_given = false;
     for (key, v) in &map {
-        let word = || {
-            v.as_str()
-                .map(str::to_ascii_uppercase)
-                .ok_or_else(|| format!("\"{key}\" must be a string"))
+        let text = match v {
+            serde_json::Value::String(t) => t.clone(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            _ => return Err(format!("\"{key}\" must be a string, true or false")),
         };
-        let flag = || {
-            v.as_bool()
-                .ok_or_else(|| format!("\"{key}\" must be true or false"))
-        };
-        let bad =
-            |w: String, expected: &str| format!("\"{key}\": \"{w}\" is not one of {expected}");
-        match key.as_str() {
-            "ko" => {
-                r.ko = match word()?.as_str() {
-                    "SIMPLE" => KataKo::Simple,
-                    "POSITIONAL" => KataKo::Positional,
-                    "SITUATIONAL" => KataKo::Situational,
-                    "SPIGHT" => KataKo::Spight,
-                    w => return Err(bad(w.into(), "SIMPLE, POSITIONAL, SITUATIONAL, SPIGHT")),
-                }
-            }
-            "scoring" | "score" => {
-                r.scoring = match word()?.as_str() {
-                    "AREA" => Scoring::Area,
-                    "TERRITORY" => Scoring::Territory,
-                    w => return Err(bad(w.into(), "AREA, TERRITORY")),
-                }
-            }
-            "tax" => {
-                tax_given = true;
-                r.tax = match word()?.as_str() {
-                    "NONE" => KataTax::None,
-                    "SEKI" => KataTax::Seki,
-                    "ALL" => KataTax::All,
-                    w => return Err(bad(w.into(), "NONE, SEKI, ALL")),
-                }
-            }
-            "whiteHandicapBonus" => {
-                r.white_handicap_bonus = match word()?.as_str() {
-                    "0" => HandicapBonus::Zero,
-                    "N-1" => HandicapBonus::NMinusOne,
-                    "N" => HandicapBonus::N,
-                    w => return Err(bad(w.into(), "0, N-1, N")),
-                }
-            }
-            "suicide" => r.suicide = flag()?,
-            "hasButton" => r.has_button = flag()?,
-            "friendlyPassOk" => r.friendly_pass_ok = flag()?,
-            "komi" => {
-                return Err(
-                    "komi is not a rules option here, as in KataGo: use the komi command"
-                        .to_string(),
-                )
-            }
-            _ => return Err(format!("unknown rules option \"{key}\"")),
-        }
+        let option = parse_rule_option(key, &text)?;
+        tax_given |= matches!(option, RuleOption::Tax(_));
+        r = option.applied_to(r);
     }
     if !tax_given {
         r.tax = match r.scoring {
@@ -1490,9 +1499,46 @@ mod tests {
             "kgs-rules",
             "kgs-rules korean",
             "kgs-rules chinese aga",
+            "kata-set-rule",
+            "kata-set-rule ko",
+            "kata-set-rule ko simple positional",
+            "kata-set-rule ko super",
+            "kata-set-rule suicide yes",
+            "kata-set-rule komi 7",
+            "kata-set-rule size 9",
         ] {
             assert!(matches!(cmd(line), Err(LineError::Syntax(_))), "{line}");
         }
+        for (line, option) in [
+            ("kata-set-rule ko simple", RuleOption::Ko(KataKo::Simple)),
+            (
+                "kata-set-rule SCORE territory",
+                RuleOption::Scoring(Scoring::Territory),
+            ),
+            ("kata-set-rule tax SEKI", RuleOption::Tax(KataTax::Seki)),
+            ("kata-set-rule suicide FALSE", RuleOption::Suicide(false)),
+            ("kata-set-rule hasButton true", RuleOption::HasButton(true)),
+            (
+                "kata-set-rule whiteHandicapBonus N-1",
+                RuleOption::WhiteHandicapBonus(HandicapBonus::NMinusOne),
+            ),
+            (
+                "kata-set-rule friendlypassok true",
+                RuleOption::FriendlyPassOk(true),
+            ),
+        ] {
+            assert_eq!(cmd(line), Ok(Command::SetRule(option)), "{line}");
+        }
+        // One field changes, the rest stay (the tax does not follow the scoring here).
+        let japanese = named("japanese");
+        let area = RuleOption::Scoring(Scoring::Area).applied_to(japanese);
+        assert_eq!(
+            area,
+            KataRules {
+                scoring: Scoring::Area,
+                ..japanese
+            }
+        );
     }
 
     #[test]

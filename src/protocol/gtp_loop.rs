@@ -211,6 +211,7 @@ fn execute(
             }
             Command::GetRules => return Ok(format_kata_rules(&go.rules())),
             Command::SetRules(rules) => return empty(go.set_rules(rules)),
+            Command::SetRule(option) => return empty(go.set_rules(option.applied_to(go.rules()))),
             Command::ClearCache => {
                 go.clear_cache();
                 return Ok(String::new());

@@ -34,8 +34,9 @@
 //! * **Handicap**: only on an empty board (`board not empty`). `place_free_handicap n` uses the
 //!   fixed points when the board has them (clamped to the most it allows), corner points
 //!   otherwise; it may place fewer than `n`, as the spec allows.
-//! * **loadsgf**: the file is replayed on a fresh game; any failure leaves the current game as
-//!   it was and answers `cannot load file`.
+//! * **loadsgf**: the file is replayed on a fresh game (set-up nodes through
+//!   [`GoGame::edit_position`], `PL` through [`GoGame::set_to_move`]); any failure leaves the
+//!   current game as it was and answers `cannot load file`.
 //! * **Analysis** (`lz-analyze`, `kata-analyze`) runs until the next input line (or end of
 //!   input), however early the player finishes. With `ownership true` each report carries the
 //!   player's ownership map, turned here into the protocol's order (row by row from the top
@@ -61,7 +62,7 @@ use crate::session::gtp_game::{
     UNACCEPTABLE_SIZE,
 };
 use crate::session::kata_rules::KataRules;
-use crate::session::sgf::{decode, read_record};
+use crate::session::sgf::{decode, read_record, SgfEvent, Xy};
 use crate::session::StopSignal;
 
 /// Time per move when no time system was given and no `--nodes` budget.
@@ -414,38 +415,55 @@ impl GoSession {
         }
         let mut game = GoGame::new(record.width, record.height, rules)
             .map_err(|e| fail(format!("board size: {e}")))?;
-        let mut setup = Vec::with_capacity(record.setup.len());
-        for &((x, y), c) in &record.setup {
-            let p = game
-                .board()
+        let point = |game: &GoGame, (x, y): Xy, what: &str| {
+            game.board()
                 .point(x, y)
-                .ok_or_else(|| fail("setup off the board".into()))?;
-            setup.push((p, c));
+                .ok_or_else(|| fail(format!("{what} off the board")))
+        };
+        // The position before move `move_number` (1-based): a set-up or side to move recorded
+        // between the move before it and it still applies.
+        let stop_before = move_number.map_or(usize::MAX, |n| n.saturating_sub(1));
+        let (mut played, mut edits) = (0, 0);
+        for event in &record.events {
+            match event {
+                SgfEvent::Move(c, at) => {
+                    if played == stop_before {
+                        break;
+                    }
+                    played += 1;
+                    let mv = match at {
+                        None => GoMove::Pass,
+                        Some(xy) => GoMove::Play(point(&game, *xy, &format!("move {played}"))?),
+                    };
+                    game.play(mv, *c)
+                        .map_err(|e| fail(format!("move {played}: {e}")))?;
+                }
+                SgfEvent::Setup { add, erase } => {
+                    let add = add
+                        .iter()
+                        .map(|&(xy, c)| Ok((point(&game, xy, "setup stone")?, c)))
+                        .collect::<GtpResult<Vec<_>>>()?;
+                    let erase = erase
+                        .iter()
+                        .map(|&xy| point(&game, xy, "AE point"))
+                        .collect::<GtpResult<Vec<_>>>()?;
+                    game.edit_position(&add, &erase)
+                        .map_err(|e| fail(format!("setup after move {played}: {e}")))?;
+                    edits += 1;
+                }
+                SgfEvent::ToPlay(c) => game.set_to_move(*c),
+            }
         }
-        if !setup.is_empty() {
-            game.place_setup(&setup)
-                .map_err(|e| fail(format!("setup stones: {e}")))?;
-        }
-        let count = move_number.map_or(record.moves.len(), |n| n.saturating_sub(1));
-        for (i, &(c, at)) in record.moves.iter().take(count).enumerate() {
-            let mv = match at {
-                None => GoMove::Pass,
-                Some((x, y)) => GoMove::Play(
-                    game.board()
-                        .point(x, y)
-                        .ok_or_else(|| fail(format!("move {} off the board", i + 1)))?,
-                ),
-            };
-            game.play(mv, c)
-                .map_err(|e| fail(format!("move {}: {e}", i + 1)))?;
-        }
+        let moves = record
+            .events
+            .iter()
+            .filter(|e| matches!(e, SgfEvent::Move(..)))
+            .count();
         info!(
-            "loaded {file}: {}x{}, {} setup stones, {} of {} moves",
+            "loaded {file}: {}x{}, {edits} set-up nodes, {played} of {moves} moves, {:?} to move",
             record.width,
             record.height,
-            setup.len(),
-            count.min(record.moves.len()),
-            record.moves.len()
+            game.to_move()
         );
         self.game = game;
         self.player.new_game();
@@ -1319,6 +1337,20 @@ mod tests {
         assert_eq!(s.game().to_move(), Color::White);
         s.loadsgf(good.to_str().unwrap(), Some(99)).unwrap();
         assert_eq!(s.game().moves().len(), 3);
+        // PL names the side to move: against the mixed set-up's default (black), and against
+        // a black-only set-up's (white, as after a handicap).
+        for (text, to_move) in [
+            ("(;GM[1]SZ[9]AB[cc]AW[gg]PL[W])", Color::White),
+            ("(;GM[1]SZ[9]AB[cc][gg])", Color::White),
+            ("(;GM[1]SZ[9]AB[cc][gg]PL[B])", Color::Black),
+            ("(;GM[1]SZ[9];B[cc];W[gg];PL[W])", Color::White),
+            // In a move node, PL only says whose move it is.
+            ("(;GM[1]SZ[9];B[cc];PL[W]W[gg])", Color::Black),
+        ] {
+            std::fs::write(&good, text).unwrap();
+            s.loadsgf(good.to_str().unwrap(), None).unwrap();
+            assert_eq!(s.game().to_move(), to_move, "{text}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,6 +1,6 @@
 //! KataGo's rule space, as its GTP extensions name it (`kata-get-rules`, `kata-set-rules`,
-//! `kgs-rules`; KataGo `docs/GTP_Extensions.md` and `cpp/game/rules.cpp`), and how it maps onto
-//! our [`GoRules`].
+//! `kata-set-rule`, `kgs-rules`; KataGo `docs/GTP_Extensions.md` and `cpp/game/rules.cpp`), and
+//! how it maps onto our [`GoRules`]. A [`RuleOption`] is one field with its value.
 //!
 //! A [`KataRules`] holds every field KataGo's JSON has (`ko`, `scoring`, `tax`, `suicide`,
 //! `hasButton`, `whiteHandicapBonus`, `friendlyPassOk`); komi is not part of it, because KataGo
@@ -45,6 +45,36 @@ pub struct KataRules {
     pub has_button: bool,
     pub white_handicap_bonus: HandicapBonus,
     pub friendly_pass_ok: bool,
+}
+
+/// One field of a [`KataRules`] with its new value: what `kata-set-rule KEY VALUE` changes, and
+/// what each key of `kata-set-rules`' JSON sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleOption {
+    Ko(KataKo),
+    Scoring(Scoring),
+    Tax(KataTax),
+    Suicide(bool),
+    HasButton(bool),
+    WhiteHandicapBonus(HandicapBonus),
+    FriendlyPassOk(bool),
+}
+
+impl RuleOption {
+    /// `rules` with this field changed and the others as they were.
+    pub fn applied_to(self, rules: KataRules) -> KataRules {
+        let mut r = rules;
+        match self {
+            RuleOption::Ko(ko) => r.ko = ko,
+            RuleOption::Scoring(scoring) => r.scoring = scoring,
+            RuleOption::Tax(tax) => r.tax = tax,
+            RuleOption::Suicide(on) => r.suicide = on,
+            RuleOption::HasButton(on) => r.has_button = on,
+            RuleOption::WhiteHandicapBonus(bonus) => r.white_handicap_bonus = bonus,
+            RuleOption::FriendlyPassOk(on) => r.friendly_pass_ok = on,
+        }
+        r
+    }
 }
 
 /// The shorthand names of `kata-set-rules` (GTP_Extensions.md lists them; rules.cpp accepts

@@ -1,13 +1,14 @@
 //! Reading a Go game record for GTP's `loadsgf`: SGF text (parsed by the `sgf-parse` crate)
-//! becomes a plain [`SgfRecord`] (board size, komi, setup stones, the main line's moves) in GTP
-//! orientation (x from the left, y from the bottom, 0-based). No board logic: the Go session
-//! replays the record on a fresh game and keeps it only when every move is legal.
+//! becomes a plain [`SgfRecord`] (board size, komi, and the main line as a list of events: set-up
+//! edits, side to move, moves) in GTP orientation (x from the left, y from the bottom, 0-based).
+//! No board logic: the Go session replays the record on a fresh game and keeps it only when
+//! every event applies.
 //!
-//! Supported: the first game of the collection; `SZ` (square or rectangular, default 19), `KM`,
-//! `AB`/`AW` in the root node, `B`/`W` moves along the main line (the first child at each
-//! branch), passes written `B[]` or, on boards up to 19x19, `B[tt]`. Setup properties after the
-//! root (`AB`, `AW`, `AE` on a move node) are refused: the position they describe is not a
-//! sequence of moves, and guessing would load a different game.
+//! Supported: the first game of the collection; `SZ` (square or rectangular, default 19), `KM`;
+//! along the main line (the first child at each branch) the set-up properties `AB`, `AW`, `AE`
+//! and `PL` in any node, as the SGF spec has them (GNU Go 3.8 reads them too, but ignores `AE`),
+//! and `B`/`W` moves, passes written `B[]` or, on boards up to 19x19, `B[tt]`. In one node the
+//! set-up comes first (`AE`, then `AB`/`AW`), then `PL`, then the move.
 
 use std::fmt;
 
@@ -19,6 +20,21 @@ use crate::rules::Color;
 /// A stone or move location in GTP orientation.
 pub type Xy = (usize, usize);
 
+/// One step of the main line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SgfEvent {
+    /// A node's set-up: the `erase` points (`AE`) become empty, then the `add` stones (`AB`,
+    /// `AW`, sorted) go down on their points, whatever was there.
+    Setup {
+        add: Vec<(Xy, Color)>,
+        erase: Vec<Xy>,
+    },
+    /// `PL`: the side to move from here until the next move.
+    ToPlay(Color),
+    /// A move; `None` is a pass.
+    Move(Color, Option<Xy>),
+}
+
 /// The main line of a Go SGF file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SgfRecord {
@@ -26,10 +42,8 @@ pub struct SgfRecord {
     pub height: usize,
     /// `KM`, when the file has it.
     pub komi: Option<f32>,
-    /// Root `AB` / `AW` stones, sorted.
-    pub setup: Vec<(Xy, Color)>,
-    /// Moves in order; `None` is a pass.
-    pub moves: Vec<(Color, Option<Xy>)>,
+    /// The main line's set-ups, sides to move and moves, in order.
+    pub events: Vec<SgfEvent>,
 }
 
 /// Why a file could not be read (logged; GTP answers `cannot load file`).
@@ -81,20 +95,18 @@ pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
         }
         record.komi = Some(komi);
     }
-    for (i, node) in root.main_variation().enumerate() {
-        read_node(&mut record, node, i == 0)?;
+    for node in root.main_variation() {
+        read_node(&mut record, node)?;
     }
-    record.setup.sort_by_key(|&((x, y), c)| (y, x, c.index()));
     Ok(record)
 }
 
-fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>, is_root: bool) -> Result<(), SgfError> {
+/// Appends one node's events: its set-up, its side to move, its move.
+fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>) -> Result<(), SgfError> {
+    let (mut add, mut erase, mut to_play, mut mv) = (Vec::new(), Vec::new(), None, None);
     for prop in node.properties() {
         match prop {
             Prop::AB(points) | Prop::AW(points) => {
-                if !is_root {
-                    return err("setup stones (AB/AW) after the root node are not supported");
-                }
                 let color = if matches!(prop, Prop::AB(_)) {
                     Color::Black
                 } else {
@@ -104,17 +116,31 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>, is_root: bool) -> Res
                     let xy = record
                         .xy(*p)
                         .ok_or_else(|| SgfError(format!("setup stone {p:?} is off the board")))?;
-                    record.setup.push((xy, color));
+                    add.push((xy, color));
                 }
             }
-            Prop::AE(_) => return err("AE (erase stones) is not supported"),
-            Prop::B(mv) | Prop::W(mv) => {
+            Prop::AE(points) => {
+                for p in points {
+                    erase.push(
+                        record
+                            .xy(*p)
+                            .ok_or_else(|| SgfError(format!("AE point {p:?} is off the board")))?,
+                    );
+                }
+            }
+            Prop::PL(c) => {
+                to_play = Some(match c {
+                    sgf_parse::Color::Black => Color::Black,
+                    sgf_parse::Color::White => Color::White,
+                });
+            }
+            Prop::B(m) | Prop::W(m) => {
                 let color = if matches!(prop, Prop::B(_)) {
                     Color::Black
                 } else {
                     Color::White
                 };
-                let at = match mv {
+                let at = match m {
                     Move::Pass => None,
                     Move::Move(p) => match record.xy(*p) {
                         Some(xy) => Some(xy),
@@ -125,16 +151,28 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>, is_root: bool) -> Res
                         None => return err(format!("move {p:?} is off the board")),
                     },
                 };
-                record.moves.push((color, at));
+                if mv.is_some() {
+                    return err("two moves in one node");
+                }
+                mv = Some(SgfEvent::Move(color, at));
             }
             Prop::Invalid(id, values)
-                if ["B", "W", "AB", "AW", "SZ", "KM"].contains(&id.as_str()) =>
+                if ["B", "W", "AB", "AW", "AE", "PL", "SZ", "KM"].contains(&id.as_str()) =>
             {
                 return err(format!("malformed {id}{values:?}"));
             }
             _ => {}
         }
     }
+    if !add.is_empty() || !erase.is_empty() {
+        // The crate hands the points over in hash order: sorted, a record loads the same way
+        // every time.
+        add.sort_by_key(|&((x, y), c)| (y, x, c.index()));
+        erase.sort_by_key(|&(x, y)| (y, x));
+        record.events.push(SgfEvent::Setup { add, erase });
+    }
+    record.events.extend(to_play.map(SgfEvent::ToPlay));
+    record.events.extend(mv);
     Ok(())
 }
 
@@ -157,19 +195,19 @@ mod tests {
         assert_eq!(r.komi, Some(6.5));
         // cc: third column, third row from the top = C7 = (2, 6).
         assert_eq!(
-            r.setup,
+            r.events,
             vec![
-                ((4, 4), Color::White),
-                ((2, 6), Color::Black),
-                ((6, 6), Color::Black)
-            ]
-        );
-        assert_eq!(
-            r.moves,
-            vec![
-                (Color::Black, Some((0, 7))),
-                (Color::White, None),
-                (Color::Black, None)
+                SgfEvent::Setup {
+                    add: vec![
+                        ((4, 4), Color::White),
+                        ((2, 6), Color::Black),
+                        ((6, 6), Color::Black)
+                    ],
+                    erase: vec![]
+                },
+                SgfEvent::Move(Color::Black, Some((0, 7))),
+                SgfEvent::Move(Color::White, None),
+                SgfEvent::Move(Color::Black, None)
             ]
         );
     }
@@ -179,25 +217,47 @@ mod tests {
         let r = read_record("(;FF[4](;B[dd];W[pp])(;B[pd]))").unwrap();
         assert_eq!((r.width, r.height), (19, 19));
         assert_eq!(r.komi, None);
-        assert_eq!(r.moves.len(), 2);
-        assert_eq!(r.moves[0], (Color::Black, Some((3, 15))));
+        assert_eq!(r.events.len(), 2);
+        assert_eq!(r.events[0], SgfEvent::Move(Color::Black, Some((3, 15))));
     }
 
     #[test]
     fn rectangular_boards() {
         let r = read_record("(;SZ[7:5];B[ga])").unwrap();
         assert_eq!((r.width, r.height), (7, 5));
-        assert_eq!(r.moves[0], (Color::Black, Some((6, 4))));
+        assert_eq!(r.events[0], SgfEvent::Move(Color::Black, Some((6, 4))));
     }
 
     #[test]
     fn byte_order_marks_and_other_encodings() {
         let bom = b"\xef\xbb\xbf(;SZ[9];B[aa])";
-        assert_eq!(read_record(&decode(bom)).unwrap().moves.len(), 1);
+        assert_eq!(read_record(&decode(bom)).unwrap().events.len(), 1);
         let latin1 = b"(;SZ[9]CA[ISO-8859-1]PB[Jos\xe9]C[caf\xe9];B[aa];W[bb])";
         let r = read_record(&decode(latin1)).unwrap();
-        assert_eq!(r.moves.len(), 2);
+        assert_eq!(r.events.len(), 2);
         assert_eq!(decode(b"(;SZ[9])"), "(;SZ[9])");
+    }
+
+    #[test]
+    fn setup_in_any_node_in_the_order_of_the_node() {
+        // A move node after a set-up node; in the set-up node, PL written before AE and AB.
+        let r = read_record("(;SZ[9]AB[aa];W[bb];PL[W]AB[ee][cc]AE[aa];W[dd])").unwrap();
+        assert_eq!(
+            r.events,
+            vec![
+                SgfEvent::Setup {
+                    add: vec![((0, 8), Color::Black)],
+                    erase: vec![]
+                },
+                SgfEvent::Move(Color::White, Some((1, 7))),
+                SgfEvent::Setup {
+                    add: vec![((4, 4), Color::Black), ((2, 6), Color::Black)],
+                    erase: vec![(0, 8)]
+                },
+                SgfEvent::ToPlay(Color::White),
+                SgfEvent::Move(Color::White, Some((3, 5))),
+            ]
+        );
     }
 
     #[test]
@@ -205,8 +265,9 @@ mod tests {
         assert!(read_record("not sgf").is_err());
         assert!(read_record("").is_err());
         assert!(read_record("(;SZ[9];B[jj])").is_err(), "off the board");
-        assert!(read_record("(;SZ[9];B[aa];AB[bb])").is_err());
-        assert!(read_record("(;SZ[9];AE[aa])").is_err());
+        assert!(read_record("(;SZ[9];AE[jj])").is_err(), "AE off the board");
+        assert!(read_record("(;SZ[9];AB[aj])").is_err(), "AB off the board");
+        assert!(read_record("(;SZ[9]PL[X])").is_err(), "malformed PL");
         assert!(read_record("(;GM[4];B[aa])").is_err(), "not Go");
         for km in ["nan", "inf", "-inf", "1e50"] {
             let text = format!("(;SZ[9]KM[{km}];B[aa])");

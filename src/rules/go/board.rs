@@ -446,6 +446,11 @@ impl GoBoard {
     pub fn captures(&self, by: Color) -> u32 {
         self.captures[by.index()]
     }
+    /// Sets the prisoners taken so far, black's then white's (a position set up in mid-game
+    /// keeps those of the game before it).
+    pub fn set_prisoners(&mut self, prisoners: [u32; 2]) {
+        self.captures = prisoners;
+    }
     /// Stones on the board.
     #[inline]
     pub fn stone_count(&self) -> usize {

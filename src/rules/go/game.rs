@@ -1,6 +1,8 @@
 //! A game of Go: the board, the rules, the moves played, the board before each of them (undo
 //! restores captures exactly) and the hashes of every position so far (superko). Handicap and
-//! other set-up stones come before the first move and cannot be undone.
+//! other set-up stones come before the first move and cannot be undone. A set-up in mid-game
+//! (an SGF record's `AB`/`AW`/`AE` after moves) starts the game afresh from the edited
+//! position: it is a position, not a move, so the moves before it cannot be undone either.
 
 use super::board::{GoBoard, GoMove, Point, SizeError};
 use super::score::score_detail_taxed;
@@ -16,6 +18,11 @@ pub struct GoGame {
     rules: GoRules,
     /// Set-up stones (handicap, SGF AB/AW), placed before any move.
     setup: Vec<(Point, Color)>,
+    /// Prisoners taken before the set-up (a set-up in mid-game keeps them, as SGF does).
+    setup_prisoners: [u32; 2],
+    /// The side to move as a record set it (SGF `PL`), while the move count is the first
+    /// value; otherwise the opponent of the last mover decides.
+    to_move_set: Option<(usize, Color)>,
     moves: Vec<(GoMove, Color)>,
     /// `before[i]` is the board before `moves[i]`.
     before: Vec<GoBoard>,
@@ -33,6 +40,8 @@ impl GoGame {
             board,
             rules,
             setup: Vec::new(),
+            setup_prisoners: [0; 2],
+            to_move_set: None,
             moves: Vec::new(),
             before: Vec::new(),
             positions: Vec::new(),
@@ -69,12 +78,19 @@ impl GoGame {
     pub fn replayed_under(&self, rules: GoRules) -> Result<GoGame, (usize, IllegalMove)> {
         let mut game = GoGame::new(self.board.width(), self.board.height(), rules)
             .expect("the current size is valid");
-        if !self.setup.is_empty() {
-            game.place_setup(&self.setup)
-                .expect("set-up stones do not depend on the rules");
+        game.setup_prisoners = self.setup_prisoners;
+        game.place_setup(&self.setup)
+            .expect("set-up stones do not depend on the rules");
+        if let Some((0, c)) = self.to_move_set {
+            game.set_to_move(c);
         }
         for (i, &(mv, c)) in self.moves.iter().enumerate() {
             game.play(mv, c).map_err(|e| (i, e))?;
+        }
+        if let Some((n, c)) = self.to_move_set {
+            if n > 0 && n == game.moves.len() {
+                game.set_to_move(c);
+            }
         }
         Ok(game)
     }
@@ -123,9 +139,15 @@ impl GoGame {
         }
     }
 
-    /// The side to move: the opponent of the last mover; at the start white after black-only
-    /// set-up stones (a handicap), black otherwise.
+    /// The side to move: the one a record set ([`Self::set_to_move`]) until the next move, else
+    /// the opponent of the last mover; at the start white after black-only set-up stones (a
+    /// handicap), black otherwise.
     pub fn to_move(&self) -> Color {
+        if let Some((n, c)) = self.to_move_set {
+            if n == self.moves.len() {
+                return c;
+            }
+        }
         match self.moves.last() {
             Some(&(_, c)) => c.opponent(),
             None => {
@@ -213,6 +235,11 @@ impl GoGame {
                 self.moves.pop();
                 self.positions.pop();
                 self.situations.pop();
+                // A side to move set after a later position no longer applies, even when the
+                // move count comes back to it.
+                if self.to_move_set.is_some_and(|(n, _)| n > self.moves.len()) {
+                    self.to_move_set = None;
+                }
                 true
             }
             None => false,
@@ -220,12 +247,63 @@ impl GoGame {
     }
 
     /// Places set-up stones (handicap, SGF AB/AW) before any move. On error (a move was already
-    /// played, an occupied or off-board point, a stone without liberties) nothing changes.
+    /// played, an occupied or off-board point, a group left without liberties) nothing changes.
     pub fn place_setup(&mut self, stones: &[(Point, Color)]) -> Result<(), IllegalMove> {
         if !self.moves.is_empty() {
             return Err(IllegalMove::Occupied);
         }
-        let mut board = self.board.clone();
+        for &(p, _) in stones {
+            if !self.board.on_board(p) {
+                return Err(IllegalMove::OffBoard);
+            }
+            if self.board.get(p).is_some() {
+                return Err(IllegalMove::Occupied);
+            }
+        }
+        let mut all = self.setup.clone();
+        all.extend_from_slice(stones);
+        let board = self.board_of(&all)?;
+        self.start_from(board, all);
+        Ok(())
+    }
+
+    /// Edits the position as an SGF set-up node does: the points of `erase` become empty, then
+    /// the stones of `add` are put on their points, whatever was there. Before the first move
+    /// this adds to the set-up; after it, the edited position becomes the new start (with the
+    /// prisoners so far) and the moves before it can no longer be undone. Refused, changing
+    /// nothing, when a point is off the board or a group would be left without a liberty.
+    pub fn edit_position(
+        &mut self,
+        add: &[(Point, Color)],
+        erase: &[Point],
+    ) -> Result<(), IllegalMove> {
+        if erase.iter().any(|&p| !self.board.on_board(p)) {
+            return Err(IllegalMove::OffBoard);
+        }
+        let mut stones: Vec<(Point, Color)> = self
+            .board
+            .points()
+            .filter(|p| !erase.contains(p) && !add.iter().any(|s| s.0 == *p))
+            .filter_map(|p| self.board.get(p).map(|c| (p, c)))
+            .collect();
+        stones.extend_from_slice(add);
+        let board = self.board_of(&stones)?;
+        self.setup_prisoners = [Color::Black, Color::White].map(|c| self.board.captures(c));
+        self.moves.clear();
+        self.before.clear();
+        self.start_from(board, stones);
+        Ok(())
+    }
+
+    /// A board of this game's size and rules holding `stones` and nothing else, or why no such
+    /// position exists. Stones go down one by one, in any order: in a position where every
+    /// group has a liberty no placement captures (a part of a group always touches an empty
+    /// point where the rest of it goes, and a whole group keeps its final liberties), so a
+    /// capture or a suicide on the way means some group has none.
+    fn board_of(&self, stones: &[(Point, Color)]) -> Result<GoBoard, IllegalMove> {
+        let mut board = GoBoard::new(self.board.width(), self.board.height())
+            .expect("the current size is valid");
+        board.set_suicide_allowed(true);
         for &(p, c) in stones {
             if !board.on_board(p) {
                 return Err(IllegalMove::OffBoard);
@@ -233,19 +311,35 @@ impl GoGame {
             if board.get(p).is_some() {
                 return Err(IllegalMove::Occupied);
             }
-            if board.is_suicide(p.idx(), c as u8) {
-                return Err(IllegalMove::Suicide);
-            }
             board.play_raw(p.idx(), c as u8);
         }
+        if board.stone_count() != stones.len() {
+            return Err(IllegalMove::Suicide);
+        }
+        board.set_suicide_allowed(self.rules.suicide);
         // Set-up leaves no ko and no last move behind.
         board.pass();
+        Ok(board)
+    }
+
+    /// Makes `board` (holding `setup`) the start of the game: the prisoners taken before it, no
+    /// ko, a fresh position history.
+    fn start_from(&mut self, mut board: GoBoard, setup: Vec<(Point, Color)>) {
+        board.set_prisoners(self.setup_prisoners);
         self.board = board;
-        self.setup.extend_from_slice(stones);
+        self.setup = setup;
+        self.to_move_set = None;
         self.positions.clear();
         self.situations.clear();
         self.record_position();
-        Ok(())
+    }
+
+    /// Sets the side to move until the next move (SGF `PL`); the current position's
+    /// situation (superko with the side to move) is recorded again with it.
+    pub fn set_to_move(&mut self, color: Color) {
+        self.to_move_set = Some((self.moves.len(), color));
+        self.situations.pop();
+        self.situations.push(situation(&self.board, color));
     }
 
     /// The GTP fixed-handicap points for `n` stones (GTP.md §2, as GNU Go places them), in the
@@ -263,6 +357,8 @@ impl GoGame {
         board.set_suicide_allowed(self.rules.suicide);
         self.board = board;
         self.setup.clear();
+        self.setup_prisoners = [0; 2];
+        self.to_move_set = None;
         self.moves.clear();
         self.before.clear();
         self.positions.clear();
@@ -353,6 +449,104 @@ mod tests {
             .map(|&p| move_name(game.board(), GoMove::Play(p)))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn pt(game: &GoGame, vertex: &str) -> Point {
+        match mv(game, vertex) {
+            GoMove::Play(p) => p,
+            GoMove::Pass => panic!("a point"),
+        }
+    }
+
+    fn stones(game: &GoGame, color: Color, vertices: &str) -> Vec<(Point, Color)> {
+        vertices
+            .split_whitespace()
+            .map(|v| (pt(game, v), color))
+            .collect()
+    }
+
+    #[test]
+    fn a_setup_that_leaves_a_group_without_a_liberty_is_refused() {
+        // White A8 B9 around black A9, listed in the order that once took A9 silently (A8, A9,
+        // then B9 captured it): refused, and nothing changes.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut all = stones(&g, Color::White, "A8");
+        all.extend(stones(&g, Color::Black, "A9"));
+        all.extend(stones(&g, Color::White, "B9"));
+        assert_eq!(g.place_setup(&all), Err(IllegalMove::Suicide));
+        assert_eq!(g.board().stone_count(), 0);
+        // A black group of five along the edge behind a white wall, with one liberty left at
+        // E1, listed white first: accepted as it stands.
+        let mut all = stones(&g, Color::White, "A3 B2 C2 D2 E2 F1");
+        all.extend(stones(&g, Color::Black, "A1 B1 C1 D1 A2"));
+        g.place_setup(&all).unwrap();
+        assert_eq!(g.board().stone_count(), 11);
+        assert_eq!(g.board().liberties(pt(&g, "B1")), 1);
+        g.board().validate();
+        // Filling E1 as well leaves the black group without a liberty.
+        let mut g2 = GoGame::new(9, 9, GoRules::default()).unwrap();
+        all.extend(stones(&g2, Color::Black, "E1"));
+        assert_eq!(g2.place_setup(&all), Err(IllegalMove::Suicide));
+        assert_eq!(g2.board().stone_count(), 0);
+    }
+
+    #[test]
+    fn a_setup_in_mid_game_is_a_new_start_that_keeps_the_prisoners() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        // White captures B1 at C1 after black B1, white A1 B2.
+        play_seq(&mut g, "B1 A1 E5 B2 E6 C1");
+        assert_eq!(g.board().captures(Color::White), 1);
+        let add = stones(&g, Color::White, "E5 J9");
+        let erase = [pt(&g, "E6"), pt(&g, "G7")];
+        g.edit_position(&add, &erase).unwrap();
+        // E5 turned white, E6 emptied, G7 was empty already, J9 added.
+        assert_eq!(g.board().get(pt(&g, "E5")), Some(Color::White));
+        assert_eq!(g.board().get(pt(&g, "E6")), None);
+        assert_eq!(g.board().stone_count(), 5);
+        assert_eq!(g.board().captures(Color::White), 1, "prisoners stay");
+        assert!(g.moves().is_empty());
+        assert!(!g.undo(), "the moves before cannot be undone");
+        assert_eq!(g.setup().len(), 5);
+        // Replaying under other rules keeps the edited start and its prisoners.
+        let r = g.replayed_under(GoRules::default()).unwrap();
+        assert_eq!(r.board().hash(), g.board().hash());
+        assert_eq!(r.board().captures(Color::White), 1);
+        // A refused edit (black H9 and J8 leave white J9 without a liberty) changes nothing.
+        let hash = g.board().hash();
+        let fence = stones(&g, Color::Black, "H9 J8");
+        assert_eq!(g.edit_position(&fence, &[]), Err(IllegalMove::Suicide));
+        assert_eq!(g.board().hash(), hash);
+        assert_eq!(g.board().stone_count(), 5);
+    }
+
+    #[test]
+    fn a_side_to_move_set_by_a_record_lasts_until_the_next_move() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let both = [
+            stones(&g, Color::Black, "C3"),
+            stones(&g, Color::White, "G7"),
+        ]
+        .concat();
+        g.place_setup(&both).unwrap();
+        assert_eq!(g.to_move(), Color::Black);
+        g.set_to_move(Color::White);
+        assert_eq!(g.to_move(), Color::White);
+        // The current situation is recorded with white to move: a pass by white and one by
+        // black come back to it, which situational superko does not mind for passes.
+        play_seq(&mut g, "E5");
+        assert_eq!(g.to_move(), Color::Black);
+        assert!(g.undo());
+        assert_eq!(g.to_move(), Color::White, "the same position again");
+        play_seq(&mut g, "E5 D4");
+        g.set_to_move(Color::Black);
+        assert_eq!(g.to_move(), Color::Black);
+        assert!(g.undo());
+        play_seq(&mut g, "F4");
+        assert_eq!(g.to_move(), Color::White, "set for another position");
+        // A new start forgets it.
+        g.set_to_move(Color::Black);
+        g.edit_position(&[], &[]).unwrap();
+        assert_eq!(g.to_move(), Color::Black);
     }
 
     #[test]
