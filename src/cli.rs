@@ -8,7 +8,7 @@ use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
-use crate::search::root_parallel::MAX_THREADS;
+use crate::search::mcts::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
@@ -30,9 +30,9 @@ pub struct EngineArgs {
     /// Maximum search depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Threads the Go search uses (`mcts`: one tree per thread, root statistics merged). A
-    /// `--nodes` budget is split between them and still replays exactly. Gomoku and
-    /// tic-tac-toe search on one thread.
+    /// Threads the Go search uses (`mcts`: all grow one shared tree). A `--nodes` budget counts
+    /// every thread's playouts; with more than one thread the answer depends on their timing,
+    /// so only `--threads 1` replays exactly. Gomoku and tic-tac-toe search on one thread.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     pub threads: u16,
     /// File where the `learner` level keeps its kernels between games and runs (default:

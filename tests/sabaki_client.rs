@@ -3,7 +3,7 @@
 //! lz-analyze / kata-analyze interrupted by the next command, lz-genmove_analyze, quit. Runs when
 //! `node` exists and `scripts/sabaki/node_modules` holds the library (`.ci/run` installs it with
 //! `npm ci`); otherwise it says why it is skipped and passes. The session runs twice: on one
-//! search thread and on two (`--threads 2`, root-parallel trees merged in every report).
+//! search thread and on two (`--threads 2`, one tree grown by both).
 
 use std::path::Path;
 use std::process::Command;

@@ -169,25 +169,6 @@ impl<'a> TimeManager<'a> {
         TimeManager::new(&SearchLimit::default(), Instant::now(), stop)
     }
 
-    /// The same request (start, deadlines, depth) with the node budget `max_nodes` and the
-    /// stop flag `stop`: one thread's share of a search that several threads run together.
-    pub fn share<'b>(&self, max_nodes: Option<u64>, stop: &'b AtomicBool) -> TimeManager<'b> {
-        TimeManager {
-            start: self.start,
-            soft: self.soft,
-            hard: self.hard,
-            max_nodes,
-            max_depth: self.max_depth,
-            per_move: self.per_move,
-            stop,
-        }
-    }
-
-    /// The stop flag this manager watches.
-    pub fn stop_flag(&self) -> &'a AtomicBool {
-        self.stop
-    }
-
     /// Time since the request.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

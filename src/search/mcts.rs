@@ -45,7 +45,20 @@
 //!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
 //!   chosen once per simulation and a search without it runs exactly as before.
 //!
-//! Deterministic for a given seed, command history and playout budget.
+//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree ([`super::mcts_tree`]: atomic
+//!   statistics, expansions claimed by one thread, no lock). Each thread has its own board,
+//!   path, AMAF marks and random generator (seeded from the search's seed and its number; the
+//!   first thread's is the one-thread seed). A node's visit is counted on the way down, its
+//!   result on the way back: in between, the visit weighs as a loss (virtual loss), so the
+//!   other threads' selections spread to other moves. Alone, nothing reads a visit before its
+//!   result, so one thread searches exactly as a plain sequential search. The first thread
+//!   runs on the caller's and makes every decision (clock, clear choice, reports); the others
+//!   simulate until it is done, the budget is spent or the stop flag is raised. Each thread
+//!   claims a simulation before it starts one, so a playout budget is exact; a report's
+//!   ownership is the first thread's (the final one merges all).
+//!
+//! Deterministic for a given seed, command history and playout budget, on one thread (with
+//! more, which thread reads what depends on their timing).
 
 use std::time::Duration;
 
@@ -54,6 +67,9 @@ use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::mcts_tree::{Arena, Kids, Node, SharedNode};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
@@ -168,29 +184,14 @@ impl MctsConfig {
 }
 
 /// Bytes one tree node takes.
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    /// Point played to reach this node (PASS for a pass).
-    mv: u16,
-    /// Colour that played `mv` (1 black, 2 white).
-    color: u8,
-    expanded: bool,
-    /// Root children only: false when the game's law (superko) forbids the move.
-    allowed: bool,
-    n_children: u16,
-    first_child: u32,
-    visits: u32,
-    wins: f32,
-    amaf_visits: u32,
-    amaf_wins: f32,
-    /// Prior winrate (virtual visits) and prior probability (for reports).
-    prior_q: f32,
-    prior_p: f32,
-    /// Sum of final margins from `color`'s side.
-    score_sum: f32,
-}
+/// Most threads one search may use.
+pub const MAX_THREADS: usize = 64;
+
+/// Nodes the arena holds beyond [`MctsConfig::max_nodes`]: the root's children (at most one
+/// per point of a 25x25 board and a pass), which come before the cap is checked.
+const ROOT_ROOM: usize = 1024;
 
 /// One root move's statistics, from the side to move's point of view.
 #[derive(Clone, Debug, PartialEq)]
@@ -291,13 +292,12 @@ struct RootKey {
 #[derive(Clone)]
 pub struct Mcts {
     cfg: MctsConfig,
-    nodes: Vec<Node>,
+    /// The tree, shared by the threads during a search.
+    arena: Arena,
     key: Option<RootKey>,
     root_board: Option<GoBoard>,
-    scratch: Option<GoBoard>,
-    first_mover: Vec<u8>,
-    path: Vec<u32>,
-    rng: Rng,
+    /// One per search thread; the first runs on the caller's thread and leads.
+    workers: Vec<Worker>,
     seed: u64,
     /// Whether this search widens progressively (the root position is in the opening).
     widen: bool,
@@ -308,23 +308,53 @@ pub struct Mcts {
     filter_depth: u32,
 }
 
+/// One search thread's own state.
+#[derive(Clone)]
+struct Worker {
+    /// The simulation's board (left on its final position).
+    scratch: Option<GoBoard>,
+    /// By point: the colour that played there first in this simulation (AMAF).
+    first_mover: Vec<u8>,
+    /// Nodes of this simulation's descent.
+    path: Vec<u32>,
+    rng: Rng,
+    /// Children being built by an expansion.
+    kids: Vec<Node>,
+    /// Final owners summed over this thread's simulations, by padded point (when reported).
+    owners: Option<Vec<i64>>,
+    /// Simulations this thread ran in this search.
+    sims: u64,
+}
+
+/// What every thread of one search reads.
+struct Ctx<'a> {
+    arena: &'a Arena,
+    cfg: &'a MctsConfig,
+    widen: bool,
+    filter: &'a MoveFilter,
+    filter_depth: u32,
+    root_board: &'a GoBoard,
+    color: Color,
+    komi: f32,
+    ending: Ending,
+    /// Several threads: visits are counted with a locked add.
+    shared: bool,
+}
+
 impl Mcts {
     /// A search with the default configuration.
     pub fn new(seed: u64) -> Mcts {
         Mcts::with_config(MctsConfig::default(), seed)
     }
 
-    /// A search with `cfg`.
+    /// A search with `cfg`, on one thread.
     pub fn with_config(cfg: MctsConfig, seed: u64) -> Mcts {
         Mcts {
             cfg,
-            nodes: Vec::new(),
+            arena: Arena::default(),
             key: None,
             root_board: None,
-            scratch: None,
-            first_mover: Vec::new(),
-            path: Vec::with_capacity(64),
-            rng: Rng::new(seed),
+            workers: vec![Worker::new()],
             seed,
             widen: false,
             filter: MoveFilter::default(),
@@ -345,19 +375,32 @@ impl Mcts {
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
     }
+    /// Searches with `threads` threads from now on (1..=[`MAX_THREADS`], clamped), all on
+    /// the one tree, which is kept.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.workers
+            .resize_with(threads.clamp(1, MAX_THREADS), Worker::new);
+    }
+    /// Threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
     /// Forgets the tree.
     pub fn clear(&mut self) {
-        self.nodes = Vec::new();
+        self.arena.release();
         self.key = None;
         self.root_board = None;
     }
     /// Nodes in the current tree.
     pub fn tree_size(&self) -> usize {
-        self.nodes.len()
+        self.arena.len()
     }
     /// Real visits of the current root (reused ones included).
     pub fn root_visits(&self) -> u64 {
-        self.nodes.first().map_or(0, |n| n.visits as u64)
+        if self.arena.is_empty() {
+            return 0;
+        }
+        self.arena.get(ROOT).visits() as u64
     }
 
     /// Searches `game` for `color` until `tm` says stop (see the module notes), calling
@@ -379,111 +422,61 @@ impl Mcts {
         } = spec;
         self.prepare_root(game, color, filter);
         // Each search replays from its own seed: the same position gives the same answer.
-        self.rng = Rng::new(self.seed ^ game.board().hash() ^ (game.moves().len() as u64) << 48);
+        let seed = self.seed ^ game.board().hash() ^ (game.moves().len() as u64) << 48;
         let board = game.board();
         self.widen = phase(board.stone_count(), board.width() * board.height()) == Phase::Opening;
-        let komi = game.effective_komi();
         let root_board = self.root_board.take().expect("prepared root");
-        let mut scratch = self.scratch.take().unwrap_or_else(|| root_board.clone());
-        let mut sims: u64 = 0;
-        let report_every = reporting.every;
-        let mut next_report = report_every;
-        // Final owners summed over the simulations, by padded point.
-        let mut owners = reporting
-            .ownership
-            .then(|| vec![0i64; root_board.array_len()]);
-        let ending = if reporting.ownership {
-            Ending::ToTheEnd
-        } else {
-            Ending::Mercy
+        for (i, w) in self.workers.iter_mut().enumerate() {
+            w.start(thread_seed(seed, i), &root_board, reporting.ownership);
+        }
+        let ctx = Ctx {
+            arena: &self.arena,
+            cfg: &self.cfg,
+            widen: self.widen,
+            filter: &self.filter,
+            filter_depth: self.filter_depth,
+            root_board: &root_board,
+            color,
+            komi: game.effective_komi(),
+            ending: if reporting.ownership {
+                Ending::ToTheEnd
+            } else {
+                Ending::Mercy
+            },
+            shared: self.workers.len() > 1,
         };
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
-        loop {
-            if sims >= budget {
-                break;
+        // Simulations claimed so far, by all threads: the budget is exact.
+        let claimed = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let (lead, helpers) = self.workers.split_first_mut().expect("one worker at least");
+        std::thread::scope(|scope| {
+            for h in helpers {
+                let (ctx, claimed, done) = (&ctx, &claimed, &done);
+                scope.spawn(move || h.help(ctx, claimed, done, budget, tm));
             }
-            if sims.is_multiple_of(8) {
-                if tm.should_stop(sims) {
-                    break;
-                }
-                if mode == Mode::Play && !tm.may_start_iteration(0, sims, Duration::ZERO) {
-                    // Past the soft deadline: stop when the choice is clear.
-                    if self.clear_choice() {
-                        break;
-                    }
-                }
-                if mode == Mode::PlayTurn && sims.is_multiple_of(64) && self.decided(sims, tm) {
-                    break;
-                }
-                if let Some(at) = next_report {
-                    // An ownership map needs a simulation (the clock may be past the first
-                    // interval before the search starts).
-                    if tm.elapsed() >= at && (sims > 0 || owners.is_none()) {
-                        let own = owners.as_deref().map(|o| mean_owners(o, sims));
-                        report(&self.root_moves(), own.as_deref());
-                        next_report = report_every.map(|every| tm.elapsed() + every);
-                    }
+            lead.lead(&ctx, &claimed, budget, tm, mode, reporting, report);
+            done.store(true, Ordering::Relaxed);
+        });
+        let playouts = self.workers.iter().map(|w| w.sims).sum();
+        let ownership = self.workers[0].owners.as_ref().map(|first| {
+            let mut sum = first.clone();
+            for w in &self.workers[1..] {
+                for (s, o) in sum.iter_mut().zip(w.owners.iter().flatten()) {
+                    *s += o;
                 }
             }
-            if self.nodes[ROOT as usize].n_children == 0 {
-                break;
-            }
-            self.simulate(&root_board, &mut scratch, color, komi, ending);
-            if let Some(own) = owners.as_deref_mut() {
-                add_owners(&scratch, own);
-            }
-            sims += 1;
-        }
+            mean_owners(&sum, playouts)
+        });
         self.root_board = Some(root_board);
-        self.scratch = Some(scratch);
-        let moves = self.root_moves();
+        let moves = root_moves(&self.arena);
         SearchResult {
             best: moves.first().map(|m| m.mv),
             moves,
-            ownership: owners.filter(|_| sims > 0).map(|o| mean_owners(&o, sims)),
-            playouts: sims,
+            ownership: ownership.filter(|_| playouts > 0),
+            playouts,
             elapsed: tm.elapsed(),
         }
-    }
-
-    /// Whether the most visited root move has at least twice the visits of the next.
-    fn clear_choice(&self) -> bool {
-        let (first, second, _) = self.top_two_visits();
-        first >= 2 * second.max(1)
-    }
-
-    /// Whether the most visited root move leads the next by more visits than the `sims` run so
-    /// far in `tm.elapsed()` say can still be run before the hard deadline.
-    fn decided(&self, sims: u64, tm: &TimeManager<'_>) -> bool {
-        let Some(hard) = tm.hard_limit() else {
-            return false;
-        };
-        let (first, second, allowed) = self.top_two_visits();
-        allowed <= 1 || cannot_be_overtaken(first - second, sims, tm.elapsed(), hard)
-    }
-
-    /// Visits of the two most visited allowed root moves, and how many root moves are allowed.
-    fn top_two_visits(&self) -> (u32, u32, usize) {
-        let root = &self.nodes[ROOT as usize];
-        let (mut first, mut second, mut allowed) = (0u32, 0u32, 0usize);
-        for ch in self.children(root) {
-            if !ch.allowed {
-                continue;
-            }
-            allowed += 1;
-            if ch.visits > first {
-                second = first;
-                first = ch.visits;
-            } else if ch.visits > second {
-                second = ch.visits;
-            }
-        }
-        (first, second, allowed)
-    }
-
-    fn children(&self, n: &Node) -> &[Node] {
-        let s = n.first_child as usize;
-        &self.nodes[s..s + n.n_children as usize]
     }
 
     /// Reuses the matching subtree of the last search or starts a new tree, and expands the
@@ -510,11 +503,13 @@ impl Mcts {
             None
         };
         match reused {
-            Some(idx) if idx != ROOT => self.reroot(idx),
+            Some(idx) if idx != ROOT => self.arena.reroot(idx),
             Some(_) => {}
             None => {
-                self.nodes.clear();
-                self.nodes.push(Node {
+                // Room for the root's children beyond the cap (the cap is checked before
+                // each expansion below the root, not before the root's).
+                self.arena.reset(self.cfg.max_nodes + ROOT_ROOM);
+                self.arena.push_root(Node {
                     color: color.opponent() as u8,
                     allowed: true,
                     ..Node::default()
@@ -522,27 +517,28 @@ impl Mcts {
             }
         }
         let board = game.board().clone();
-        if self.first_mover.len() != board.array_len() {
-            self.first_mover = vec![0; board.array_len()];
-        }
-        if self
-            .scratch
-            .as_ref()
-            .is_none_or(|s| s.array_len() != board.array_len())
-        {
-            self.scratch = Some(board.clone());
-        }
-        if !self.nodes[ROOT as usize].expanded {
-            expand(&mut self.nodes, ROOT, &board, color, Some(game), &self.cfg);
+        let arena = &self.arena;
+        if arena.get(ROOT).kids() == Kids::Leaf {
+            let kids = &mut self.workers[0].kids;
+            children_of(kids, &board, color, Some(game), &self.cfg);
+            let claimed = arena.try_claim(ROOT);
+            let attached = arena.attach(ROOT, kids);
+            debug_assert!(claimed && attached.is_some());
         } else {
             // A reused root: apply the game's law (superko) to its children.
-            let root = self.nodes[ROOT as usize];
-            let s = root.first_child as usize;
-            for ch in &mut self.nodes[s..s + root.n_children as usize] {
-                ch.allowed = ch.mv == PASS || game.is_legal(Point(ch.mv), color);
+            for i in arena.children(ROOT) {
+                let ch = arena.get(i);
+                ch.set_allowed(ch.mv() == PASS || game.is_legal(Point(ch.mv()), color));
             }
         }
-        self.apply_filter(ROOT, 0, color);
+        if self.filter_depth > 0 {
+            for i in arena.children(ROOT) {
+                let ch = arena.get(i);
+                if self.filter.forbids(1, color, to_move(ch.mv())) {
+                    ch.set_allowed(false);
+                }
+            }
+        }
         self.root_board = Some(board);
         self.key = Some(key);
     }
@@ -550,7 +546,7 @@ impl Mcts {
     /// The node of the old tree that stands for `new`, if `new` descends from `old` by moves
     /// present in the tree.
     fn descend(&self, old: &RootKey, new: &RootKey) -> Option<u32> {
-        if self.nodes.is_empty()
+        if self.arena.is_empty()
             || old.width != new.width
             || old.height != new.height
             || old.komi != new.komi
@@ -566,16 +562,17 @@ impl Mcts {
             if c != to_move {
                 return None;
             }
-            let n = &self.nodes[node as usize];
-            if !n.expanded {
+            if self.arena.get(node).kids() == Kids::Leaf {
                 return None;
             }
             let code = match mv {
                 GoMove::Pass => PASS,
                 GoMove::Play(p) => p.0,
             };
-            let s = n.first_child;
-            node = (s..s + n.n_children as u32).find(|&i| self.nodes[i as usize].mv == code)?;
+            node = self
+                .arena
+                .children(node)
+                .find(|&i| self.arena.get(i).mv() == code)?;
             to_move = to_move.opponent();
         }
         if to_move != new.to_move {
@@ -584,67 +581,169 @@ impl Mcts {
         Some(node)
     }
 
-    /// Makes `idx` the root: its subtree is copied into a fresh arena.
-    fn reroot(&mut self, idx: u32) {
-        let old = std::mem::take(&mut self.nodes);
-        let mut nodes = Vec::with_capacity(old.len() / 2);
-        nodes.push(old[idx as usize]);
-        nodes[0].allowed = true;
-        // Breadth-first: each copied node's children are copied contiguously.
-        let mut i = 0;
-        while i < nodes.len() {
-            let n = nodes[i];
-            if n.expanded {
-                let s = n.first_child as usize;
-                let first = nodes.len() as u32;
-                nodes.extend_from_slice(&old[s..s + n.n_children as usize]);
-                nodes[i].first_child = first;
-            }
-            i += 1;
+    /// The allowed root moves, most visited first (prior breaks ties).
+    pub fn root_moves(&self) -> Vec<RootMove> {
+        root_moves(&self.arena)
+    }
+}
+
+/// Thread `i`'s seed for a search seeded with `seed`: `seed` itself for the first, decorrelated
+/// ones for the others.
+fn thread_seed(seed: u64, i: usize) -> u64 {
+    seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            scratch: None,
+            first_mover: Vec::new(),
+            path: Vec::with_capacity(64),
+            rng: Rng::new(0),
+            kids: Vec::new(),
+            owners: None,
+            sims: 0,
         }
-        self.nodes = nodes;
     }
 
-    /// One simulation: descend, maybe expand, play out (ended as `ending` allows), back up.
-    /// `scratch` is left on the simulation's final board.
-    fn simulate(
+    /// Readies the thread for a search from `root_board`.
+    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool) {
+        self.rng = Rng::new(seed);
+        self.sims = 0;
+        let len = root_board.array_len();
+        if self.first_mover.len() != len {
+            self.first_mover = vec![0; len];
+        }
+        if self.scratch.as_ref().is_none_or(|s| s.array_len() != len) {
+            self.scratch = Some(root_board.clone());
+        }
+        self.owners = ownership.then(|| vec![0i64; len]);
+    }
+
+    /// The first thread's loop: it makes every decision (the clock, the clear choice, the
+    /// stop flag, the reports) while the helpers only simulate.
+    #[allow(clippy::too_many_arguments)]
+    fn lead(
         &mut self,
-        root_board: &GoBoard,
-        scratch: &mut GoBoard,
-        color: Color,
-        komi: f32,
-        ending: Ending,
+        ctx: &Ctx<'_>,
+        claimed: &AtomicU64,
+        budget: u64,
+        tm: &TimeManager<'_>,
+        mode: Mode,
+        reporting: Reporting,
+        report: SearchReport<'_>,
     ) {
-        scratch.copy_from(root_board);
+        let report_every = reporting.every;
+        let mut next_report = report_every;
+        loop {
+            // Everyone's simulations: the clock's rates and the budget count them all.
+            let sims = claimed.load(Ordering::Relaxed);
+            if sims >= budget {
+                break;
+            }
+            if self.sims.is_multiple_of(8) {
+                if tm.should_stop(sims) {
+                    break;
+                }
+                if mode == Mode::Play && !tm.may_start_iteration(0, sims, Duration::ZERO) {
+                    // Past the soft deadline: stop when the choice is clear.
+                    if clear_choice(ctx.arena) {
+                        break;
+                    }
+                }
+                if mode == Mode::PlayTurn
+                    && self.sims.is_multiple_of(64)
+                    && decided(ctx.arena, sims, tm)
+                {
+                    break;
+                }
+                if let Some(at) = next_report {
+                    // An ownership map needs a simulation (the clock may be past the first
+                    // interval before the search starts). Helpers' maps join at the end.
+                    if tm.elapsed() >= at && (self.sims > 0 || self.owners.is_none()) {
+                        let own = self.owners.as_deref().map(|o| mean_owners(o, self.sims));
+                        report(&root_moves(ctx.arena), own.as_deref());
+                        next_report = report_every.map(|every| tm.elapsed() + every);
+                    }
+                }
+            }
+            if ctx.arena.children(ROOT).is_empty()
+                || claimed.fetch_add(1, Ordering::Relaxed) >= budget
+            {
+                break;
+            }
+            self.simulate(ctx);
+        }
+    }
+
+    /// A helper thread's loop: simulations until the lead is done, the budget is spent or
+    /// the stop flag is raised.
+    fn help(
+        &mut self,
+        ctx: &Ctx<'_>,
+        claimed: &AtomicU64,
+        done: &AtomicBool,
+        budget: u64,
+        tm: &TimeManager<'_>,
+    ) {
+        while !done.load(Ordering::Relaxed) && !tm.stop_requested() {
+            if claimed.fetch_add(1, Ordering::Relaxed) >= budget {
+                break;
+            }
+            self.simulate(ctx);
+        }
+    }
+
+    /// One simulation: descend (counting each node's visit on the way down, a virtual loss
+    /// for the other threads until the result arrives), maybe expand, play out (ended as
+    /// `ctx.ending` allows), back up. The scratch board is left on the final position.
+    fn simulate(&mut self, ctx: &Ctx<'_>) {
+        let (arena, cfg) = (ctx.arena, ctx.cfg);
+        let scratch = self.scratch.as_mut().expect("started");
+        scratch.copy_from(ctx.root_board);
         self.first_mover.fill(0);
         self.path.clear();
         self.path.push(ROOT);
         let mut node = ROOT;
-        let mut to_move = color;
+        let mut to_move = ctx.color;
         let mut passes = 0;
         loop {
-            let n = self.nodes[node as usize];
-            if !n.expanded {
-                let room = self.nodes.len() + scratch.empty_points().len() < self.cfg.max_nodes;
-                if n.visits >= self.cfg.expand_after && room {
-                    expand(&mut self.nodes, node, scratch, to_move, None, &self.cfg);
-                    let depth = self.path.len() as u32 - 1;
-                    if depth < self.filter_depth {
-                        self.apply_filter(node, depth, to_move);
+            let (first, n) = match arena.get(node).kids() {
+                Kids::Published { first, n } => (first, n),
+                // Another thread expands it: play out from here.
+                Kids::Expanding => break,
+                Kids::Leaf => {
+                    let room = arena.len() + scratch.empty_points().len() < cfg.max_nodes;
+                    if !(arena.get(node).visits() >= cfg.expand_after
+                        && room
+                        && arena.try_claim(node))
+                    {
+                        break;
                     }
-                } else {
-                    break;
+                    children_of(&mut self.kids, scratch, to_move, None, cfg);
+                    let depth = self.path.len() as u32 - 1;
+                    if depth < ctx.filter_depth {
+                        for ch in &mut self.kids {
+                            if ctx.filter.forbids(depth + 1, to_move, self::to_move(ch.mv)) {
+                                ch.allowed = false;
+                            }
+                        }
+                    }
+                    match arena.attach(node, &self.kids) {
+                        Some(first) => (first, self.kids.len() as u16),
+                        None => break,
+                    }
                 }
-            }
-            let n = self.nodes[node as usize];
-            if n.n_children == 0 {
+            };
+            if n == 0 {
                 break;
             }
             // Every child forbidden (avoid / allow): the simulation plays out from here.
-            let Some(child) = self.select(node) else {
+            let Some(child) = select(ctx, node, first, n) else {
                 break;
             };
-            let mv = self.nodes[child as usize].mv;
+            arena.get(node).add_visit(ctx.shared);
+            let mv = arena.get(child).mv();
             if mv == PASS {
                 scratch.pass();
                 passes += 1;
@@ -662,8 +761,9 @@ impl Mcts {
                 break;
             }
         }
+        arena.get(node).add_visit(ctx.shared);
         let margin = if passes >= 2 {
-            area_margin(scratch) as f32 - komi
+            area_margin(scratch) as f32 - ctx.komi
         } else {
             let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
@@ -671,167 +771,187 @@ impl Mcts {
             playout(
                 scratch,
                 to_move,
-                komi,
+                ctx.komi,
                 &mut self.rng,
                 Some(&mut trace),
-                ending,
+                ctx.ending,
             )
         };
-        self.backup(margin);
-    }
-
-    /// Forbids the children of `node` (a position at ply `depth`, `color` to move) that the
-    /// filter closes.
-    fn apply_filter(&mut self, node: u32, depth: u32, color: Color) {
-        if depth >= self.filter_depth {
-            return;
+        backup(arena, &self.path, &self.first_mover, margin);
+        if let Some(own) = self.owners.as_deref_mut() {
+            add_owners(scratch, own);
         }
-        let n = self.nodes[node as usize];
-        let s = n.first_child as usize;
-        for ch in &mut self.nodes[s..s + n.n_children as usize] {
-            if self.filter.forbids(depth + 1, color, to_move(ch.mv)) {
-                ch.allowed = false;
-            }
-        }
-    }
-
-    /// The allowed child of `parent` with the best RAVE-blended value (`None` when every child
-    /// is forbidden).
-    fn select(&self, parent: u32) -> Option<u32> {
-        let p = &self.nodes[parent as usize];
-        let log_n = ((p.visits + 1) as f32).ln();
-        let cfg = &self.cfg;
-        let mut best = None;
-        let mut best_v = f32::NEG_INFINITY;
-        // Disallowed root children do not count against the width.
-        let mut width = if self.widen {
-            widened(cfg, p.n_children, p.visits)
-        } else {
-            p.n_children
-        };
-        for i in p.first_child..p.first_child + p.n_children as u32 {
-            let ch = &self.nodes[i as usize];
-            if !ch.allowed {
-                continue;
-            }
-            if width == 0 {
-                break;
-            }
-            width -= 1;
-            let n = ch.visits as f32 + cfg.prior_visits;
-            let q = (ch.wins + cfg.prior_visits * ch.prior_q) / n;
-            let an = ch.amaf_visits as f32;
-            let mut v = if an > 0.0 {
-                let beta = an / (an + n + n * an / cfg.rave_equiv);
-                (1.0 - beta) * q + beta * ch.amaf_wins / an
-            } else {
-                q
-            };
-            v += cfg.explore * (log_n / n).sqrt();
-            if v > best_v {
-                best_v = v;
-                best = Some(i);
-            }
-        }
-        best
-    }
-
-    fn backup(&mut self, margin: f32) {
-        let black_result = if margin > 0.0 {
-            1.0
-        } else if margin < 0.0 {
-            0.0
-        } else {
-            0.5
-        };
-        for k in 0..self.path.len() {
-            let i = self.path[k] as usize;
-            let n = &mut self.nodes[i];
-            let black = n.color == BLACK;
-            n.visits += 1;
-            n.wins += if black {
-                black_result
-            } else {
-                1.0 - black_result
-            };
-            n.score_sum += if black { margin } else { -margin };
-            if n.expanded {
-                let (s, len) = (n.first_child as usize, n.n_children as usize);
-                for ch in &mut self.nodes[s..s + len] {
-                    if ch.mv != PASS && self.first_mover[ch.mv as usize] == ch.color {
-                        ch.amaf_visits += 1;
-                        ch.amaf_wins += if ch.color == BLACK {
-                            black_result
-                        } else {
-                            1.0 - black_result
-                        };
-                    }
-                }
-            }
-        }
-    }
-
-    /// The allowed root moves, most visited first (prior breaks ties).
-    pub fn root_moves(&self) -> Vec<RootMove> {
-        let Some(root) = self.nodes.first() else {
-            return Vec::new();
-        };
-        let s = root.first_child;
-        let mut idx: Vec<u32> = (s..s + root.n_children as u32)
-            .filter(|&i| self.nodes[i as usize].allowed)
-            .collect();
-        idx.sort_by(|&a, &b| {
-            let (x, y) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-            y.visits
-                .cmp(&x.visits)
-                .then(y.prior_p.total_cmp(&x.prior_p))
-                .then(a.cmp(&b))
-        });
-        idx.into_iter()
-            .map(|i| {
-                let n = &self.nodes[i as usize];
-                let (winrate, lead) = if n.visits > 0 {
-                    (
-                        (n.wins / n.visits as f32) as f64,
-                        (n.score_sum / n.visits as f32) as f64,
-                    )
-                } else {
-                    (n.prior_q as f64, 0.0)
-                };
-                RootMove {
-                    mv: to_move(n.mv),
-                    visits: n.visits as u64,
-                    winrate,
-                    prior: n.prior_p as f64,
-                    score_lead: lead,
-                    pv: self.pv_from(i),
-                }
-            })
-            .collect()
-    }
-
-    /// The most visited line from node `i` (its move first).
-    fn pv_from(&self, mut i: u32) -> Vec<GoMove> {
-        let mut pv = vec![to_move(self.nodes[i as usize].mv)];
-        while pv.len() < PV_LEN {
-            let n = &self.nodes[i as usize];
-            if !n.expanded || n.n_children == 0 {
-                break;
-            }
-            let s = n.first_child;
-            let best = (s..s + n.n_children as u32).max_by_key(|&c| self.nodes[c as usize].visits);
-            match best {
-                Some(c) if self.nodes[c as usize].visits > 0 => {
-                    pv.push(to_move(self.nodes[c as usize].mv));
-                    i = c;
-                }
-                _ => break,
-            }
-        }
-        pv
+        self.sims += 1;
     }
 }
 
+/// Adds the result to every node on the path (their visits were counted on the way
+/// down) and, as all-moves-as-first, to their children whose move the same colour played
+/// first later in the simulation.
+fn backup(arena: &Arena, path: &[u32], first_mover: &[u8], margin: f32) {
+    let black_result = if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    };
+    let win_for = |color: u8| {
+        if color == BLACK {
+            black_result
+        } else {
+            1.0 - black_result
+        }
+    };
+    for &i in path {
+        let n = arena.get(i);
+        let color = n.color();
+        let black = color == BLACK;
+        n.add_result(win_for(color), if black { margin } else { -margin });
+        for ch in arena.child_nodes(i) {
+            let (mv, color) = (ch.mv(), ch.color());
+            if mv != PASS && first_mover[mv as usize] == color {
+                ch.add_amaf(win_for(color));
+            }
+        }
+    }
+}
+
+/// The allowed child among the `n` from `first` of `parent` with the best RAVE-blended value
+/// (`None` when every child is forbidden). Visits of simulations still running elsewhere count
+/// as losses (virtual loss).
+fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
+    let arena = ctx.arena;
+    let cfg = ctx.cfg;
+    // In locals: the compiler does not keep fields behind a reference in registers across
+    // the loop's atomic loads.
+    let (prior_visits, rave_equiv, explore) = (cfg.prior_visits, cfg.rave_equiv, cfg.explore);
+    let p_visits = arena.get(parent).visits();
+    let log_n = ((p_visits + 1) as f32).ln();
+    let mut best = None;
+    let mut best_v = f32::NEG_INFINITY;
+    // Disallowed root children do not count against the width.
+    let mut width = if ctx.widen {
+        widened(cfg, n, p_visits)
+    } else {
+        n
+    };
+    for (i, ch) in (first..).zip(arena.block(first, n)) {
+        if !ch.allowed() {
+            continue;
+        }
+        if width == 0 {
+            break;
+        }
+        width -= 1;
+        let n = ch.visits() as f32 + prior_visits;
+        let q = (ch.wins() + prior_visits * ch.prior_q()) / n;
+        let an = ch.amaf_visits() as f32;
+        let mut v = if an > 0.0 {
+            let beta = an / (an + n + n * an / rave_equiv);
+            (1.0 - beta) * q + beta * ch.amaf_wins() / an
+        } else {
+            q
+        };
+        v += explore * (log_n / n).sqrt();
+        if v > best_v {
+            best_v = v;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// Whether the most visited root move has at least twice the visits of the next.
+fn clear_choice(arena: &Arena) -> bool {
+    let (first, second, _) = top_two_visits(arena);
+    first >= 2 * second.max(1)
+}
+
+/// Whether the most visited root move leads the next by more visits than the `sims` run so
+/// far in `tm.elapsed()` say can still be run before the hard deadline.
+fn decided(arena: &Arena, sims: u64, tm: &TimeManager<'_>) -> bool {
+    let Some(hard) = tm.hard_limit() else {
+        return false;
+    };
+    let (first, second, allowed) = top_two_visits(arena);
+    allowed <= 1 || cannot_be_overtaken(first - second, sims, tm.elapsed(), hard)
+}
+
+/// Visits of the two most visited allowed root moves, and how many root moves are allowed.
+fn top_two_visits(arena: &Arena) -> (u32, u32, usize) {
+    let (mut first, mut second, mut allowed) = (0u32, 0u32, 0usize);
+    for i in arena.children(ROOT) {
+        let ch = arena.get(i);
+        if !ch.allowed() {
+            continue;
+        }
+        allowed += 1;
+        let v = ch.visits();
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (first, second, allowed)
+}
+
+/// The allowed root moves, most visited first (prior breaks ties). Safe to call while other
+/// threads search: each node is read once, then sorted.
+fn root_moves(arena: &Arena) -> Vec<RootMove> {
+    if arena.is_empty() {
+        return Vec::new();
+    }
+    let mut kids: Vec<(u32, Node)> = arena
+        .children(ROOT)
+        .map(|i| (i, arena.get(i).load()))
+        .filter(|(_, n)| n.allowed)
+        .collect();
+    kids.sort_by(|(a, x), (b, y)| {
+        y.visits
+            .cmp(&x.visits)
+            .then(y.prior_p.total_cmp(&x.prior_p))
+            .then(a.cmp(b))
+    });
+    kids.into_iter()
+        .map(|(i, n)| {
+            let (winrate, lead) = if n.visits > 0 {
+                (
+                    (n.wins / n.visits as f32) as f64,
+                    (n.score_sum / n.visits as f32) as f64,
+                )
+            } else {
+                (n.prior_q as f64, 0.0)
+            };
+            RootMove {
+                mv: to_move(n.mv),
+                visits: n.visits as u64,
+                winrate,
+                prior: n.prior_p as f64,
+                score_lead: lead,
+                pv: pv_from(arena, i),
+            }
+        })
+        .collect()
+}
+
+/// The most visited line from node `i` (its move first).
+fn pv_from(arena: &Arena, mut i: u32) -> Vec<GoMove> {
+    let mut pv = vec![to_move(arena.get(i).mv())];
+    while pv.len() < PV_LEN {
+        let best = arena.children(i).max_by_key(|&c| arena.get(c).visits());
+        match best {
+            Some(c) if arena.get(c).visits() > 0 => {
+                pv.push(to_move(arena.get(c).mv()));
+                i = c;
+            }
+            _ => break,
+        }
+    }
+    pv
+}
 /// Whether a node with `n_children` children is widened progressively (in the opening).
 fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
     cfg.widen_over > 0 && n_children > cfg.widen_over as usize
@@ -870,11 +990,10 @@ fn to_move(code: u16) -> GoMove {
     }
 }
 
-/// Creates the children of `node` (position `board`, `color` to move) with their priors. At the
-/// root, `game` adds its law (superko) to the board's physics.
-fn expand(
+/// Fills `nodes` with the children of the position `board`, `color` to move, with their
+/// priors. At the root, `game` adds its law (superko) to the board's physics.
+fn children_of(
     nodes: &mut Vec<Node>,
-    node: u32,
     board: &GoBoard,
     color: Color,
     game: Option<&GoGame>,
@@ -900,7 +1019,8 @@ fn expand(
         b
     };
     let me = color as u8;
-    let first = nodes.len() as u32;
+    nodes.clear();
+    let first = 0;
     let mut top = i32::MIN;
     for &p in board.empty_points() {
         let pt = Point(p);
@@ -931,7 +1051,7 @@ fn expand(
             ..Node::default()
         });
     }
-    if nodes.len() as u32 == first {
+    if nodes.is_empty() {
         nodes.push(Node {
             mv: PASS,
             color: me,
@@ -942,7 +1062,7 @@ fn expand(
         });
     } else {
         if top == i32::MIN {
-            top = nodes[first as usize..]
+            top = nodes[first..]
                 .iter()
                 .map(|n| n.prior_q as i32)
                 .max()
@@ -950,7 +1070,7 @@ fn expand(
         }
         let top = top as f32;
         let mut sum = 0.0;
-        for n in &mut nodes[first as usize..] {
+        for n in &mut nodes[first..] {
             let gap = (n.prior_q - top).min(0.0);
             if n.prior_p < 0.0 {
                 n.prior_q = 0.1;
@@ -962,29 +1082,22 @@ fn expand(
             n.score_sum = 0.0;
             sum += n.prior_p;
         }
-        for n in &mut nodes[first as usize..] {
+        for n in &mut nodes[first..] {
             n.prior_p /= sum;
         }
-        let kids = &mut nodes[first as usize..];
+        let kids = &mut nodes[first..];
         if widens(cfg, kids.len()) {
             // Progressive widening searches the children in the prior's order.
             kids.sort_unstable_by(|a, b| b.prior_p.total_cmp(&a.prior_p).then(a.mv.cmp(&b.mv)));
         }
     }
-    let count = nodes.len() as u32 - first;
-    let n = &mut nodes[node as usize];
-    n.first_child = first;
-    n.n_children = count as u16;
-    n.expanded = true;
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::go::{parse_move, GoRules};
     use crate::search::clock::SearchLimit;
     use crate::search::move_filter::{FilterKind, FilterRule, NO_FILTER};
-    use std::sync::atomic::AtomicBool;
     use std::time::Instant;
 
     fn mv(g: &GoGame, s: &str) -> GoMove {
@@ -1140,8 +1253,8 @@ mod tests {
         assert_eq!(total, 2000);
     }
 
-    #[test]
-    fn finds_the_capture_that_saves_a_group() {
+    /// The position of `finds_the_capture_that_saves_a_group`: black must capture on E3.
+    fn capture_position() -> GoGame {
         // 7x7, komi 0: black's row 4 (A4-D4) and white's row 3 (A3-D3) are both in atari, on
         // E4 and E3. Black must capture at E3: extending at E4 is a self-atari (white F4), and
         // anything else lets white take row 4 at E4.
@@ -1167,8 +1280,170 @@ mod tests {
         put(&g, "A4 B4 C4 D4 A2 B2 C2 D2 E2", Color::Black);
         put(&g, "A5 B5 C5 D5 E5 F4 A3 B3 C3 D3", Color::White);
         g.place_setup(&setup).unwrap();
+        g
+    }
+
+    #[test]
+    fn finds_the_capture_that_saves_a_group() {
+        let g = capture_position();
         let r = run(&mut Mcts::new(1), &g, Color::Black, 3000);
         assert_eq!(r.best, Some(mv(&g, "E3")), "{:?}", &r.moves[..3]);
+    }
+
+    /// A search of `m` with `threads` threads.
+    fn threaded(threads: usize, seed: u64) -> Mcts {
+        let mut m = Mcts::new(seed);
+        m.set_threads(threads);
+        m
+    }
+
+    #[test]
+    fn a_shared_tree_finds_the_capture_too() {
+        let g = capture_position();
+        for seed in [1, 2] {
+            let r = run(&mut threaded(2, seed), &g, Color::Black, 3000);
+            assert_eq!(r.best, Some(mv(&g, "E3")), "{:?}", &r.moves[..3]);
+        }
+    }
+
+    /// Checks what every finished search leaves: no visit still in flight without its result
+    /// (each is counted on the way down), so no node has fewer visits than its children
+    /// together, and none has more wins than visits. The rest are the simulations that ended
+    /// on the node: alone, only the `expand_after` before its expansion (or a double pass);
+    /// with several threads also those that met it being expanded.
+    fn assert_settled(m: &Mcts) {
+        let a = &m.arena;
+        for i in 0..a.len() as u32 {
+            let n = a.get(i).load();
+            assert!(n.wins >= 0.0 && n.wins <= n.visits as f32, "{n:?}");
+            if n.expanded {
+                let below: u32 = a.children(i).map(|c| a.get(c).visits()).sum();
+                assert!(below <= n.visits, "{n:?} {below}");
+                if m.threads() == 1 && n.mv != PASS {
+                    assert!(n.visits - below <= m.cfg.expand_after, "{n:?} {below}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_tree_spends_the_budget_exactly_and_settles() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        g.play(mv(&g, "E5"), Color::Black).unwrap();
+        for threads in [1, 2, 3] {
+            let mut m = threaded(threads, 3);
+            let r = run(&mut m, &g, Color::White, 3001);
+            assert_eq!(r.playouts, 3001);
+            assert_eq!(r.total_visits(), 3001, "{threads} threads");
+            assert_eq!(m.root_visits(), 3001);
+            assert_settled(&m);
+        }
+        // One thread again is the plain search, move for move.
+        let mut m = threaded(2, 3);
+        m.set_threads(1);
+        let plain = run(&mut Mcts::new(3), &g, Color::White, 1500);
+        assert_eq!(run(&mut m, &g, Color::White, 1500).moves, plain.moves);
+    }
+
+    #[test]
+    fn a_shared_tree_is_reused_when_the_game_goes_on() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut m = threaded(2, 5);
+        let r = run(&mut m, &g, Color::Black, 3000);
+        g.play(r.best.unwrap(), Color::Black).unwrap();
+        let reply = r.moves[0].pv.get(1).copied().unwrap_or(GoMove::Pass);
+        g.play(reply, Color::White).unwrap();
+        let r = run(&mut m, &g, Color::Black, 500);
+        assert_eq!(r.playouts, 500);
+        assert!(
+            r.total_visits() > 500,
+            "reused visits: {}",
+            r.total_visits()
+        );
+        assert_settled(&m);
+        // A clone searches on its own tree; the original is untouched.
+        let before = m.root_moves();
+        let mut c = m.clone();
+        let _ = run(&mut c, &g, Color::Black, 500);
+        assert_eq!(m.root_moves(), before);
+        assert!(c.root_visits() > m.root_visits());
+    }
+
+    #[test]
+    fn a_shared_tree_stays_under_its_node_cap() {
+        let g = GoGame::new(19, 19, GoRules::default()).unwrap();
+        let cfg = MctsConfig {
+            max_nodes: 5000,
+            expand_after: 1,
+            ..MctsConfig::default()
+        };
+        let mut m = Mcts::with_config(cfg, 1);
+        m.set_threads(2);
+        let r = run(&mut m, &g, Color::Black, 20_000);
+        assert_eq!(r.playouts, 20_000);
+        // The check before an expansion leaves room for one more block (at most a pass and
+        // every point) per thread racing past it.
+        assert!(m.tree_size() > 4000, "{}", m.tree_size());
+        assert!(m.tree_size() <= 5000 + 2 * 362, "{}", m.tree_size());
+        assert_settled(&m);
+    }
+
+    #[test]
+    fn the_stop_flag_and_the_clock_end_every_thread() {
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let analyze = |m: &mut Mcts, tm: &TimeManager<'_>, report: SearchReport<'_>| {
+            let reporting = Reporting {
+                every: Some(Duration::from_millis(10)),
+                ownership: false,
+            };
+            let spec = SearchSpec {
+                mode: Mode::Analyze,
+                reporting,
+                filter: &NO_FILTER,
+            };
+            m.search(&g, Color::Black, tm, spec, report)
+        };
+        // Raised before the search: nobody simulates.
+        let stop = AtomicBool::new(true);
+        let r = analyze(
+            &mut threaded(2, 1),
+            &TimeManager::infinite(&stop),
+            &mut |_, _| {},
+        );
+        assert_eq!(r.playouts, 0);
+        // Raised by the fifth report: the search ends, every simulation finished.
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::infinite(&stop);
+        let mut reports = 0;
+        let mut m = threaded(2, 1);
+        let r = analyze(&mut m, &tm, &mut |moves, _| {
+            assert!(!moves.is_empty());
+            reports += 1;
+            if reports == 5 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(reports, 5);
+        assert!(r.playouts > 0);
+        assert_eq!(r.total_visits(), r.playouts);
+        assert_settled(&m);
+        // The hard deadline ends a timed search with both threads.
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
+        let t = Instant::now();
+        let mut m = threaded(2, 1);
+        let spec = SearchSpec {
+            mode: Mode::PlayTurn,
+            reporting: Reporting::default(),
+            filter: &NO_FILTER,
+        };
+        let r = m.search(&g, Color::Black, &tm, spec, &mut |_, _| {});
+        assert!(
+            t.elapsed() < Duration::from_millis(200),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(r.playouts > 0);
     }
 
     #[test]
@@ -1311,8 +1586,11 @@ mod tests {
         let g = GoGame::new(19, 19, GoRules::default()).unwrap();
         let mut m = Mcts::new(0);
         let _ = run(&mut m, &g, Color::Black, 1);
-        let root = m.nodes[ROOT as usize];
-        let kids = m.children(&root);
+        let kids: Vec<Node> = m
+            .arena
+            .children(ROOT)
+            .map(|i| m.arena.get(i).load())
+            .collect();
         assert_eq!(kids.len(), 361);
         assert!(kids.windows(2).all(|w| w[0].prior_p >= w[1].prior_p));
         // The first ones are the star points, the scorer's best (SEEDS 003: empty corners).
@@ -1408,6 +1686,13 @@ mod tests {
 
     #[test]
     fn ownership_is_averaged_over_the_simulations_when_asked() {
+        // One thread, and two whose maps are merged.
+        for threads in [1, 2] {
+            ownership_is_averaged_with(threads);
+        }
+    }
+
+    fn ownership_is_averaged_with(threads: usize) {
         let g = walls();
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&SearchLimit::nodes(400), Instant::now(), &stop);
@@ -1416,7 +1701,7 @@ mod tests {
             every: Some(Duration::ZERO),
             ownership: true,
         };
-        let r = Mcts::new(4).search(
+        let r = threaded(threads, 4).search(
             &g,
             Color::White,
             &tm,
@@ -1475,7 +1760,7 @@ mod tests {
                     },
                     &mut |_, _| {},
                 );
-                let b = m.scratch.as_ref().unwrap();
+                let b = m.workers[0].scratch.as_ref().unwrap();
                 let left = crate::search::playout::acceptable_moves_left(b);
                 let ended = left.contains(&0) && left.iter().all(|&n| n <= 1);
                 if ownership {

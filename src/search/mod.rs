@@ -4,9 +4,9 @@
 pub mod alphabeta;
 pub mod clock;
 pub mod mcts;
+mod mcts_tree;
 pub mod move_filter;
 pub mod playout;
-pub mod root_parallel;
 pub mod threats;
 pub mod tt;
 pub mod zeroed;

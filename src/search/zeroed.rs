@@ -17,9 +17,10 @@ use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
 /// Types for which the all-zero bit pattern is a valid value (for our caches: "empty").
 ///
 /// # Safety
-/// Implement only for `Copy` types made of integers (no references, no `bool`/enum fields that
-/// zero would not be valid for, no niches), so that zeroed memory is a valid value.
-pub unsafe trait Zeroable: Copy {}
+/// Implement only for types made of integers or atomic integers (no references, no `Drop`, no
+/// `bool`/enum fields that zero would not be valid for, no niches), so that zeroed memory is a
+/// valid value.
+pub unsafe trait Zeroable {}
 
 /// `len` zero values, allocated without writing them (see the module notes).
 pub fn zeroed_slice<T: Zeroable>(len: usize) -> Box<[T]> {

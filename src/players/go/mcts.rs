@@ -25,10 +25,9 @@ use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
 use crate::search::mcts::{
-    MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
+    Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
 };
 use crate::search::playout::{self, Rng};
-use crate::search::root_parallel::RootParallel;
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
 /// winrate early on is often the bias, not the position) ...
@@ -49,8 +48,8 @@ pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
-    /// One tree per search thread ([`GoPlayer::set_threads`]).
-    search: RootParallel,
+    /// The search, on one tree however many threads grow it ([`GoPlayer::set_threads`]).
+    search: Mcts,
     seed: u64,
     /// Whether [`TUNING_ENV`] changed the search settings (said by `describe`).
     tuned: bool,
@@ -58,7 +57,7 @@ pub struct MctsPlayer {
     last_explanation: String,
     /// Whether the last genmove's search found the game won beyond doubt.
     certain_win: bool,
-    /// The memory cap from the controller in bytes (0 = none), shared by the trees.
+    /// The memory cap from the controller in bytes (0 = none).
     memory_limit: u64,
 }
 
@@ -79,7 +78,7 @@ impl MctsPlayer {
             }
         }
         MctsPlayer {
-            search: RootParallel::new(cfg, 0),
+            search: Mcts::with_config(cfg, 0),
             seed: 0,
             tuned,
             last_explanation: String::new(),
@@ -88,15 +87,14 @@ impl MctsPlayer {
         }
     }
 
-    /// Sizes the trees so that together they use half the memory cap (the rest is boards,
+    /// Sizes the tree (one, whatever the threads) to half the memory cap (the rest is boards,
     /// history and buffers).
-    fn fit_trees_in_memory(&mut self) {
+    fn fit_tree_in_memory(&mut self) {
         if self.memory_limit == 0 {
             return;
         }
         let mut cfg = *self.search.config();
-        let per_tree = (self.memory_limit / 2) as usize / self.search.threads();
-        cfg.max_nodes = (per_tree / NODE_BYTES).max(10_000);
+        cfg.max_nodes = ((self.memory_limit / 2) as usize / NODE_BYTES).max(10_000);
         if cfg != *self.search.config() {
             self.search.set_config(cfg);
         }
@@ -308,12 +306,11 @@ impl GoPlayer for MctsPlayer {
     fn set_memory_limit(&mut self, bytes: u64) {
         if bytes > 0 {
             self.memory_limit = bytes;
-            self.fit_trees_in_memory();
+            self.fit_tree_in_memory();
         }
     }
     fn set_threads(&mut self, threads: usize) {
         self.search.set_threads(threads);
-        self.fit_trees_in_memory();
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
@@ -357,7 +354,7 @@ impl GoPlayer for MctsPlayer {
              {RESIGN_MIN_VISITS} visits; search settings{}: {}",
             match self.search.threads() {
                 1 => "one thread".to_string(),
-                n => format!("{n} threads, one tree each (root parallel)"),
+                n => format!("{n} threads sharing one tree (tree parallel, virtual loss)"),
             },
             100.0 * RESIGN_WINRATE,
             100.0 * CLAIM_WINRATE,
@@ -501,14 +498,19 @@ mod tests {
     }
 
     #[test]
-    fn the_trees_share_the_memory_cap() {
+    fn the_threads_share_one_tree_under_the_memory_cap() {
         let mut p = MctsPlayer::new();
         let cap = 400 * NODE_BYTES as u64 * 1000;
         p.set_memory_limit(cap);
         assert_eq!(p.search.config().max_nodes, 200_000);
         p.set_threads(4);
         assert_eq!(p.search.threads(), 4);
-        assert_eq!(p.search.config().max_nodes, 50_000);
+        assert_eq!(p.search.config().max_nodes, 200_000);
+        assert!(
+            p.describe().contains("; 4 threads sharing one tree"),
+            "{}",
+            p.describe()
+        );
         p.set_threads(1);
         assert_eq!(p.search.config().max_nodes, 200_000);
         assert!(p.describe().contains("; one thread; "), "{}", p.describe());
