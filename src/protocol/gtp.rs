@@ -726,38 +726,25 @@ fn parse_kgs_rules(args: &[&str]) -> Result<KataRules, LineError> {
 /// in any case, flags written `true` or `false`. `komi` is refused, as KataGo refuses it here
 /// (komi has its own command), and so is any other key.
 pub fn parse_rule_option(key: &str, value: &str) -> Result<RuleOption, String> {
-    let word = value.to_ascii_uppercase();
-    let bad = |expected: &str| format!("\"{key}\": \"{value}\" is not one of {expected}");
-    let flag = || match word.as_str() {
-        "TRUE" => Ok(true),
-        "FALSE" => Ok(false),
-        _ => Err(format!("\"{key}\" must be true or false")),
-    };
+    fn pick<T: Copy>(words: &[(T, &str)], key: &str, value: &str) -> Result<T, String> {
+        words
+            .iter()
+            .find(|(_, w)| w.eq_ignore_ascii_case(value))
+            .map(|&(v, _)| v)
+            .ok_or_else(|| {
+                let expected: Vec<&str> = words.iter().map(|&(_, w)| w).collect();
+                format!(
+                    "\"{key}\": \"{value}\" is not one of {}",
+                    expected.join(", ")
+                )
+            })
+    }
+    let flag = || pick(&[(true, "TRUE"), (false, "FALSE")], key, value);
     Ok(match key.to_ascii_lowercase().as_str() {
-        "ko" => RuleOption::Ko(match word.as_str() {
-            "SIMPLE" => KataKo::Simple,
-            "POSITIONAL" => KataKo::Positional,
-            "SITUATIONAL" => KataKo::Situational,
-            "SPIGHT" => KataKo::Spight,
-            _ => return Err(bad("SIMPLE, POSITIONAL, SITUATIONAL, SPIGHT")),
-        }),
-        "scoring" | "score" => RuleOption::Scoring(match word.as_str() {
-            "AREA" => Scoring::Area,
-            "TERRITORY" => Scoring::Territory,
-            _ => return Err(bad("AREA, TERRITORY")),
-        }),
-        "tax" => RuleOption::Tax(match word.as_str() {
-            "NONE" => KataTax::None,
-            "SEKI" => KataTax::Seki,
-            "ALL" => KataTax::All,
-            _ => return Err(bad("NONE, SEKI, ALL")),
-        }),
-        "whitehandicapbonus" => RuleOption::WhiteHandicapBonus(match word.as_str() {
-            "0" => HandicapBonus::Zero,
-            "N-1" => HandicapBonus::NMinusOne,
-            "N" => HandicapBonus::N,
-            _ => return Err(bad("0, N-1, N")),
-        }),
+        "ko" => RuleOption::Ko(pick(KO_WORDS, key, value)?),
+        "scoring" | "score" => RuleOption::Scoring(pick(SCORING_WORDS, key, value)?),
+        "tax" => RuleOption::Tax(pick(TAX_WORDS, key, value)?),
+        "whitehandicapbonus" => RuleOption::WhiteHandicapBonus(pick(BONUS_WORDS, key, value)?),
         "suicide" => RuleOption::Suicide(flag()?),
         "hasbutton" => RuleOption::HasButton(flag()?),
         "friendlypassok" => RuleOption::FriendlyPassOk(flag()?),
@@ -768,6 +755,36 @@ pub fn parse_rule_option(key: &str, value: &str) -> Result<RuleOption, String> {
         }
         _ => return Err(format!("unknown rules option \"{key}\"")),
     })
+}
+
+/// KataGo's spelling of each rule value, read by [`parse_rule_option`] and printed by
+/// [`format_kata_rules`].
+const KO_WORDS: &[(KataKo, &str)] = &[
+    (KataKo::Simple, "SIMPLE"),
+    (KataKo::Positional, "POSITIONAL"),
+    (KataKo::Situational, "SITUATIONAL"),
+    (KataKo::Spight, "SPIGHT"),
+];
+const SCORING_WORDS: &[(Scoring, &str)] =
+    &[(Scoring::Area, "AREA"), (Scoring::Territory, "TERRITORY")];
+const TAX_WORDS: &[(KataTax, &str)] = &[
+    (KataTax::None, "NONE"),
+    (KataTax::Seki, "SEKI"),
+    (KataTax::All, "ALL"),
+];
+const BONUS_WORDS: &[(HandicapBonus, &str)] = &[
+    (HandicapBonus::Zero, "0"),
+    (HandicapBonus::NMinusOne, "N-1"),
+    (HandicapBonus::N, "N"),
+];
+
+/// The word `words` gives `v`.
+fn word_for<T: PartialEq>(words: &[(T, &'static str)], v: &T) -> &'static str {
+    words
+        .iter()
+        .find(|(w, _)| w == v)
+        .map(|&(_, word)| word)
+        .expect("every value has a word")
 }
 
 /// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
@@ -807,26 +824,10 @@ pub fn parse_kata_rules_json(text: &str) -> Result<KataRules, String> {
 /// `kata-get-rules`' answer: KataGo's JSON object, keys in alphabetical order as KataGo prints
 /// them, komi left out as KataGo leaves it out.
 pub fn format_kata_rules(r: &KataRules) -> String {
-    let ko = match r.ko {
-        KataKo::Simple => "SIMPLE",
-        KataKo::Positional => "POSITIONAL",
-        KataKo::Situational => "SITUATIONAL",
-        KataKo::Spight => "SPIGHT",
-    };
-    let scoring = match r.scoring {
-        Scoring::Area => "AREA",
-        Scoring::Territory => "TERRITORY",
-    };
-    let tax = match r.tax {
-        KataTax::None => "NONE",
-        KataTax::Seki => "SEKI",
-        KataTax::All => "ALL",
-    };
-    let bonus = match r.white_handicap_bonus {
-        HandicapBonus::Zero => "0",
-        HandicapBonus::NMinusOne => "N-1",
-        HandicapBonus::N => "N",
-    };
+    let ko = word_for(KO_WORDS, &r.ko);
+    let scoring = word_for(SCORING_WORDS, &r.scoring);
+    let tax = word_for(TAX_WORDS, &r.tax);
+    let bonus = word_for(BONUS_WORDS, &r.white_handicap_bonus);
     serde_json::json!({
         "friendlyPassOk": r.friendly_pass_ok,
         "hasButton": r.has_button,
