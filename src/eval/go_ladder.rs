@@ -139,8 +139,7 @@ impl LadderReader {
 fn touches_attacker_in_atari(b: &GoBoard, h: usize, attacker: u8) -> bool {
     let mut s = h;
     loop {
-        if b
-            .neighbors(s)
+        if b.neighbors(s)
             .into_iter()
             .any(|n| b.cell(n) == attacker && b.in_atari(b.head(n)))
         {

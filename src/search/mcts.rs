@@ -33,7 +33,11 @@
 //!   simulations still to come at the current rate, or only one move is allowed.
 //! - **Priors** also favour the answers to the last move: points within distance 2
 //!   ([`MctsConfig::near_prior`]) and neighbours that complete a 3x3 shape pattern
-//!   ([`MctsConfig::pattern_prior`]).
+//!   ([`MctsConfig::pattern_prior`]). They read ladders ([`crate::eval::go_ladder`],
+//!   [`MctsConfig::ladders`]), which light playouts cannot: the scorer rewards every run out of
+//!   atari, so a run into a ladder that works gets a self-atari's prior instead, and an atari
+//!   that a ladder turns into a capture gets [`MctsConfig::ladder_prior`]. Node-limited, 2,000
+//!   playouts a move, 200 9x9 games: 114-86 against the same search without (+49 Elo).
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
@@ -535,7 +539,14 @@ impl Mcts {
         let arena = &self.arena;
         if arena.get(ROOT).kids() == Kids::Leaf {
             let w = &mut self.workers[0];
-            children_of(&mut w.kids, &mut w.ladders, &board, color, Some(game), &self.cfg);
+            children_of(
+                &mut w.kids,
+                &mut w.ladders,
+                &board,
+                color,
+                Some(game),
+                &self.cfg,
+            );
             let claimed = arena.try_claim(ROOT);
             let attached = arena.attach(ROOT, &w.kids);
             debug_assert!(claimed && attached.is_some());
@@ -736,7 +747,14 @@ impl Worker {
                     {
                         break;
                     }
-                    children_of(&mut self.kids, &mut self.ladders, scratch, to_move, None, cfg);
+                    children_of(
+                        &mut self.kids,
+                        &mut self.ladders,
+                        scratch,
+                        to_move,
+                        None,
+                        cfg,
+                    );
                     let depth = self.path.len() as u32 - 1;
                     if depth < ctx.filter_depth {
                         for ch in &mut self.kids {
@@ -1705,7 +1723,10 @@ mod tests {
         let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
         let on = kid(&g, &kids_of(&g, Color::Black, true), "D3");
         let bonus = MctsConfig::default().ladder_prior;
-        assert!((on.prior_q - (off.prior_q + bonus).min(0.9)).abs() < 1e-6, "{on:?} {off:?}");
+        assert!(
+            (on.prior_q - (off.prior_q + bonus).min(0.9)).abs() < 1e-6,
+            "{on:?} {off:?}"
+        );
         // An atari the runner escapes from gets nothing.
         let g = stones(9, "C4 D5", "D4");
         let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
