@@ -50,7 +50,7 @@ TTT_LEVELS = {"perfect", "default", "minimax", "smart", "rules+heuristic", "rule
               "rules-heuristic", "heuristic2", "heuristic1", "dumb", "dumber"}
 LEARNER_KEYS = {"kernel", "kernel_anchor", "kernel_symmetry", "kernel_near", "kernel_learn",
                 "rule_map"}
-SEARCHING = {"BEGIN", "TURN", "YXNBEST", "DONE_BOARD", "DONE_SWAP2"}
+LONG_TURN = "INFO timeout_turn 10000"
 
 
 def ascii_upper(s):
@@ -1059,6 +1059,10 @@ class Gen:
 
     def maybe_interrupt(self, lines):
         r = self.r.random()
+        if r < 0.05 and not self.m.complaint:
+            # A long think cut short: YXSTOP must answer at once, whatever the budget.
+            return [LONG_TURN] + lines + [self.r.choice(["YXSTOP", "STOP"]),
+                                          "INFO timeout_turn 200"]
         if r < 0.08:
             return lines + [self.r.choice(["YXSTOP", "STOP", "yxstop"])]
         if r < 0.1:
@@ -1086,14 +1090,17 @@ class Session:
                 self.auto = True
         extra = rng.choices([[], ["--seed", str(rng.randint(0, 99))], ["--level", "classic"],
                              ["--level", "learner", "--memory", os.path.join(workdir, "k.txt")],
+                             ["--level", "learner", "--kernel", "5"], ["--depth", "2"],
                              ["--nodes", "500"], ["--nodes", "300", "--level", "classic"]],
-                            [40, 15, 10, 10, 15, 10])[0]
+                            [35, 15, 10, 8, 5, 7, 12, 8])[0]
         argv += extra
         self.argv = argv
         level = "strong"
         if "--level" in extra:
             level = extra[extra.index("--level") + 1]
         self.model = Model(level)
+        if "--kernel" in extra:
+            self.model.options["kernel"] = extra[extra.index("--kernel") + 1]
         self.gen = Gen(rng, self.model, workdir)
         self.crlf = rng.random() < 0.3
         self.history = []
@@ -1108,6 +1115,8 @@ class Session:
     def raw(self, text, clean=False):
         end = b"\r\n" if (self.crlf or self.rng.random() < 0.05) else b"\n"
         data = text.encode("utf-8")
+        # The lines that set the long budget and restore the short one are never garbled.
+        clean = clean or text in (LONG_TURN, "INFO timeout_turn 200")
         if not clean and self.rng.random() < 0.01:
             data = data + b"\xff\xfe"
         return data + end
@@ -1227,16 +1236,17 @@ class Session:
     def send_batch(self, lines, final=False, clean=False, close=False):
         raws = [self.raw(t, clean) for t in lines]
         stop_sent = None
+        long_search = LONG_TURN in lines
         norm = [normalise(r) for r in raws]
         for i, r in enumerate(raws):
             # An interrupt behind a search goes at once (read before the search starts) or a
             # moment later (while it runs).
             if i > 0 and norm[i] and parse(norm[i])[0] in ("YXSTOP", "STOP", "END") and \
-                    self.rng.random() < 0.5:
-                pause = self.rng.uniform(0.01, 0.15)
+                    (long_search or self.rng.random() < 0.5):
+                pause = self.rng.uniform(0.01, 0.3 if long_search else 0.15)
                 self.history.append(f"<{pause * 1000:.0f} ms pause>")
                 time.sleep(pause)
-                if parse(norm[i])[0] != "END" and i == len(raws) - 1:
+                if parse(norm[i])[0] != "END":
                     stop_sent = time.monotonic()
             self.engine.send(r)
             self.history.append(r.decode("utf-8", errors="replace"))
@@ -1271,7 +1281,10 @@ class Session:
             self.max_latency = max(self.max_latency, dt)
             if stop_sent is not None and exp.searching and reply is not None:
                 # A YXSTOP/STOP went in while this search ran: how long it took to answer.
-                self.stop_latency.append(time.monotonic() - stop_sent)
+                late = time.monotonic() - stop_sent
+                self.stop_latency.append(late)
+                if long_search and late > 1.5:
+                    self.fail(f"a search with a 10 s budget answered {late:.1f} s after YXSTOP")
             if reply is None:
                 if end_follows and exp.searching:
                     self.history.append("<no reply: END arrived during the search>")
