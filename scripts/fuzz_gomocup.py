@@ -1234,9 +1234,9 @@ class Session:
             self.expect_exit(5.0)
 
     def send_batch(self, lines, final=False, clean=False, close=False):
-        raws = [self.raw(t, clean) for t in lines]
         stop_sent = None
         long_search = LONG_TURN in lines
+        raws = [self.raw(t, clean or long_search) for t in lines]
         norm = [normalise(r) for r in raws]
         for i, r in enumerate(raws):
             # An interrupt behind a search goes at once (read before the search starts) or a
