@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Random-command fuzzer for sente's Gomocup side (standard library only).
 
-    python3 scripts/fuzz_gomocup.py BIN SEED N [--mode mix|flag|auto] [--log FILE]
+    nice python3 scripts/fuzz_gomocup.py BIN SEED N [--mode mix|flag|auto] [--log FILE]
+                                                    [--hang SECONDS] [--session MAX]
 
 runs N random Gomocup commands, spread over several engine processes ("sessions"), against BIN
 (`target/release/sente`, `target/debug/sente` or `target/release/pbrain-sente`). A session
@@ -11,8 +12,10 @@ sends commands from the whole vocabulary the engine supports (START/RECTSTART of
 illegal sizes, BEGIN, TURN, BOARD/YXBOARD/SWAP2BOARD blocks with good and bad lines, TAKEBACK,
 PLAY, RESTART, INFO with every key and good and bad values, YXSHOWFORBID, YXNBEST, YXSTOP/STOP
 right behind a search, ABOUT, blank lines, CRLF, lower case, control bytes, invalid UTF-8,
-garbage) under tight limits (`INFO timeout_turn` <= 300 ms), and ends each session with `END`,
-`END` during a search, or end of input.
+garbage; several commands piped at once now and then) under tight limits (`INFO timeout_turn`
+<= 300 ms, except a few 10 s searches that a YXSTOP/STOP must cut short within 1.5 s), and ends
+each session with `END`, `END` during a search, or end of input (sometimes right behind a
+command or inside a block).
 
 A model of the session (board, rule, side to move, winner, field-3 markers, pending INFO
 complaints, remembered player options) predicts how many reply lines each command must get and
