@@ -148,6 +148,9 @@ DIRS = [(1, 0), (0, 1), (1, 1), (-1, 1)]
 
 
 def rule_from_mask(m):
+    # A bare 2 is Yixin-Board's renju; elsewhere the continuous-game bit is ignored.
+    if m == 2:
+        return "renju"
     return RULES.get(m & ~2)
 
 
