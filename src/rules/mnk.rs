@@ -102,8 +102,12 @@ impl Rule {
         Rule::CaroStandard,
     ];
     /// The rule for a Gomocup `INFO rule` bitmask (bit 2, "continuous game", is accepted and
-    /// ignored: the engine simply keeps answering moves).
+    /// ignored: the engine simply keeps answering moves). A bare 2 is renju: that is what
+    /// Yixin-Board sends for renju, and Rapfi reads it so; Gomocup managers never send it.
     pub fn from_gomocup(mask: i64) -> Option<Rule> {
+        if mask == 2 {
+            return Some(Rule::Renju);
+        }
         match mask & !2 {
             0 => Some(Rule::Freestyle),
             1 => Some(Rule::Standard),
@@ -690,6 +694,22 @@ mod tests {
         assert!(b.pos(15, 0).is_none());
         assert!(b.pos(-1, 0).is_none());
         assert_eq!(b.get(-1, 3), Cell::Wall);
+    }
+
+    #[test]
+    fn gomocup_rule_masks() {
+        for rule in Rule::ALL {
+            assert_eq!(Rule::from_gomocup(rule.gomocup_mask().into()), Some(rule));
+        }
+        // Yixin-Board's renju.
+        assert_eq!(Rule::from_gomocup(2), Some(Rule::Renju));
+        // The continuous-game bit beside another rule is ignored.
+        assert_eq!(Rule::from_gomocup(3), Some(Rule::Standard));
+        assert_eq!(Rule::from_gomocup(6), Some(Rule::Renju));
+        assert_eq!(Rule::from_gomocup(10), Some(Rule::Caro));
+        for bad in [-1, 16, 12, 32] {
+            assert_eq!(Rule::from_gomocup(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -388,7 +388,8 @@ impl GomokuSession {
                 Some(rule) => self.set_rule(rule),
                 None => self.complain(format!(
                     "INFO rule {v}: unsupported rule (supported: 0 freestyle, 1 standard, \
-                     4 renju, 8 caro, 9 caro with exact five; +2 continuous is ignored)"
+                     4 renju, 8 caro, 9 caro with exact five, 2 renju as Yixin-Board sends it; \
+                     +2 continuous is otherwise ignored)"
                 )),
             },
             Setting::Folder(f) => {
