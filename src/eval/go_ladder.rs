@@ -206,26 +206,24 @@ mod tests {
     /// give it exactly two: the textbook ladder, which runs up and to the right.
     const CHASERS: &str = "C4 D5 D3 E3";
 
+    /// Whether white, running from atari on E4 in the position with `black` and `white`
+    /// stones, is caught.
+    fn white_run_on_e4_is_caught(size: usize, black: &str, white: &str) -> bool {
+        let g = position(size, black, white);
+        LadderReader::new().run_is_caught(g.board(), pt(&g, "E4"), 2)
+    }
+
     #[test]
     fn a_ladder_on_an_open_board_catches_the_runner() {
-        let g = position(9, CHASERS, "D4");
-        let mut r = LadderReader::new();
-        assert!(r.run_is_caught(g.board(), pt(&g, "E4"), 2));
+        assert!(white_run_on_e4_is_caught(9, CHASERS, "D4"));
+        // A black stone away from the path changes nothing.
+        assert!(white_run_on_e4_is_caught(9, CHASERS, "D4 A9"));
     }
 
     #[test]
     fn a_ladder_breaker_lets_the_runner_escape() {
-        // A white stone on the ladder's path (G7) joins the runner: it escapes.
-        let g = position(9, CHASERS, "D4 G7");
-        let mut r = LadderReader::new();
-        assert!(!r.run_is_caught(g.board(), pt(&g, "E4"), 2));
-    }
-
-    #[test]
-    fn a_black_stone_on_the_path_does_not_save_the_runner() {
-        let g = position(9, CHASERS, "D4 A9");
-        let mut r = LadderReader::new();
-        assert!(r.run_is_caught(g.board(), pt(&g, "E4"), 2));
+        // A white stone on the ladder's path (G7) joins the runner.
+        assert!(!white_run_on_e4_is_caught(9, CHASERS, "D4 G7"));
     }
 
     #[test]
@@ -244,18 +242,15 @@ mod tests {
 
     #[test]
     fn a_runner_that_gets_three_liberties_escapes_at_once() {
-        let g = position(9, "C4 D5", "D4");
-        let mut r = LadderReader::new();
-        // Extending on E4 gives D4 four liberties: D3, E3, E5 and F4.
-        assert!(!r.run_is_caught(g.board(), pt(&g, "E4"), 2));
+        // Without E3, extending on E4 gives D4 four liberties: D3, E3, E5 and F4.
+        assert!(!white_run_on_e4_is_caught(9, "C4 D5", "D4"));
     }
 
     #[test]
     fn an_attacker_stone_in_atari_is_an_escape() {
-        // Black's chasing stone E3 stands in atari (white D2, F3, E2): white takes it.
-        let g = position(9, CHASERS, "D4 D2 F3 E2");
-        let mut r = LadderReader::new();
-        assert!(!r.run_is_caught(g.board(), pt(&g, "E4"), 2));
+        // With white on D2, F3 and E2, black's D3-E3 keeps only C3 once white is on E4:
+        // white takes it rather than run.
+        assert!(!white_run_on_e4_is_caught(9, CHASERS, "D4 D2 F3 E2"));
     }
 
     #[test]
