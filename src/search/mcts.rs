@@ -33,7 +33,11 @@
 //!   simulations still to come at the current rate, or only one move is allowed.
 //! - **Priors** also favour the answers to the last move: points within distance 2
 //!   ([`MctsConfig::near_prior`]) and neighbours that complete a 3x3 shape pattern
-//!   ([`MctsConfig::pattern_prior`]).
+//!   ([`MctsConfig::pattern_prior`]). They read ladders ([`crate::eval::go_ladder`],
+//!   [`MctsConfig::ladders`]), which light playouts cannot: the scorer rewards every run out of
+//!   atari, so a run into a ladder that works gets a self-atari's prior instead, and an atari
+//!   that a ladder turns into a capture gets [`MctsConfig::ladder_prior`]. Node-limited, 2,000
+//!   playouts a move, 200 9x9 games: 114-86 against the same search without (+49 Elo).
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
@@ -63,6 +67,7 @@
 use std::time::Duration;
 
 use crate::eval::baduk::{phase, BadukScorer, Phase};
+use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
@@ -99,6 +104,12 @@ pub struct MctsConfig {
     pub pattern_prior: f32,
     /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
     pub near_prior: f32,
+    /// Whether expansions read ladders ([`crate::eval::go_ladder`]): running from atari into
+    /// a ladder gets a self-atari's prior, and an atari that catches in a ladder gets
+    /// [`MctsConfig::ladder_prior`].
+    pub ladders: bool,
+    /// Added to the prior winrate of an atari that a ladder turns into a capture.
+    pub ladder_prior: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off),
@@ -123,6 +134,8 @@ impl Default for MctsConfig {
             explore: 0.1,
             pattern_prior: 0.1,
             near_prior: 0.05,
+            ladders: true,
+            ladder_prior: 0.1,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_start: 20.0,
@@ -151,6 +164,8 @@ impl MctsConfig {
                 "explore" => self.explore = num as f32,
                 "pattern_prior" => self.pattern_prior = num as f32,
                 "near_prior" => self.near_prior = num as f32,
+                "ladders" => self.ladders = num != 0.0,
+                "ladder_prior" => self.ladder_prior = num as f32,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_start" => self.widen_start = num as f32,
@@ -173,6 +188,8 @@ impl MctsConfig {
             format!("explore={}", c.explore),
             format!("pattern_prior={}", c.pattern_prior),
             format!("near_prior={}", c.near_prior),
+            format!("ladders={}", u8::from(c.ladders)),
+            format!("ladder_prior={}", c.ladder_prior),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_start={}", c.widen_start),
@@ -320,6 +337,8 @@ struct Worker {
     rng: Rng,
     /// Children being built by an expansion.
     kids: Vec<Node>,
+    /// Scratch boards for the expansions' ladder reads.
+    ladders: LadderReader,
     /// Final owners summed over this thread's simulations, by padded point (when reported).
     owners: Option<Vec<i64>>,
     /// Simulations this thread ran in this search.
@@ -519,10 +538,17 @@ impl Mcts {
         let board = game.board().clone();
         let arena = &self.arena;
         if arena.get(ROOT).kids() == Kids::Leaf {
-            let kids = &mut self.workers[0].kids;
-            children_of(kids, &board, color, Some(game), &self.cfg);
+            let w = &mut self.workers[0];
+            children_of(
+                &mut w.kids,
+                &mut w.ladders,
+                &board,
+                color,
+                Some(game),
+                &self.cfg,
+            );
             let claimed = arena.try_claim(ROOT);
-            let attached = arena.attach(ROOT, kids);
+            let attached = arena.attach(ROOT, &w.kids);
             debug_assert!(claimed && attached.is_some());
         } else {
             // A reused root: apply the game's law (superko) to its children.
@@ -601,6 +627,7 @@ impl Worker {
             path: Vec::with_capacity(64),
             rng: Rng::new(0),
             kids: Vec::new(),
+            ladders: LadderReader::new(),
             owners: None,
             sims: 0,
         }
@@ -720,7 +747,14 @@ impl Worker {
                     {
                         break;
                     }
-                    children_of(&mut self.kids, scratch, to_move, None, cfg);
+                    children_of(
+                        &mut self.kids,
+                        &mut self.ladders,
+                        scratch,
+                        to_move,
+                        None,
+                        cfg,
+                    );
                     let depth = self.path.len() as u32 - 1;
                     if depth < ctx.filter_depth {
                         for ch in &mut self.kids {
@@ -994,6 +1028,7 @@ fn to_move(code: u16) -> GoMove {
 /// priors. At the root, `game` adds its law (superko) to the board's physics.
 fn children_of(
     nodes: &mut Vec<Node>,
+    ladders: &mut LadderReader,
     board: &GoBoard,
     color: Color,
     game: Option<&GoGame>,
@@ -1035,8 +1070,16 @@ fn children_of(
         let Some(score) = scorer.score(pt) else {
             continue;
         };
-        let self_atari = board.is_self_atari(p as usize, me);
-        if !self_atari {
+        let mut bad = board.is_self_atari(p as usize, me);
+        let mut b = bonus(p as usize);
+        if cfg.ladders && !bad {
+            match ladder_effect(ladders, board, p as usize, me) {
+                Some(Ladder::RunsIntoIt) => bad = true,
+                Some(Ladder::Catches) => b += cfg.ladder_prior,
+                None => {}
+            }
+        }
+        if !bad {
             top = top.max(score);
         }
         nodes.push(Node {
@@ -1044,10 +1087,10 @@ fn children_of(
             color: me,
             allowed: true,
             // Scores ride in prior_q and bonuses in score_sum until every child is known;
-            // self-ataris are flagged by prior_p < 0.
+            // self-ataris (and runs into a ladder) are flagged by prior_p < 0.
             prior_q: score as f32,
-            score_sum: bonus(p as usize),
-            prior_p: if self_atari { -1.0 } else { 0.0 },
+            score_sum: b,
+            prior_p: if bad { -1.0 } else { 0.0 },
             ..Node::default()
         });
     }
@@ -1092,6 +1135,35 @@ fn children_of(
         }
     }
 }
+/// What a ladder makes of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ladder {
+    /// It runs an own group out of atari into a ladder that takes it.
+    RunsIntoIt,
+    /// It gives atari to an opponent group that a ladder then takes.
+    Catches,
+}
+
+/// Reads the ladder, if any, that `me` playing on legal empty `p` runs into or starts.
+fn ladder_effect(ladders: &mut LadderReader, board: &GoBoard, p: usize, me: u8) -> Option<Ladder> {
+    let (mut runs, mut ataris) = (false, false);
+    for n in board.neighbors(p) {
+        let v = board.cell(n);
+        if v == me && board.in_atari(board.head(n)) {
+            runs = true;
+        } else if v == 3 - me && board.count_liberties(board.head(n), 3) == 2 {
+            ataris = true;
+        }
+    }
+    if runs && ladders.run_is_caught(board, p, me) {
+        Some(Ladder::RunsIntoIt)
+    } else if ataris && ladders.atari_catches(board, p, me) {
+        Some(Ladder::Catches)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1598,6 +1670,68 @@ mod tests {
         for s in ["D4", "D16", "Q4", "Q16"] {
             assert!(stars.contains(&mv(&g, s)), "{s} not in {stars:?}");
         }
+    }
+
+    /// The children `children_of` gives `color` in `g`, with ladder reading on or off.
+    fn kids_of(g: &GoGame, color: Color, ladders: bool) -> Vec<Node> {
+        let cfg = MctsConfig {
+            ladders,
+            ..MctsConfig::default()
+        };
+        let mut kids = Vec::new();
+        let mut reader = LadderReader::new();
+        children_of(&mut kids, &mut reader, g.board(), color, Some(g), &cfg);
+        kids
+    }
+
+    fn kid(g: &GoGame, kids: &[Node], v: &str) -> Node {
+        let GoMove::Play(p) = mv(g, v) else {
+            panic!("{v}")
+        };
+        *kids.iter().find(|n| n.mv == p.0).expect("a child")
+    }
+
+    /// A game with `black` and `white` stones played in that order (GTP vertices).
+    fn stones(size: usize, black: &str, white: &str) -> GoGame {
+        let mut g = GoGame::new(size, size, GoRules::default()).unwrap();
+        for (list, c) in [(black, Color::Black), (white, Color::White)] {
+            for v in list.split_whitespace() {
+                g.play(mv(&g, v), c).unwrap();
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn running_into_a_ladder_gets_a_self_atari_prior() {
+        // White D4 in atari on E4; the run is the textbook ladder, which works on an empty
+        // board. The seed's scorer rewards saving the stone, the ladder reading does not.
+        let g = stones(9, "C4 D5 D3 E3", "D4");
+        let off = kid(&g, &kids_of(&g, Color::White, false), "E4");
+        let on = kid(&g, &kids_of(&g, Color::White, true), "E4");
+        assert!(off.prior_q > 0.3, "{off:?}");
+        assert!(on.prior_q <= 0.1, "{on:?}");
+        // With a white ladder breaker on the path, running is worth its prior again.
+        let g = stones(9, "C4 D5 D3 E3", "D4 G7");
+        let breaker = kid(&g, &kids_of(&g, Color::White, true), "E4");
+        assert!(breaker.prior_q > 0.3, "{breaker:?}");
+    }
+
+    #[test]
+    fn an_atari_that_catches_in_a_ladder_gets_a_bonus() {
+        let g = stones(9, "C4 D5 E3", "D4");
+        let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
+        let on = kid(&g, &kids_of(&g, Color::Black, true), "D3");
+        let bonus = MctsConfig::default().ladder_prior;
+        assert!(
+            (on.prior_q - (off.prior_q + bonus).min(0.9)).abs() < 1e-6,
+            "{on:?} {off:?}"
+        );
+        // An atari the runner escapes from gets nothing.
+        let g = stones(9, "C4 D5", "D4");
+        let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
+        let on = kid(&g, &kids_of(&g, Color::Black, true), "D3");
+        assert_eq!(on.prior_q, off.prior_q);
     }
 
     /// Line of `m` from the nearest edge (1 = the edge).

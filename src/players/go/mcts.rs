@@ -349,8 +349,8 @@ impl GoPlayer for MctsPlayer {
     }
     fn describe(&self) -> String {
         format!(
-            "mcts: UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse; \
-             {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
+            "mcts: UCT with RAVE, the seed's scorer and a ladder reader as prior, light \
+             playouts, tree reuse; {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
              {RESIGN_MIN_VISITS} visits; search settings{}: {}",
             match self.search.threads() {
                 1 => "one thread".to_string(),

@@ -485,6 +485,12 @@ impl GoBoard {
     pub(crate) fn head(&self, p: usize) -> usize {
         at(&self.head, p) as usize
     }
+    /// The next stone of the group on stone `s` (the stones form a ring, so walking from any
+    /// stone comes back to it).
+    #[inline]
+    pub(crate) fn next_in_group(&self, s: usize) -> usize {
+        at(&self.next, s) as usize
+    }
     /// Stones in the group whose head is `h`.
     #[inline]
     pub(crate) fn group_size(&self, h: usize) -> usize {
