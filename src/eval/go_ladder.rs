@@ -40,8 +40,7 @@ impl LadderReader {
     pub fn run_is_caught(&mut self, board: &GoBoard, p: usize, c: u8) -> bool {
         self.plays = 0;
         self.start(board, p, c);
-        let b = &self.boards[0];
-        match b.count_liberties(b.head(p), 3) {
+        match liberties_left(&self.boards[0], p) {
             0 | 1 => true,
             2 => self.attack(0, p),
             _ => false,
@@ -109,8 +108,7 @@ impl LadderReader {
         if !self.step(depth, lib, d) {
             return false;
         }
-        let b = &self.boards[depth + 1];
-        match b.count_liberties(b.head(stone), 3) {
+        match liberties_left(&self.boards[depth + 1], stone) {
             0 | 1 => true,
             2 => self.attack(depth + 1, stone),
             _ => false,
@@ -133,6 +131,15 @@ impl LadderReader {
         }
         false
     }
+}
+
+/// Liberties of the group on `stone` after its owner played, counting no further than 3: 0 when
+/// the move was a suicide (rules that allow it) and took the group off the board.
+fn liberties_left(b: &GoBoard, stone: usize) -> usize {
+    if b.cell(stone) == EMPTY {
+        return 0;
+    }
+    b.count_liberties(b.head(stone), 3)
 }
 
 /// Whether a group of colour `attacker` in atari touches the group with head `h`.
@@ -251,6 +258,22 @@ mod tests {
         // With white on D2, F3 and E2, black's D3-E3 keeps only C3 once white is on E4:
         // white takes it rather than run.
         assert!(!white_run_on_e4_is_caught(9, CHASERS, "D4 D2 F3 E2"));
+    }
+
+    #[test]
+    fn a_run_that_is_a_suicide_is_caught_where_suicide_is_allowed() {
+        // White D4 extending on E4 has no liberty left. Where suicide is legal the run takes
+        // the stones off the board, and the reader must not read on from the empty points.
+        let g = position(9, "C4 D5 D3 E5 F4 E3", "D4");
+        let mut board = g.board().clone();
+        board.set_suicide_allowed(true);
+        let mut r = LadderReader::new();
+        assert!(r.run_is_caught(&board, pt(&g, "E4"), 2));
+        // The same through an atari: black D3 leaves white only the suicide on E4.
+        let g = position(9, "C4 D5 E5 F4 E3", "D4");
+        let mut board = g.board().clone();
+        board.set_suicide_allowed(true);
+        assert!(r.atari_catches(&board, pt(&g, "D3"), 1));
     }
 
     #[test]
