@@ -21,6 +21,7 @@ use super::gtp::{
     format_vertices, is_supported, parse_line, Command, GtpGameKind, LineError,
     GENMOVE_EX_KEYWORDS, GOGUI_ANALYZE_COMMANDS,
 };
+use super::guard::guarded;
 use super::io::{Event, Input, Output};
 use super::next_input;
 use crate::session::cpu_time::process_cpu_time;
@@ -92,6 +93,14 @@ impl Engine {
             Engine::Go(s) => s.as_mut(),
         }
     }
+
+    /// After a command panicked ([`guarded`]): drop the search state it may have left half
+    /// built. The game record changes only in small steps that finish before a search starts.
+    fn recover(&mut self) {
+        if let Engine::Go(go) = self {
+            go.clear_cache();
+        }
+    }
 }
 
 /// Runs GTP until `quit` or end of input.
@@ -137,11 +146,24 @@ pub fn gtp_loop<W: Write>(
             // Without a session (no player for the game) only `quit` works.
             (_, Err(e)) => Err(e.clone()),
             (c @ (Command::Analyze(..) | Command::GenmoveAnalyze(..)), Ok(engine)) => {
-                stream(engine, c, id, &input, out)?;
+                let streamed = guarded("a GTP analysis", || stream(engine, c, id, &input, out));
+                if streamed.is_err() {
+                    // The `=` line is out: the empty line ends the response.
+                    engine.recover();
+                    send(out, "\n")?;
+                }
+                streamed.unwrap_or(Ok(()))?;
                 reply_written(engine);
                 continue;
             }
-            (other, Ok(engine)) => execute(engine, game, other, &input),
+            (other, Ok(engine)) => {
+                guarded("a GTP command", || execute(engine, game, other, &input)).unwrap_or_else(
+                    |e| {
+                        engine.recover();
+                        Err(e)
+                    },
+                )
+            }
         };
         let text = match &result {
             Ok(body) => format_response(id, Ok(body)),

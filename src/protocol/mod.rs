@@ -6,6 +6,7 @@ pub mod detect;
 pub mod gomocup;
 pub mod gtp;
 pub mod gtp_loop;
+pub mod guard;
 pub mod io;
 
 use std::io::{BufRead, BufReader, Write};
@@ -22,6 +23,7 @@ use gomocup::{
     format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
 };
 pub use gtp_loop::GtpOptions;
+use guard::guarded;
 use io::{Event, Input, Output};
 
 /// Which protocol to speak.
@@ -173,6 +175,16 @@ pub(crate) fn next_input(held: &mut Option<Input>, rx: &Receiver<Event>) -> Opti
     }
 }
 
+/// What one Gomocup line leads to.
+enum Step {
+    /// A reply (perhaps none) to write.
+    Reply(Reply),
+    /// A line inside a block: wait for more.
+    Wait,
+    /// The session is over (`END`, or `END` inside a block).
+    End,
+}
+
 fn gomocup_loop<W: Write>(
     first: Option<Input>,
     rx: &Receiver<Event>,
@@ -200,78 +212,91 @@ fn gomocup_loop<W: Write>(
             progress: &mut write_progress,
         };
         let mut searched = false;
-        let reply = if let Some(collector) = &mut block {
-            match collector.feed(&input.line) {
-                Feed::Pending => continue,
-                Feed::End => return Ok(()),
-                Feed::Complete(kind, result) => {
-                    block = None;
-                    match (kind, result) {
-                        (_, Err(e)) => Reply::Error(format!("{}: {e}", kind.name())),
-                        (BlockKind::Board, Ok(stones)) => {
-                            searched = true;
-                            session.set_board(&stones, true, &mut req)
-                        }
-                        (BlockKind::YxBoard, Ok(stones)) => {
-                            session.set_board(&stones, false, &mut req)
-                        }
-                        (BlockKind::Swap2Board, Ok(stones)) => {
-                            searched = true;
-                            session.swap2(&stones, &mut req)
+        let handled = guarded("a Gomocup command", || {
+            Step::Reply(if let Some(collector) = &mut block {
+                match collector.feed(&input.line) {
+                    Feed::Pending => return Step::Wait,
+                    Feed::End => return Step::End,
+                    Feed::Complete(kind, result) => {
+                        block = None;
+                        match (kind, result) {
+                            (_, Err(e)) => Reply::Error(format!("{}: {e}", kind.name())),
+                            (BlockKind::Board, Ok(stones)) => {
+                                searched = true;
+                                session.set_board(&stones, true, &mut req)
+                            }
+                            (BlockKind::YxBoard, Ok(stones)) => {
+                                session.set_board(&stones, false, &mut req)
+                            }
+                            (BlockKind::Swap2Board, Ok(stones)) => {
+                                searched = true;
+                                session.swap2(&stones, &mut req)
+                            }
                         }
                     }
                 }
-            }
-        } else {
-            match parse_command(&input.line) {
-                Err(e) => Reply::Error(e.to_string()),
-                Ok(cmd) => match cmd {
-                    Command::Start(n) => session.start(n),
-                    Command::RectStart(w, h) => session.rect_start(w, h),
-                    Command::Restart => session.restart(),
-                    Command::Begin => {
-                        searched = true;
-                        session.begin(&mut req)
-                    }
-                    Command::Turn(x, y) => {
-                        searched = true;
-                        session.turn(x, y, &mut req)
-                    }
-                    Command::Board => {
-                        block = Some(BoardCollector::new(BlockKind::Board));
-                        Reply::Nothing
-                    }
-                    Command::YxBoard => {
-                        block = Some(BoardCollector::new(BlockKind::YxBoard));
-                        Reply::Nothing
-                    }
-                    Command::Swap2Board => {
-                        block = Some(BoardCollector::new(BlockKind::Swap2Board));
-                        Reply::Nothing
-                    }
-                    Command::Done => {
-                        Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
-                    }
-                    Command::Stone(s) => {
-                        Reply::Error(format!("stone line {},{} outside BOARD ... DONE", s.x, s.y))
-                    }
-                    Command::Info(setting) => {
-                        session.info(setting);
-                        Reply::Nothing
-                    }
-                    Command::End => return Ok(()),
-                    Command::About => Reply::About,
-                    Command::Takeback(x, y) => session.takeback(x, y),
-                    Command::Play(x, y) => session.play(x, y),
-                    // Outside a search there is nothing to stop.
-                    Command::YxStop | Command::Stop => Reply::Nothing,
-                    Command::YxShowForbid => session.show_forbid(),
-                    Command::YxNbest(n) => {
-                        searched = true;
-                        session.nbest(n, &mut req)
-                    }
-                    Command::Unknown(text) => Reply::Unknown(text),
-                },
+            } else {
+                match parse_command(&input.line) {
+                    Err(e) => Reply::Error(e.to_string()),
+                    Ok(cmd) => match cmd {
+                        Command::Start(n) => session.start(n),
+                        Command::RectStart(w, h) => session.rect_start(w, h),
+                        Command::Restart => session.restart(),
+                        Command::Begin => {
+                            searched = true;
+                            session.begin(&mut req)
+                        }
+                        Command::Turn(x, y) => {
+                            searched = true;
+                            session.turn(x, y, &mut req)
+                        }
+                        Command::Board => {
+                            block = Some(BoardCollector::new(BlockKind::Board));
+                            Reply::Nothing
+                        }
+                        Command::YxBoard => {
+                            block = Some(BoardCollector::new(BlockKind::YxBoard));
+                            Reply::Nothing
+                        }
+                        Command::Swap2Board => {
+                            block = Some(BoardCollector::new(BlockKind::Swap2Board));
+                            Reply::Nothing
+                        }
+                        Command::Done => {
+                            Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
+                        }
+                        Command::Stone(s) => Reply::Error(format!(
+                            "stone line {},{} outside BOARD ... DONE",
+                            s.x, s.y
+                        )),
+                        Command::Info(setting) => {
+                            session.info(setting);
+                            Reply::Nothing
+                        }
+                        Command::End => return Step::End,
+                        Command::About => Reply::About,
+                        Command::Takeback(x, y) => session.takeback(x, y),
+                        Command::Play(x, y) => session.play(x, y),
+                        // Outside a search there is nothing to stop.
+                        Command::YxStop | Command::Stop => Reply::Nothing,
+                        Command::YxShowForbid => session.show_forbid(),
+                        Command::YxNbest(n) => {
+                            searched = true;
+                            session.nbest(n, &mut req)
+                        }
+                        Command::Unknown(text) => Reply::Unknown(text),
+                    },
+                }
+            })
+        });
+        let reply = match handled {
+            Ok(Step::Reply(reply)) => reply,
+            Ok(Step::Wait) => continue,
+            Ok(Step::End) => return Ok(()),
+            Err(e) => {
+                // A block being collected when it panicked is dropped with it.
+                block = None;
+                Reply::Error(e)
             }
         };
         // END while we were thinking: the manager has given up on the answer.
@@ -316,6 +341,49 @@ mod tests {
 
     fn gomocup(input: &str) -> Vec<String> {
         talk(input, ProtocolChoice::Auto)
+    }
+
+    /// A player with a bug: it panics on the move it is asked for.
+    struct Panicky;
+
+    impl GomokuPlayer for Panicky {
+        fn name(&self) -> &'static str {
+            "panicky"
+        }
+        fn choose(
+            &mut self,
+            _: &crate::rules::mnk::Board,
+            _: &mut crate::players::MoveRequest<'_, '_>,
+        ) -> Option<crate::rules::mnk::Pos> {
+            panic!("the player broke")
+        }
+    }
+
+    #[test]
+    fn a_panicking_player_gets_an_error_reply_and_the_engine_reads_on() {
+        let input = "START 15\nBEGIN\nTURN 7,7\nTAKEBACK 7,7\nABOUT\nEND\n";
+        let mut buf = Vec::new();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gomocup,
+            ..RunOptions::default()
+        };
+        let player: Box<dyn GomokuPlayer> = Box::new(Panicky);
+        run_with_player(
+            Cursor::new(input.as_bytes()),
+            &mut buf,
+            options,
+            Some(player),
+        )
+        .unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(lines[0], "OK");
+        assert_eq!(lines[1], "ERROR internal error: the player broke");
+        // TURN keeps the opponent's stone (the search came after it), so TAKEBACK finds it.
+        assert_eq!(lines[2], "ERROR internal error: the player broke");
+        assert_eq!(lines[3], "OK");
+        assert!(lines[4].starts_with("name=\"sente\""), "{lines:?}");
+        assert_eq!(lines.len(), 5, "{lines:?}");
     }
 
     fn is_move(s: &str) -> bool {
