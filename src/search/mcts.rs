@@ -1072,11 +1072,11 @@ fn children_of(
             continue;
         };
         let mut bad = board.is_self_atari(p as usize, me);
-        let mut b = bonus(p as usize);
+        let mut extra = bonus(p as usize);
         if cfg.ladders && !bad {
             match ladder_effect(ladders, board, p as usize, me) {
                 Some(Ladder::RunsIntoIt) => bad = true,
-                Some(Ladder::Catches) => b += cfg.ladder_prior,
+                Some(Ladder::Catches) => extra += cfg.ladder_prior,
                 None => {}
             }
         }
@@ -1090,7 +1090,7 @@ fn children_of(
             // Scores ride in prior_q and bonuses in score_sum until every child is known;
             // self-ataris (and runs into a ladder) are flagged by prior_p < 0.
             prior_q: score as f32,
-            score_sum: b,
+            score_sum: extra,
             prior_p: if bad { -1.0 } else { 0.0 },
             ..Node::default()
         });
