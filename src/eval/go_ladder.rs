@@ -277,6 +277,13 @@ mod tests {
     }
 
     #[test]
+    fn a_breaker_far_along_a_19x19_ladder_counts() {
+        // The ladder from D4 runs along the diagonal: Q16 on it breaks it, Q4 off it does not.
+        assert!(!white_run_on_e4_is_caught(19, CHASERS, "D4 Q16 Q4"));
+        assert!(white_run_on_e4_is_caught(19, CHASERS, "D4 Q4"));
+    }
+
+    #[test]
     fn reads_are_bounded() {
         // A long ladder on 19x19 from the bottom-left corner area reads to the end.
         let g = position(19, "C4 D5 D3 E3", "D4");
