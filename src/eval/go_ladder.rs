@@ -120,7 +120,7 @@ impl LadderReader {
     fn attack(&mut self, depth: usize, stone: usize) -> bool {
         let b = &self.boards[depth];
         let a = 3 - b.cell(stone);
-        for lib in two_liberties(b, b.head(stone)) {
+        for lib in b.liberties_found(b.head(stone), 2).points() {
             if !self.boards[depth].legal_empty(lib, a) || !self.step(depth, lib, a) {
                 continue;
             }
@@ -159,54 +159,13 @@ fn touches_attacker_in_atari(b: &GoBoard, h: usize, attacker: u8) -> bool {
     }
 }
 
-/// The two liberties of the group with head `h`, which has exactly two.
-fn two_liberties(b: &GoBoard, h: usize) -> [usize; 2] {
-    let mut libs = [0usize; 2];
-    let mut n = 0;
-    let mut s = h;
-    loop {
-        for q in b.neighbors(s) {
-            if b.cell(q) == EMPTY && libs[..n].iter().all(|&l| l != q) {
-                libs[n] = q;
-                n += 1;
-                if n == 2 {
-                    return libs;
-                }
-            }
-        }
-        s = b.next_in_group(s);
-        if s == h {
-            debug_assert!(false, "a group with two liberties");
-            return libs;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, GoGame, GoMove, GoRules};
-    use crate::rules::Color;
-
-    /// A game with `black` and `white` stones set up (GTP vertices).
-    fn position(size: usize, black: &str, white: &str) -> GoGame {
-        let mut g = GoGame::new(size, size, GoRules::default()).unwrap();
-        for (stones, c) in [(black, Color::Black), (white, Color::White)] {
-            for v in stones.split_whitespace() {
-                let GoMove::Play(p) = parse_move(g.board(), v).unwrap() else {
-                    panic!("{v}");
-                };
-                g.play(GoMove::Play(p), c).unwrap();
-            }
-        }
-        g
-    }
+    use crate::rules::go::{game_with_stones, parse_point, GoGame};
 
     fn pt(g: &GoGame, v: &str) -> usize {
-        match parse_move(g.board(), v).unwrap() {
-            GoMove::Play(p) => p.idx(),
-            GoMove::Pass => panic!("{v}"),
-        }
+        parse_point(g.board(), v).expect("a vertex").idx()
     }
 
     /// Black stones around white D4 that leave it one liberty, E4, and make every extension
@@ -216,7 +175,7 @@ mod tests {
     /// Whether white, running from atari on E4 in the position with `black` and `white`
     /// stones, is caught.
     fn white_run_on_e4_is_caught(size: usize, black: &str, white: &str) -> bool {
-        let g = position(size, black, white);
+        let g = game_with_stones(size, black, white);
         LadderReader::new().run_is_caught(g.board(), pt(&g, "E4"), 2)
     }
 
@@ -236,14 +195,14 @@ mod tests {
     #[test]
     fn an_atari_that_starts_a_working_ladder_catches() {
         // White D4 has D3 and E4; black's atari on D3 leaves the ladder above.
-        let g = position(9, "C4 D5 E3", "D4");
+        let g = game_with_stones(9, "C4 D5 E3", "D4");
         let mut r = LadderReader::new();
         assert!(r.atari_catches(g.board(), pt(&g, "D3"), 1));
         // Without E3 the same atari lets white extend on E4 to three liberties.
-        let open = position(9, "C4 D5", "D4");
+        let open = game_with_stones(9, "C4 D5", "D4");
         assert!(!r.atari_catches(open.board(), pt(&open, "D3"), 1));
         // With a white ladder breaker on the path, the atari on D3 does not catch either.
-        let g = position(9, "C4 D5 E3", "D4 G7");
+        let g = game_with_stones(9, "C4 D5 E3", "D4 G7");
         assert!(!r.atari_catches(g.board(), pt(&g, "D3"), 1));
     }
 
@@ -264,13 +223,13 @@ mod tests {
     fn a_run_that_is_a_suicide_is_caught_where_suicide_is_allowed() {
         // White D4 extending on E4 has no liberty left. Where suicide is legal the run takes
         // the stones off the board, and the reader must not read on from the empty points.
-        let g = position(9, "C4 D5 D3 E5 F4 E3", "D4");
+        let g = game_with_stones(9, "C4 D5 D3 E5 F4 E3", "D4");
         let mut board = g.board().clone();
         board.set_suicide_allowed(true);
         let mut r = LadderReader::new();
         assert!(r.run_is_caught(&board, pt(&g, "E4"), 2));
         // The same through an atari: black D3 leaves white only the suicide on E4.
-        let g = position(9, "C4 D5 E5 F4 E3", "D4");
+        let g = game_with_stones(9, "C4 D5 E5 F4 E3", "D4");
         let mut board = g.board().clone();
         board.set_suicide_allowed(true);
         assert!(r.atari_catches(&board, pt(&g, "D3"), 1));
@@ -286,7 +245,7 @@ mod tests {
     #[test]
     fn reads_are_bounded() {
         // A long ladder on 19x19 from the bottom-left corner area reads to the end.
-        let g = position(19, "C4 D5 D3 E3", "D4");
+        let g = game_with_stones(19, "C4 D5 D3 E3", "D4");
         let mut r = LadderReader::new();
         assert!(r.run_is_caught(g.board(), pt(&g, "E4"), 2));
         assert!(r.plays <= MAX_PLAYS);

@@ -1168,7 +1168,7 @@ fn ladder_effect(ladders: &mut LadderReader, board: &GoBoard, p: usize, me: u8) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::go::{parse_move, GoRules};
+    use crate::rules::go::{game_with_stones, parse_move, GoRules};
     use crate::search::clock::SearchLimit;
     use crate::search::move_filter::{FilterKind, FilterRule, NO_FILTER};
     use std::time::Instant;
@@ -1692,35 +1692,24 @@ mod tests {
         *kids.iter().find(|n| n.mv == p.0).expect("a child")
     }
 
-    /// A game with `black` and `white` stones played in that order (GTP vertices).
-    fn stones(size: usize, black: &str, white: &str) -> GoGame {
-        let mut g = GoGame::new(size, size, GoRules::default()).unwrap();
-        for (list, c) in [(black, Color::Black), (white, Color::White)] {
-            for v in list.split_whitespace() {
-                g.play(mv(&g, v), c).unwrap();
-            }
-        }
-        g
-    }
-
     #[test]
     fn running_into_a_ladder_gets_a_self_atari_prior() {
         // White D4 in atari on E4; the run is the textbook ladder, which works on an empty
         // board. The seed's scorer rewards saving the stone, the ladder reading does not.
-        let g = stones(9, "C4 D5 D3 E3", "D4");
+        let g = game_with_stones(9, "C4 D5 D3 E3", "D4");
         let off = kid(&g, &kids_of(&g, Color::White, false), "E4");
         let on = kid(&g, &kids_of(&g, Color::White, true), "E4");
         assert!(off.prior_q > 0.3, "{off:?}");
         assert!(on.prior_q <= 0.1, "{on:?}");
         // With a white ladder breaker on the path, running is worth its prior again.
-        let g = stones(9, "C4 D5 D3 E3", "D4 G7");
+        let g = game_with_stones(9, "C4 D5 D3 E3", "D4 G7");
         let breaker = kid(&g, &kids_of(&g, Color::White, true), "E4");
         assert!(breaker.prior_q > 0.3, "{breaker:?}");
     }
 
     #[test]
     fn an_atari_that_catches_in_a_ladder_gets_a_bonus() {
-        let g = stones(9, "C4 D5 E3", "D4");
+        let g = game_with_stones(9, "C4 D5 E3", "D4");
         let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
         let on = kid(&g, &kids_of(&g, Color::Black, true), "D3");
         let bonus = MctsConfig::default().ladder_prior;
@@ -1729,7 +1718,7 @@ mod tests {
             "{on:?} {off:?}"
         );
         // An atari the runner escapes from gets nothing.
-        let g = stones(9, "C4 D5", "D4");
+        let g = game_with_stones(9, "C4 D5", "D4");
         let off = kid(&g, &kids_of(&g, Color::Black, false), "D3");
         let on = kid(&g, &kids_of(&g, Color::Black, true), "D3");
         assert_eq!(on.prior_q, off.prior_q);

@@ -548,18 +548,24 @@ impl GoBoard {
     /// Distinct liberties of the group with head `h`, counting no further than `limit` (at
     /// most [`LibSet::CAP`]).
     pub(crate) fn count_liberties(&self, h: usize, limit: usize) -> usize {
+        self.liberties_found(h, limit).len()
+    }
+
+    /// The distinct liberties of the group with head `h`, found walking it until `limit` (at
+    /// most [`LibSet::CAP`]).
+    pub(crate) fn liberties_found(&self, h: usize, limit: usize) -> LibSet {
         let limit = limit.min(LibSet::CAP);
         let mut found = LibSet::new();
         let mut s = h;
         loop {
             for n in self.neighbors(s) {
                 if at(&self.cell, n) == EMPTY && found.insert(n) && found.len() >= limit {
-                    return found.len();
+                    return found;
                 }
             }
             s = at(&self.next, s) as usize;
             if s == h {
-                return found.len();
+                return found;
             }
         }
     }
@@ -1103,6 +1109,12 @@ impl LibSet {
     #[inline]
     fn len(&self) -> usize {
         self.n
+    }
+    /// The points held, in the order found.
+    pub(crate) fn points(&self) -> impl Iterator<Item = usize> + '_ {
+        self.pts[..self.n.min(Self::CAP)]
+            .iter()
+            .map(|&p| p as usize)
     }
 }
 

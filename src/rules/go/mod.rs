@@ -157,6 +157,21 @@ pub fn move_name(board: &GoBoard, mv: GoMove) -> String {
     }
 }
 
+/// A `size` x `size` game with the `black` stones played, then the `white` ones (GTP vertices
+/// separated by spaces, each colour playing on as often as it has stones): the set-up tests
+/// of tactics build their positions so.
+#[cfg(test)]
+pub(crate) fn game_with_stones(size: usize, black: &str, white: &str) -> GoGame {
+    let mut g = GoGame::new(size, size, GoRules::default()).expect("a board size");
+    for (list, c) in [(black, Color::Black), (white, Color::White)] {
+        for v in list.split_whitespace() {
+            let p = parse_point(g.board(), v).expect("a vertex");
+            g.play(GoMove::Play(p), c).expect("a legal stone");
+        }
+    }
+    g
+}
+
 /// Parses a GTP vertex that must be a point (`D4`; not `pass`).
 pub fn parse_point(board: &GoBoard, s: &str) -> Option<Point> {
     match parse_move(board, s)? {
