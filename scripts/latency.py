@@ -7,6 +7,8 @@ Usage:
   python3 scripts/latency.py gomoku [--size 15] [--rule 0] [--moves 300] [--turn-ms 100]
   python3 scripts/latency.py commands                 per-command latency, Gomocup and GTP
   python3 scripts/latency.py gtp [--go-moves 30]      genmove under the GTP time systems
+  python3 scripts/latency.py selfplay [--turn-ms 500] [--threads 2] [--match-ms 60000]
+                             [--other-binary B] [--moves 200]   two engines play each other
 
 Suites:
 * gomoku: games at `INFO timeout_turn T` against a seeded random player that answers next to
@@ -24,6 +26,17 @@ Suites:
   `time_left c seconds stones`, and under Japanese byo-yomi on 19x19 (`kgs-time_settings
   byoyomi 0 1 3`: three periods of 1 s) with `time_left c seconds periods`. The limit of
   a reply is the time its clock had left (main time plus one period while main time lasts).
+
+* selfplay: two engines (--binary, and --other-binary or the same binary again) play each other
+  from 2-4 stone openings near the centre, colours alternating game by game, each told
+  `INFO timeout_turn T` and `INFO thread_num N`; with --match-ms also `timeout_match` and a
+  `time_left` that this script keeps (the limit of a reply is then the smaller of the turn and
+  what is left). The first request of a game is a BOARD, the others TURN, as managers do. Real
+  positions, unlike the random replies of the gomoku suite, where most replies soon come from
+  a forced win: this is the suite that shows how much of the turn the clock spends. A line per
+  engine over every reply, one over the searched replies only (leaving out those whose last
+  progress line says depth 0 or 1: forced blocks, single replies, wins found by the threat
+  search), and how the games ended.
 
 Each line gives count, mean, p50, p99, max, how many replies exceeded their limit and the load
 average (1 min) before and after, because timed figures depend on the machine's load.
@@ -79,8 +92,11 @@ class Engine:
         """Gomocup: sends text, returns (first reply line that is not MESSAGE/DEBUG, seconds)."""
         t0 = time.perf_counter()
         self.send(text)
+        self.last_message = ""
         while True:
             line = self.next_line(text).strip()
+            if line.startswith("MESSAGE"):
+                self.last_message = line
             if line and not line.startswith(("MESSAGE", "DEBUG")):
                 return line, time.perf_counter() - t0
 
@@ -247,6 +263,98 @@ def gomoku_suite(binary, size, rule, moves, turn_ms, seed):
     return [every, first]
 
 
+# ---------------------------------------------------------------- selfplay
+
+def selfplay_suite(binaries, size, rule, moves, turn_ms, threads, match_ms, seed):
+    """Returns one Stats per engine (replies measured from the request to the move)."""
+    rng = random.Random(seed)
+    label = f"selfplay {size}x{size} {RULE_NAMES.get(rule, rule)} {turn_ms} ms {threads}t"
+    if match_ms:
+        label += f" match {match_ms} ms"
+    stats = [Stats(f"{label} engine {i + 1}") for i in range(2)]
+    searched = [Stats(f"{label} engine {i + 1} searched") for i in range(2)]
+    engines = [Engine([b]) for b in binaries]
+    endings = {}
+    answered = games = 0
+    try:
+        while answered < moves:
+            infos = "".join(f"INFO {i}\n" for i in (
+                f"timeout_turn {turn_ms}", f"timeout_match {match_ms}", "max_memory 367001600",
+                f"rule {rule}", f"thread_num {threads}",
+                f"time_left {match_ms if match_ms else 2147483647}"))
+            for e in engines:
+                line, _ = e.ask(f"START {size}")
+                if line != "OK":
+                    raise SystemExit(f"START answered {line!r}")
+                e.send(infos)
+            left = [match_ms, match_ms]
+            # An opening in move order, black first; engine `first` plays black.
+            c = size // 2
+            n = rng.randint(2, 4)
+            order = []
+            while len(order) < n:
+                p = (c + rng.randint(-3, 3), c + rng.randint(-3, 3))
+                if p not in order:
+                    order.append(p)
+            black = games % 2
+            games += 1
+            colour_of = {p: i % 2 for i, p in enumerate(order)}  # 0 black, 1 white
+            board = {p: ("eng%d" % (black if col == 0 else 1 - black)) for p, col in colour_of.items()}
+            to_move = n % 2  # colour to move
+            seen = [False, False]
+            last = order[-1]
+            ending = "moves"
+            while answered < moves:
+                i = black if to_move == 0 else 1 - black
+                e = engines[i]
+                if not seen[i]:
+                    lines = [f"{p[0]},{p[1]},{1 if board[p] == f'eng{i}' else 2}"
+                             for p in order if p in board]
+                    request = "BOARD\n" + "\n".join(lines) + "\nDONE"
+                    seen[i] = True
+                else:
+                    request = f"TURN {last[0]},{last[1]}"
+                limit = turn_ms
+                if match_ms:
+                    request = f"INFO time_left {max(0, int(left[i]))}\n" + request
+                    limit = min(turn_ms, max(0, left[i]))
+                line, dt = e.ask(request)
+                if line.startswith("ERROR"):
+                    raise SystemExit(f"engine {i + 1} error: {line}")
+                stats[i].add(dt, limit)
+                if not forced_reply(e.last_message):
+                    searched[i].add(dt, limit)
+                answered += 1
+                if match_ms:
+                    left[i] -= dt * 1000
+                m = parse_move(line, board, size)
+                board[m] = f"eng{i}"
+                order.append(m)
+                last = m
+                if five(board, size, *m, f"eng{i}"):
+                    ending = "five"
+                    break
+                if len(board) == size * size:
+                    ending = "full"
+                    break
+                to_move = 1 - to_move
+            endings[ending] = endings.get(ending, 0) + 1
+    finally:
+        for e in engines:
+            e.close("END")
+    print(f"{label}: {games} games, endings {endings}", flush=True)
+    return stats + searched
+
+
+def forced_reply(message):
+    """Whether a Gomocup progress line shows a move that needed no search: depth 0 or 1 (a
+    forced block, a single reply, a win found by the threat search)."""
+    words = message.split()
+    if len(words) < 3 or words[1] != "depth":
+        return True
+    return int(words[2].split("-")[0]) <= 1
+
+
 # ---------------------------------------------------------------- commands
 
 def commands_suite(binary, gtp_binary, turn_ms):
@@ -378,7 +486,8 @@ def gtp_suite(binary, size, moves, settings, report_left, label, japanese=False)
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("suite", nargs="?", default="all", choices=("all", "gomoku", "commands", "gtp"))
+    ap.add_argument("suite", nargs="?", default="all",
+                    choices=("all", "gomoku", "commands", "gtp", "selfplay"))
     ap.add_argument("--binary", default=os.path.join(root, "target", "release", "pbrain-sente"))
     ap.add_argument("--gtp-binary", default=os.path.join(root, "target", "release", "sente"))
     ap.add_argument("--moves", type=int, default=300, help="gomoku replies per run")
@@ -386,6 +495,10 @@ def main():
     ap.add_argument("--size", type=int, default=15, help="gomoku suite: board size")
     ap.add_argument("--rule", type=int, default=0, help="gomoku suite: INFO rule")
     ap.add_argument("--go-moves", type=int, default=30, help="genmoves per GTP run")
+    ap.add_argument("--threads", type=int, default=1, help="selfplay: INFO thread_num")
+    ap.add_argument("--match-ms", type=int, default=0,
+                    help="selfplay: timeout_match and a kept time_left (0: none)")
+    ap.add_argument("--other-binary", help="selfplay: the second engine (default: --binary)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a third of the replies")
     ap.add_argument("--stderr", help="append the engines' logs here (set RUST_LOG=debug to see "
@@ -406,6 +519,10 @@ def main():
         runs = [lambda s=s, r=r: gomoku_suite(args.binary, s, r, args.moves, args.turn_ms,
                                               args.seed)
                 for s, r in ((15, 0), (20, 0), (15, 4))]
+    if args.suite == "selfplay":
+        binaries = [args.binary, args.other_binary or args.binary]
+        runs = [lambda: selfplay_suite(binaries, args.size, args.rule, args.moves, args.turn_ms,
+                                       args.threads, args.match_ms, args.seed)]
     if args.suite in ("all", "commands"):
         runs.append(lambda: commands_suite(args.binary, args.gtp_binary, args.turn_ms))
     if args.suite in ("all", "gtp"):

@@ -21,7 +21,7 @@ use crate::eval::patterns::{
 };
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
-use crate::search::clock::TimeManager;
+use crate::search::clock::{Stability, TimeManager};
 use crate::search::smp::{skips_depth, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -571,10 +571,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// Whether iteration `depth` may start: the clock's decision for the leading thread; for a
     /// helper, any depth up to the cap until it is stopped, skipping the depths its thread
     /// leaves to others (`depth` moves on past them).
-    fn may_deepen(&mut self, depth: &mut u32, last_iteration: Duration) -> bool {
+    fn may_deepen(
+        &mut self,
+        depth: &mut u32,
+        last_iteration: Duration,
+        stable: &Stability,
+    ) -> bool {
         if self.thread == 0 {
             let nodes = self.all_nodes();
-            return self.tm.may_start_iteration(*depth, nodes, last_iteration);
+            return self.tm.may_deepen(*depth, nodes, last_iteration, stable);
         }
         let plies = self.pb.board().stones() as u32;
         while skips_depth(self.thread, *depth + plies) {
@@ -688,7 +693,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
         let mut depth = 1u32;
         let mut last_iteration = Duration::ZERO;
-        while self.may_deepen(&mut depth, last_iteration) {
+        let mut stability = Stability::default();
+        if root.len() == 1 {
+            // The root threats left one move: nothing to choose.
+            stability.force();
+        }
+        while self.may_deepen(&mut depth, last_iteration, &stability) {
             let iteration_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;
@@ -728,6 +738,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             // Moves not reached in an interrupted iteration keep their previous order.
             let finished = !self.stopped;
             root.sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)));
+            if finished {
+                stability.iteration(root[0].pos != best, root[0].score);
+            }
             if finished || root[0].score > best_info.score {
                 best = root[0].pos;
                 let score = root[0].score;

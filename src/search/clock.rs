@@ -18,6 +18,18 @@
 //!   hit the parts no process can see (before our stdin thread reads the line, after the reply
 //!   is written), so the margin grows by half as much again as what was seen, and decays when
 //!   replies are on time again.
+//!
+//! How much of the budget an iterative-deepening search spends ([`TimeManager::may_deepen`],
+//! [`Stability`]), as strong engines do: it starts another iteration while the time spent is
+//! under a *target*, which grows when the best move keeps changing or the score falls and
+//! shrinks when the choice has long been settled. When the time of a move is lost if unused
+//! (`timeout_turn` with no match clock), the target is half the hard deadline and may reach all
+//! of it, and an iteration starts whenever the move it searches first (about as long as the
+//! whole last iteration) can still finish: a cut iteration still checks the best move deeper and
+//! fills the table for the next move. Under a match clock the target is the fair share of the
+//! remaining time, and an iteration starts only if the whole of it can finish, since time saved
+//! now is time for later moves. Either way the hard deadline stops the search (never late), and
+//! a forced move (one reply, a won or refuted position) is answered at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -239,6 +251,97 @@ impl<'a> TimeManager<'a> {
     }
 }
 
+/// Share of the hard deadline that a per-move search aims to spend when its choice is neither
+/// settled nor shaken ([`Stability::scale`] 1).
+const PER_MOVE_TARGET: f64 = 0.5;
+
+impl TimeManager<'_> {
+    /// Asked by an iterative-deepening search between iterations: whether iteration `depth`
+    /// may start, given how long the last one took and how settled the choice is (see the
+    /// module notes). The first iteration always may, unless the search must stop.
+    pub fn may_deepen(
+        &self,
+        depth: u32,
+        nodes: u64,
+        last_iteration: Duration,
+        stability: &Stability,
+    ) -> bool {
+        if self.should_stop(nodes) || self.max_depth.is_some_and(|max| depth > max) {
+            return false;
+        }
+        if depth <= 1 {
+            return true;
+        }
+        let scale = stability.scale();
+        let elapsed = self.start.elapsed();
+        let (target, next) = match (self.per_move, self.hard) {
+            (true, Some(hard)) => (hard.mul_f64(PER_MOVE_TARGET * scale), last_iteration),
+            _ => (
+                self.soft.map_or(Duration::MAX, |s| s.mul_f64(scale)),
+                last_iteration * 2,
+            ),
+        };
+        if elapsed >= target {
+            return false;
+        }
+        match self.hard {
+            Some(hard) => elapsed + next < hard,
+            None => true,
+        }
+    }
+}
+
+/// How settled a search's choice is, iteration after iteration: the factor on its time target
+/// ([`TimeManager::may_deepen`]). Fed by the search after every completed iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stability {
+    /// Changes of the best move, each worth 1 and halved every iteration.
+    changes: f64,
+    /// Iterations in a row with the same best move.
+    settled: u32,
+    /// The scores of the last two iterations (the latest last). Scores of one parity are
+    /// compared (the side that moves last at the horizon alternates with the depth, and
+    /// the static evaluation leans towards it).
+    scores: [Option<i32>; 2],
+    /// How far the score fell, against the iteration two before, in the latest iteration.
+    fall: i32,
+    /// One legal move, or a forced win or loss: nothing to think about.
+    forced: bool,
+}
+
+impl Stability {
+    /// A completed iteration chose its best move (`changed`: another than the previous
+    /// iteration's) with `score`.
+    pub fn iteration(&mut self, changed: bool, score: i32) {
+        self.changes = self.changes / 2.0 + if changed { 1.0 } else { 0.0 };
+        self.settled = if changed { 0 } else { self.settled + 1 };
+        self.fall = match self.scores[0] {
+            Some(before) => (before - score).max(0),
+            None => 0,
+        };
+        self.scores = [self.scores[1], Some(score)];
+    }
+
+    /// The search has nothing left to choose: answer after the iteration that found it.
+    pub fn force(&mut self) {
+        self.forced = true;
+    }
+
+    /// Factor on the time target: 0 when forced; else from about 0.6 (the same move for many
+    /// iterations, the score holding) to 2.5 (the move changing at every iteration, or the
+    /// score falling).
+    pub fn scale(&self) -> f64 {
+        if self.forced {
+            return 0.0;
+        }
+        // A change an iteration ago weighs 1, one at every iteration approaches 2.
+        let instability = 1.0 + 0.6 * self.changes;
+        let settled = if self.settled >= 6 { 0.75 } else { 1.0 };
+        let falling = 1.0 + (self.fall.min(300) as f64) / 300.0 * 0.6;
+        (instability * settled * falling).min(2.5)
+    }
+}
+
 /// (soft, hard) deadlines in ms from the request, or `None` when unlimited.
 fn budget(clock: &GameClock) -> (Option<u64>, Option<u64>) {
     let mut hard: Option<u64> = None;
@@ -408,6 +511,121 @@ mod tests {
         assert!(tm.should_stop(1000));
         stop.store(true, Ordering::Relaxed);
         assert!(tm.should_stop(0));
+    }
+
+    #[test]
+    fn stability_scales_the_target() {
+        let mut s = Stability::default();
+        assert_eq!(s.scale(), 1.0);
+        for _ in 0..8 {
+            s.iteration(false, 100);
+        }
+        assert!(s.scale() < 0.8, "settled: {}", s.scale());
+        let mut shaken = Stability::default();
+        for i in 0..8 {
+            shaken.iteration(true, 100 + i);
+        }
+        assert!(shaken.scale() > 2.0, "changing: {}", shaken.scale());
+        let mut falling = Stability::default();
+        for score in [200, 300, 200, 100] {
+            falling.iteration(false, score);
+        }
+        assert!(falling.scale() > 1.3, "falling: {}", falling.scale());
+        // The odd/even swing of the evaluation is not a fall.
+        let mut swinging = Stability::default();
+        let mut steady = Stability::default();
+        for score in [300, -50, 300, -50, 300, -50] {
+            swinging.iteration(false, score);
+            steady.iteration(false, 300);
+        }
+        assert_eq!(swinging.scale(), steady.scale());
+        s.force();
+        assert_eq!(s.scale(), 0.0);
+    }
+
+    #[test]
+    fn per_move_searches_spend_more_of_the_turn_and_never_pass_it() {
+        let stop = AtomicBool::new(false);
+        let ms = Duration::from_millis;
+        // 500 ms a move: hard deadline 430 ms; the target is half of it, more when unsettled.
+        let start = Instant::now() - ms(180);
+        let tm = TimeManager::new(&SearchLimit::move_time(500), start, &stop);
+        let calm = Stability::default();
+        assert!(
+            tm.may_deepen(9, 0, ms(100), &calm),
+            "180 ms in, an iteration fits"
+        );
+        assert!(
+            !tm.may_deepen(9, 0, ms(300), &calm),
+            "it would not finish its first move"
+        );
+        let mut settled = Stability::default();
+        for _ in 0..8 {
+            settled.iteration(false, 0);
+        }
+        let tm = TimeManager::new(
+            &SearchLimit::move_time(500),
+            Instant::now() - ms(200),
+            &stop,
+        );
+        assert!(tm.may_deepen(9, 0, ms(10), &calm));
+        assert!(
+            !tm.may_deepen(9, 0, ms(10), &settled),
+            "a settled choice stops sooner"
+        );
+        let mut shaken = Stability::default();
+        for i in 0..4 {
+            shaken.iteration(true, i);
+        }
+        let tm = TimeManager::new(
+            &SearchLimit::move_time(500),
+            Instant::now() - ms(350),
+            &stop,
+        );
+        assert!(!tm.may_deepen(9, 0, ms(10), &calm));
+        assert!(
+            tm.may_deepen(9, 0, ms(10), &shaken),
+            "an unstable choice thinks on"
+        );
+        let tm = TimeManager::new(
+            &SearchLimit::move_time(500),
+            Instant::now() - ms(425),
+            &stop,
+        );
+        assert!(
+            !tm.may_deepen(9, 0, ms(10), &shaken),
+            "never past the hard deadline"
+        );
+        // The first iteration always runs; a forced choice stops after it.
+        let mut forced = Stability::default();
+        forced.force();
+        let tm = TimeManager::new(&SearchLimit::move_time(500), Instant::now(), &stop);
+        assert!(tm.may_deepen(1, 0, Duration::ZERO, &forced));
+        assert!(!tm.may_deepen(2, 0, Duration::ZERO, &forced));
+    }
+
+    #[test]
+    fn a_match_clock_keeps_the_whole_next_iteration_inside() {
+        let stop = AtomicBool::new(false);
+        let ms = Duration::from_millis;
+        let limit = SearchLimit {
+            clock: GameClock {
+                turn_ms: Some(5_000),
+                left_ms: Some(50_000),
+                ..GameClock::default()
+            },
+            ..SearchLimit::default()
+        };
+        // A fair share of 50 s is under 2 s; the hard deadline is 2.5 shares.
+        let tm = TimeManager::new(&limit, Instant::now() - ms(1_000), &stop);
+        let calm = Stability::default();
+        assert!(tm.may_deepen(9, 0, ms(200), &calm));
+        assert!(
+            !tm.may_deepen(9, 0, ms(2_000), &calm),
+            "the next iteration would not end"
+        );
+        let tm = TimeManager::new(&limit, Instant::now() - ms(2_500), &stop);
+        assert!(!tm.may_deepen(9, 0, ms(10), &calm), "past the share");
     }
 
     #[test]
