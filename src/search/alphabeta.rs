@@ -568,6 +568,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         wins
     }
 
+    /// Whether a forced move is searched anyway (see [`TimeManager::may_deepen`]): when the time
+    /// of this move is lost if unused.
+    fn thinks_when_forced(&self) -> bool {
+        self.tm.time_is_per_move() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
+    }
+
     /// Whether iteration `depth` may start: the clock's decision for the leading thread; for a
     /// helper, any depth up to the cap until it is stopped, skipping the depths its thread
     /// leaves to others (`depth` moves on past them).
@@ -630,6 +636,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             None
         };
         if let Some((p, score)) = forced {
+            // A block that does not lose, when the time of this move is lost if unused: think
+            // about the position after it (the table keeps what is found for the next move).
+            if score == 0 && self.pb.board().stones() > 0 && self.thinks_when_forced() {
+                return Ok(RootMoves(vec![RootMove {
+                    pos: p,
+                    score: -INF,
+                    order: 0,
+                }]));
+            }
             let info = self.info(1, score, vec![p], 1);
             report(&info);
             return Err(SearchResult {
@@ -658,6 +673,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p));
             let info = self.info(0, 0, any.into_iter().collect(), 1);
             return Err(SearchResult { best: any, info });
+        }
+        if root.len() == 1 && self.thinks_when_forced() {
+            return Ok(RootMoves(root));
         }
         if self.tm.must_answer_now() || root.len() == 1 {
             let info = self.info(0, 0, vec![root[0].pos], 1);
@@ -695,7 +713,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut last_iteration = Duration::ZERO;
         let mut stability = Stability::default();
         if root.len() == 1 {
-            // The root threats left one move: nothing to choose.
+            // One reply (a forced block, or the only move the threats leave): nothing to
+            // choose, the clock spends little or nothing on it.
             stability.force();
         }
         while self.may_deepen(&mut depth, last_iteration, &stability) {

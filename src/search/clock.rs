@@ -28,8 +28,12 @@
 //! whole last iteration) can still finish: a cut iteration still checks the best move deeper and
 //! fills the table for the next move. Under a match clock the target is the fair share of the
 //! remaining time, and an iteration starts only if the whole of it can finish, since time saved
-//! now is time for later moves. Either way the hard deadline stops the search (never late), and
-//! a forced move (one reply, a won or refuted position) is answered at once.
+//! now is time for later moves. Either way the hard deadline stops the search (never late). A
+//! won game (a five, an open four, a VCF) is answered at once; so is a forced move (one reply:
+//! a block, the one move that survives the opponent's threats) under a match clock, while per
+//! move it gets a quarter of the hard deadline ([`FORCED_SCALE`]): that time would be lost, and
+//! what the search finds about the position after the forced move is in the table when the
+//! opponent answers.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -254,6 +258,8 @@ impl<'a> TimeManager<'a> {
 /// Share of the hard deadline that a per-move search aims to spend when its choice is neither
 /// settled nor shaken ([`Stability::scale`] 1).
 const PER_MOVE_TARGET: f64 = 0.5;
+/// The per-move target's scale when the move is forced (one reply).
+const FORCED_SCALE: f64 = 0.5;
 
 impl TimeManager<'_> {
     /// Asked by an iterative-deepening search between iterations: whether iteration `depth`
@@ -272,7 +278,11 @@ impl TimeManager<'_> {
         if depth <= 1 {
             return true;
         }
-        let scale = stability.scale();
+        let scale = match (stability.forced, self.per_move && self.hard.is_some()) {
+            (false, _) => stability.scale(),
+            (true, true) => FORCED_SCALE,
+            (true, false) => return false,
+        };
         let elapsed = self.start.elapsed();
         let (target, next) = match (self.per_move, self.hard) {
             (true, Some(hard)) => (hard.mul_f64(PER_MOVE_TARGET * scale), last_iteration),
@@ -322,18 +332,15 @@ impl Stability {
         self.scores = [self.scores[1], Some(score)];
     }
 
-    /// The search has nothing left to choose: answer after the iteration that found it.
+    /// The search has nothing left to choose (one reply): see [`TimeManager::may_deepen`].
     pub fn force(&mut self) {
         self.forced = true;
     }
 
-    /// Factor on the time target: 0 when forced; else from about 0.6 (the same move for many
+    /// Factor on the time target (when not forced): from about 0.6 (the same move for many
     /// iterations, the score holding) to 2.5 (the move changing at every iteration, or the
     /// score falling).
     pub fn scale(&self) -> f64 {
-        if self.forced {
-            return 0.0;
-        }
         // A change an iteration ago weighs 1, one at every iteration approaches 2.
         let instability = 1.0 + 0.6 * self.changes;
         let settled = if self.settled >= 6 { 0.75 } else { 1.0 };
@@ -539,8 +546,6 @@ mod tests {
             steady.iteration(false, 300);
         }
         assert_eq!(swinging.scale(), steady.scale());
-        s.force();
-        assert_eq!(s.scale(), 0.0);
     }
 
     #[test]
@@ -596,11 +601,17 @@ mod tests {
             !tm.may_deepen(9, 0, ms(10), &shaken),
             "never past the hard deadline"
         );
-        // The first iteration always runs; a forced choice stops after it.
+        // The first iteration always runs; a forced move gets a quarter of the hard deadline.
         let mut forced = Stability::default();
         forced.force();
         let tm = TimeManager::new(&SearchLimit::move_time(500), Instant::now(), &stop);
         assert!(tm.may_deepen(1, 0, Duration::ZERO, &forced));
+        assert!(tm.may_deepen(2, 0, Duration::ZERO, &forced));
+        let tm = TimeManager::new(
+            &SearchLimit::move_time(500),
+            Instant::now() - ms(110),
+            &stop,
+        );
         assert!(!tm.may_deepen(2, 0, Duration::ZERO, &forced));
     }
 
@@ -626,6 +637,12 @@ mod tests {
         );
         let tm = TimeManager::new(&limit, Instant::now() - ms(2_500), &stop);
         assert!(!tm.may_deepen(9, 0, ms(10), &calm), "past the share");
+        // A forced move saves the match clock: its first iteration only.
+        let mut forced = Stability::default();
+        forced.force();
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        assert!(tm.may_deepen(1, 0, Duration::ZERO, &forced));
+        assert!(!tm.may_deepen(2, 0, Duration::ZERO, &forced));
     }
 
     #[test]
