@@ -17,7 +17,7 @@ play b D4
 5 loadsgf game.sgf x
 #? ?[syntax error.*]
 7 loadsgf hugekomi.sgf
-#? ?[cannot load file: malformed KM\[1e50\]]
+#? ?[cannot load file: malformed KM\[[0-9]+\]]
 # Only regular files are read: a device never ends, a FIFO waits for a writer.
 8 loadsgf /dev/zero
 #? ?[cannot load file: not a regular file]

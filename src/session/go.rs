@@ -1573,7 +1573,12 @@ mod tests {
         assert_eq!(s.game().board().hash(), before);
         assert_eq!(s.game().rules().komi, 0.5);
         assert_eq!(s.game().board().captures(Color::White), 1);
-        assert!(s.describe()[0].contains("territory scoring"));
+        // The description names the rules the engine starts with, not this game's.
+        assert!(
+            s.describe()[0].contains("until then 19x19, komi 7.5, area scoring"),
+            "{:?}",
+            s.describe()
+        );
     }
 
     #[test]
