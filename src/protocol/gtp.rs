@@ -21,13 +21,13 @@ use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
 use nom::sequence::{pair, tuple};
 use nom::IResult;
 
+use crate::rules::go::kata_rules::{KataKo, KataRules, KataTax, RuleOption, RULE_NAMES};
 use crate::rules::go::{HandicapBonus, Scoring};
 use crate::rules::Color;
 use crate::session::gtp_game::{
     AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
     TimeSystem, Vertex,
 };
-use crate::session::kata_rules::{KataKo, KataRules, KataTax, RuleOption, RULE_NAMES};
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
 pub const MAX_SIDE: usize = 25;
@@ -1467,7 +1467,7 @@ mod tests {
 
     #[test]
     fn rules_commands() {
-        use crate::session::kata_rules::KataRules;
+        use crate::rules::go::kata_rules::KataRules;
         let named = |n: &str| KataRules::named(n).unwrap();
         assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
         assert_eq!(cmd("clear_cache"), Ok(Command::ClearCache));
@@ -1544,7 +1544,7 @@ mod tests {
 
     #[test]
     fn kata_rules_json() {
-        use crate::session::kata_rules::KataRules;
+        use crate::rules::go::kata_rules::KataRules;
         let tt = KataRules::TROMP_TAYLOR;
         assert_eq!(parse_kata_rules_json("{}"), Ok(tt));
         // Every key, in any order and case of value; the documented examples read back.

@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+mod info;
 pub mod mcts;
 mod mcts_tree;
 pub mod move_filter;
@@ -11,3 +12,5 @@ pub mod threats;
 pub mod tt;
 pub mod ttt;
 pub mod zeroed;
+
+pub use info::SearchInfo;

@@ -1,5 +1,6 @@
 //! Go: board physics ([`board`]), the law and history of a game ([`game`]: ko, superko, undo,
-//! handicap) and counting ([`mod@score`]). No search, no I/O.
+//! handicap), counting ([`mod@score`]: area, territory; [`seki`]) and KataGo's names for rule sets
+//! ([`kata_rules`]). No search, no I/O.
 //!
 //! The split follows KataGo: the board only knows captures and the simple-ko point; the game
 //! keeps the history of position hashes for superko and the board before every move for undo;
@@ -7,8 +8,10 @@
 
 pub mod board;
 pub mod game;
+pub mod kata_rules;
 pub mod nbr3;
 pub mod score;
+pub mod seki;
 
 use std::fmt;
 
