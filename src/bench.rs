@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
+use crate::rules::notation::{gomocup_name, parse_gomocup_name};
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::smp;
 use crate::search::threats::Threats;
@@ -148,17 +149,10 @@ impl fmt::Display for BenchReport {
     }
 }
 
-/// Parses "h8"-style notation (letter = x from `a`, number = y + 1), the inverse of
-/// [`crate::protocol::gomocup::pos_name`] for boards up to 26 wide.
+/// A bench move in Gomocup-order notation ([`crate::rules::notation::parse_gomocup_name`]).
 pub fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
-    let mut chars = s.chars();
-    let letter = chars.next()?.to_ascii_lowercase();
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let x = (letter as u8 - b'a') as i64;
-    let y: i64 = chars.as_str().parse().ok()?;
-    board.pos(x, y - 1)
+    let (x, y) = parse_gomocup_name(s)?;
+    board.pos(x as i64, y as i64)
 }
 
 /// Searches every bench position to `depth` (plies) on this thread.
@@ -213,7 +207,7 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
         .map_or(time, |(end, begin)| end.saturating_sub(begin));
     let best = result.best.map_or("none".to_string(), |p| {
         let (x, y) = board.xy(p);
-        crate::protocol::gomocup::pos_name(x, y)
+        gomocup_name(x, y)
     });
     let line = BenchLine {
         name: bp.name,
