@@ -6,6 +6,7 @@ pub mod go;
 pub mod go_clock;
 pub mod gomoku;
 pub mod gtp_game;
+pub mod options;
 pub mod sgf;
 pub mod ttt;
 
