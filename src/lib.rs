@@ -6,6 +6,7 @@ pub mod arena;
 pub mod arena_cli;
 pub mod bench;
 pub mod cli;
+pub mod cpu_time;
 pub mod eval;
 pub mod play;
 pub mod play_cli;

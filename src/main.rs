@@ -157,13 +157,15 @@ fn run() -> anyhow::Result<()> {
         }) => {
             if game == "go" {
                 match vs {
-                    Some(games) => println!("{}", sente::bench::go_vs(games, playouts, 9, 1)),
+                    Some(games) => {
+                        println!("{}", sente::arena::go_levels::go_vs(games, playouts, 9, 1))
+                    }
                     None => println!("{}", sente::bench::run_go(playouts)),
                 }
             } else if game == "ttt" {
                 println!("{}", sente::search::ttt::bench());
             } else if game == "kernels" {
-                print!("{}", sente::bench::run_kernels());
+                print!("{}", sente::study::kernel_bench::run_kernels());
             } else if threads > 1 {
                 let threads = usize::from(threads);
                 println!("{}", sente::bench::run_gomoku_threads(depth, threads));

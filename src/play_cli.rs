@@ -19,8 +19,8 @@ use crate::rules::Rule;
 /// asked again; `undo` takes back your last move (and the computer's reply), `quit` or `00`
 /// abandons a game; a running score is kept across games.
 ///
-/// Moves: ttt `23` (row 2, column 3); gomoku `h8` (column letter, row from the top), `8 8` or
-/// the Gomocup pair `7,7` (from 0); Go GTP vertices `d4` (no I column, row 1 at the bottom),
+/// Moves: ttt `23` (row 2, column 3); gomoku `h8` (renju notation: column letter, row from 1
+/// at the bottom), `8 8` or the Gomocup pair `7,7` (from 0 at the top left); Go GTP vertices `d4` (no I column, row 1 at the bottom),
 /// `pass`, `resign`.
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]

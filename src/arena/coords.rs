@@ -3,11 +3,13 @@
 //!
 //! One orientation everywhere inside the arena: `x` counts columns from the left and `y` rows
 //! from the **top**, both 0-based, as Gomocup does. GTP counts rows from the bottom, so the
-//! conversion lives here and nowhere else.
+//! conversion lives here and nowhere else; the spellings themselves are
+//! [`crate::rules::notation`]'s, the same the protocols read.
 
 use std::fmt;
 
 use crate::rules::go::{GoBoard, GoMove};
+use crate::rules::notation::{gtp_point_name, parse_gtp_point, split_letter_number};
 
 /// A move: a stone on a point, or a pass (Go only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,33 +30,26 @@ impl fmt::Display for Mv {
     }
 }
 
-/// GTP column letters: `A` to `Z` without `I`.
-const GTP_COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-
 /// The GTP vertex of `mv` on a board `height` rows high (`D4`, `pass`).
 pub fn gtp_vertex(mv: Mv, height: usize) -> String {
     match mv {
         Mv::Pass => "pass".to_string(),
-        Mv::At(x, y) => match GTP_COLUMNS.get(x) {
-            Some(&c) => format!("{}{}", c as char, height - y),
-            None => format!("?{x},{y}"),
-        },
+        Mv::At(x, y) if y < height => {
+            gtp_point_name(x, height - 1 - y).unwrap_or_else(|| format!("?{x},{y}"))
+        }
+        Mv::At(x, y) => format!("?{x},{y}"),
     }
 }
 
-/// Parses a GTP vertex (any case; `pass`) on a `width` x `height` board.
+/// Parses a GTP vertex (any case; `pass`) on a `width` x `height` board, as strictly as the
+/// protocol does ([`parse_gtp_point`]: no `I`, no leading zero).
 pub fn parse_gtp_vertex(s: &str, width: usize, height: usize) -> Option<Mv> {
     let s = s.trim();
     if s.eq_ignore_ascii_case("pass") {
         return Some(Mv::Pass);
     }
-    let first = s.bytes().next()?.to_ascii_uppercase();
-    let x = GTP_COLUMNS.iter().position(|&c| c == first)?;
-    let row: usize = s.get(1..)?.parse().ok()?;
-    if x >= width || row == 0 || row > height || !s[1..].bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some(Mv::At(x, height - row))
+    let (x, row) = parse_gtp_point(s)?;
+    (x < width && row < height).then(|| Mv::At(x, height - 1 - row))
 }
 
 /// The Go move of `mv` on `board`, whose rows count from the bottom; `None` off the board.
@@ -125,28 +120,16 @@ pub fn parse_opening_line(
             moves.push(mv);
             continue;
         }
-        // Letter-number runs, possibly glued together.
-        let bytes = token.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let c = bytes[i].to_ascii_lowercase();
-            if !c.is_ascii_lowercase() {
-                return Err(format!("bad move in {token:?}"));
-            }
-            let start = i + 1;
-            let mut end = start;
-            while end < bytes.len() && bytes[end].is_ascii_digit() {
-                end += 1;
-            }
-            let row: usize = token[start..end]
-                .parse()
-                .map_err(|_| format!("bad move in {token:?}"))?;
-            let x = (c - b'a') as usize;
-            if x >= width || row == 0 || row > height {
+        // Gomocup-order names (rules/notation.rs), possibly glued together.
+        let mut rest = token;
+        while !rest.is_empty() {
+            let (x, row, more) =
+                split_letter_number(rest).ok_or_else(|| format!("bad move in {token:?}"))?;
+            if x >= width || row > height {
                 return Err(format!("move off the board in {token:?}"));
             }
             moves.push(Mv::At(x, row - 1));
-            i = end;
+            rest = more;
         }
     }
     Ok(moves)
@@ -165,7 +148,9 @@ mod tests {
         assert_eq!(parse_gtp_vertex("d4", 9, 9), Some(Mv::At(3, 5)));
         assert_eq!(parse_gtp_vertex("J9", 9, 9), Some(Mv::At(8, 0)));
         assert_eq!(parse_gtp_vertex("PASS", 9, 9), Some(Mv::Pass));
-        for bad in ["I5", "K1", "A10", "A0", "", "A", "A1x", "A-1", "resign"] {
+        for bad in [
+            "I5", "K1", "A10", "A0", "", "A", "A1x", "A-1", "resign", "A01", "D04",
+        ] {
             assert_eq!(parse_gtp_vertex(bad, 9, 9), None, "{bad}");
         }
         assert_eq!(parse_gtp_vertex("C3", 3, 3), Some(Mv::At(2, 0)));
@@ -225,6 +210,9 @@ mod tests {
         );
         assert!(parse_opening_line("z9", 15, 15, false).is_err());
         assert!(parse_opening_line("I5", 9, 9, true).is_err());
+        // What the protocols refuse, the arena refuses too: leading zeros.
+        assert!(parse_opening_line("D04", 9, 9, true).is_err());
+        assert!(parse_opening_line("h08", 15, 15, false).is_err());
         assert_eq!(parse_opening_line("   ", 15, 15, false), Ok(vec![]));
     }
 }

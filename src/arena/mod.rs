@@ -3,11 +3,14 @@
 //! ([`gomocup`]) or GTP ([`gtp`]) through [`process`], or our own levels in-process
 //! ([`engine::Internal`], the fast deterministic path). [`referee`] checks every move and
 //! ends games, [`tournament`] schedules them on threads, [`stats`] turns results into Elo, LOS
-//! and SPRT decisions, and [`report`] formats tables, SGF and PGN. Nothing here prints:
+//! and SPRT decisions, and [`report`] formats tables, SGF and PGN. [`go_levels`] plays Go
+//! levels against each other in-process at a fixed playout budget (`sente bench go --vs`).
+//! Nothing here prints:
 //! progress goes to a caller-supplied callback, results are values with `Display`.
 
 pub mod coords;
 pub mod engine;
+pub mod go_levels;
 pub mod gomocup;
 pub mod gtp;
 pub mod manifest;

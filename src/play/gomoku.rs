@@ -3,10 +3,12 @@
 //! [`crate::players::GOMOKU_LEVELS`] or another human. The menu, prompts and score are
 //! [`crate::play::menu`]'s.
 //!
-//! Notation: columns are letters from `a` on the left, rows numbers from `1` at the **top**, as
-//! the engine's Gomocup progress lines print them (`h8` is Gomocup `7,7`, the centre of 15x15).
-//! A move may be typed as `h8` (any case), as column and row numbers counted the same way
-//! (`8 8`), or as a Gomocup pair `x,y` counted from 0 (`7,7`). `undo` takes back the last human
+//! Notation: renju notation ([`crate::rules::notation`]), as RenLib and the RIF's records write
+//! games and as `sente play go` and GTP count rows: columns are letters from `a` on the left,
+//! rows numbers from `1` at the **bottom** (`a1` is the lower left; `h8` is the centre of
+//! 15x15, Gomocup `7,7`). A move may be typed as `h8` (any case), as column and row numbers
+//! counted the same way (`8 8`), or as a Gomocup pair `x,y` counted from 0 at the top left
+//! (`7,7`). `undo` takes back the last human
 //! move and the computer's reply after it; `quit` or `00` abandons the game; `help` lists the forms.
 //! Boards stop at 26 columns so that every column has a letter.
 //!
@@ -24,8 +26,8 @@ use crate::play::menu::{
     TerminalGame, Word,
 };
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::protocol::gomocup::{format_eval, pos_name};
-use crate::rules::mnk::column_letter;
+use crate::protocol::gomocup::format_eval;
+use crate::rules::notation::{column_letter, renju_name, split_letter_number};
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, MoveError, Pos, Rule};
 use crate::search::clock::{SearchLimit, TimeManager};
@@ -112,11 +114,14 @@ enum Input {
     Word(Word),
 }
 
-const HELP: &str = "Type a move as h8 (column letter, row number from the top), 8 8 (column and \
-row numbers) or 7,7 (Gomocup x,y from 0); undo takes back your last move, quit (or 00) ends the game.";
+const HELP: &str = "Type a move as h8 (column letter, row number from 1 at the bottom, as in renju \
+records), 8 8 (column and row numbers) or 7,7 (Gomocup x,y from 0 at the top left); undo takes back \
+your last move, quit (or 00) ends the game.";
 
-/// Column and row (0-based) of a typed point, before any board check: `h8`, `8 8`, `7,7`.
-fn parse_point(s: &str) -> Option<(i64, i64)> {
+/// Column and row (0-based, the row from the top as the board holds it) of a point typed on a
+/// board `height` rows high, before any board check: `h8` and `8 8` count rows from 1 at the
+/// bottom, `7,7` (Gomocup) from 0 at the top.
+fn parse_point(s: &str, height: usize) -> Option<(i64, i64)> {
     let s = s.trim().to_ascii_lowercase();
     let number = |t: &str| -> Option<i64> {
         let t = t.trim();
@@ -130,12 +135,11 @@ fn parse_point(s: &str) -> Option<(i64, i64)> {
     }
     let parts: Vec<&str> = s.split_whitespace().collect();
     if parts.len() == 2 {
-        return Some((number(parts[0])? - 1, number(parts[1])? - 1));
+        return Some((number(parts[0])? - 1, height as i64 - number(parts[1])?));
     }
-    let mut chars = s.chars();
-    let letter = chars.next().filter(|c| c.is_ascii_lowercase())?;
-    let row = number(chars.as_str())?;
-    Some((letter as i64 - 'a' as i64, row - 1))
+    let (x, row, rest) = split_letter_number(&s)?;
+    rest.is_empty()
+        .then_some((x as i64, height as i64 - row as i64))
 }
 
 /// A human's line as a legal move or a word; the refusal says why.
@@ -143,7 +147,8 @@ fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
     if let Some(w) = word(s) {
         return Ok(Input::Word(w));
     }
-    let (x, y) = parse_point(s).ok_or_else(|| format!("I do not understand {s:?}. {HELP}"))?;
+    let (x, y) = parse_point(s, board.height())
+        .ok_or_else(|| format!("I do not understand {s:?}. {HELP}"))?;
     let n = board.width();
     let last = column_letter(n - 1);
     let p = board.pos(x, y).ok_or_else(|| {
@@ -162,15 +167,15 @@ fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
 
 fn point_name(board: &Board, p: Pos) -> String {
     let (x, y) = board.xy(p);
-    pos_name(x, y)
+    renju_name(x, y, board.height())
 }
 
-/// The board as text: column letters above and below, row numbers from 1 at the top on both
+/// The board as text: column letters above and below, row numbers from 1 at the bottom on both
 /// sides, `X` black, `O` white, the last stone in parentheses, `*` for black's forbidden points
 /// when `forbidden` lists them.
 pub fn draw_board(board: &Board, forbidden: &[Pos]) -> String {
     let columns: Vec<char> = (0..board.width()).map(column_letter).collect();
-    let rows: Vec<usize> = (1..=board.height()).collect();
+    let rows: Vec<usize> = (1..=board.height()).rev().collect();
     let cell = |x: usize, y: usize| {
         let p = board.pos(x as i64, y as i64).expect("on the board");
         match board.cell(p) {
@@ -492,17 +497,26 @@ mod tests {
 
     #[test]
     fn point_forms() {
-        assert_eq!(parse_point("h8"), Some((7, 7)));
-        assert_eq!(parse_point(" H8 "), Some((7, 7)));
-        assert_eq!(parse_point("8 8"), Some((7, 7)));
-        assert_eq!(parse_point("7,7"), Some((7, 7)));
-        assert_eq!(parse_point("7, 7"), Some((7, 7)));
-        assert_eq!(parse_point("a15"), Some((0, 14)));
-        for bad in ["", "h", "88", "h8x", "8 8 8", "-1,2", "é8", "h 8", "h99999"] {
-            assert_eq!(parse_point(bad), None, "{bad:?}");
+        // Renju notation: a1 is the lower left, the top row is 15.
+        assert_eq!(parse_point("h8", 15), Some((7, 7)));
+        assert_eq!(parse_point(" H8 ", 15), Some((7, 7)));
+        assert_eq!(parse_point("8 8", 15), Some((7, 7)));
+        assert_eq!(parse_point("7,7", 15), Some((7, 7)));
+        assert_eq!(parse_point("7, 7", 15), Some((7, 7)));
+        assert_eq!(parse_point("a15", 15), Some((0, 0)));
+        assert_eq!(parse_point("a1", 15), Some((0, 14)));
+        assert_eq!(parse_point("1 1", 15), Some((0, 14)));
+        assert_eq!(parse_point("0,14", 15), Some((0, 14)));
+        assert_eq!(parse_point("c2", 9), Some((2, 7)));
+        for bad in [
+            "", "h", "88", "h8x", "8 8 8", "-1,2", "é8", "h 8", "h99999", "h08",
+        ] {
+            assert_eq!(parse_point(bad, 15), None, "{bad:?}");
         }
         let b = Board::new(15, 15, Rule::Freestyle).unwrap();
         assert_eq!(point_name(&b, b.pos(7, 7).unwrap()), "h8");
+        assert_eq!(point_name(&b, b.pos(0, 14).unwrap()), "a1");
+        assert_eq!(point_name(&b, b.pos(14, 0).unwrap()), "o15");
         // Off the board, not malformed: the message says where the board ends.
         let e = parse_input(&b, "p1").unwrap_err();
         assert!(

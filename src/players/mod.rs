@@ -7,46 +7,19 @@ pub mod go;
 pub mod kernel_file;
 pub mod learner;
 pub mod strong;
+pub mod swap2;
 pub mod ttt;
 
 use std::path::Path;
-use std::time::Duration;
 
+use rand_chacha::ChaCha8Rng;
+
+/// What a player reports while it thinks (defined by the search that fills it).
+pub use crate::search::SearchInfo;
 pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
-
-/// A snapshot of search progress, scored from the side to move's point of view.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchInfo {
-    /// Nominal depth of the finished (or current) iteration.
-    pub depth: u32,
-    /// Deepest ply reached, extensions and threat search included.
-    pub seldepth: u32,
-    /// Score in evaluation units (centi-stones); see `mate`.
-    pub score: i32,
-    /// `Some(n)`: a forced win in n plies (negative: a forced loss).
-    pub mate: Option<i32>,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time since the request.
-    pub elapsed: Duration,
-    /// Principal variation, the move to play first.
-    pub pv: Vec<Pos>,
-    /// 1-based rank among the N best moves (YXNBEST); 1 otherwise.
-    pub multipv: usize,
-}
-
-impl SearchInfo {
-    /// Nodes per second so far.
-    pub fn nps(&self) -> u64 {
-        let ms = self.elapsed.as_millis() as u64;
-        (self.nodes * 1000)
-            .checked_div(ms)
-            .unwrap_or(self.nodes * 1000)
-    }
-}
 
 /// A request for one move.
 pub struct MoveRequest<'r, 's> {
@@ -91,6 +64,16 @@ pub trait GomokuPlayer: Send {
     /// the opponent's if the manager sent it), and unknown otherwise (Gomocup managers do not
     /// send the move that beats us).
     fn game_over(&mut self, _board: &Board, _ours: Color) {}
+    /// SWAP2 on an empty board: the three opening stones (black, white, black) to propose, as
+    /// (x, y), drawn with `rng` (the session's seeded generator, so a seed replays the game).
+    fn swap2_opening(&mut self, board: &Board, rng: &mut ChaCha8Rng) -> Vec<(usize, usize)> {
+        swap2::balanced_opening(board, rng)
+    }
+    /// SWAP2 with 3 or 5 stones, after a search with white to move: whether to take black
+    /// (answer `SWAP`), given that search's last report.
+    fn swap2_takes_black(&mut self, white: Option<&SearchInfo>) -> bool {
+        swap2::white_is_lost(white)
+    }
 }
 
 /// The gomoku levels, strongest first; the first is the default.

@@ -14,6 +14,7 @@ use nom::IResult;
 
 use std::fmt;
 
+use crate::rules::notation::gomocup_name;
 use crate::session::gomoku::{Progress, Reply, Setting, StoneLine};
 use crate::session::Interrupt;
 
@@ -389,16 +390,6 @@ fn one_line(s: &str) -> String {
     }
 }
 
-/// Human notation for a point: letter = X (`a` = 0), number = Y + 1 (`h8` = 7,7). Columns past
-/// `z` (boards wider than 26) fall back to `x,y`.
-pub fn pos_name(x: usize, y: usize) -> String {
-    if x < 26 {
-        format!("{}{}", (b'a' + x as u8) as char, y + 1)
-    } else {
-        format!("{x},{y}")
-    }
-}
-
 /// `1234`, `56.7K`, `1.2M`, `3.4G`.
 fn si(n: u64) -> String {
     match n {
@@ -433,7 +424,7 @@ pub fn format_progress(p: &Progress) -> String {
         p.elapsed.as_millis()
     ));
     if !p.pv.is_empty() {
-        let pv: Vec<String> = p.pv.iter().map(|&(x, y)| pos_name(x, y)).collect();
+        let pv: Vec<String> = p.pv.iter().map(|&(x, y)| gomocup_name(x, y)).collect();
         s.push_str(" | pv ");
         s.push_str(&pv.join(" "));
     }
@@ -711,8 +702,6 @@ mod tests {
             "MESSAGE depth 9-17 | multipv 2 | eval -M4 | nodes 123456 | nps 1.2M | time 120"
         );
         assert_eq!(format_eval(0, Some(7)), "+M7");
-        assert_eq!(pos_name(0, 0), "a1");
-        assert_eq!(pos_name(27, 3), "27,3");
         assert_eq!(si(999), "999");
         assert_eq!(si(35_000), "35.0K");
     }

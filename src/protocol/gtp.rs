@@ -16,18 +16,19 @@ use std::time::Duration;
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while_m_n};
-use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::character::complete::{anychar, char, digit1};
+use nom::combinator::{all_consuming, map, map_opt, map_res, opt, recognize, value};
 use nom::sequence::{pair, tuple};
 use nom::IResult;
 
+use crate::rules::go::kata_rules::{KataKo, KataRules, KataTax, RuleOption, RULE_NAMES};
 use crate::rules::go::{HandicapBonus, Scoring};
+use crate::rules::notation::{gtp_column, gtp_point_name, gtp_row};
 use crate::rules::Color;
 use crate::session::gtp_game::{
     AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
     TimeSystem, Vertex,
 };
-use crate::session::kata_rules::{KataKo, KataRules, KataTax, RuleOption, RULE_NAMES};
 
 /// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
 pub const MAX_SIDE: usize = 25;
@@ -259,28 +260,13 @@ pub fn parse_color(tok: &str) -> Option<Color> {
     whole(tok, color_p)
 }
 
+// Column letters and row numbers as rules/notation.rs spells them.
 fn column_p(i: &str) -> IResult<&str, usize> {
-    map(
-        satisfy(|c| c.is_ascii_alphabetic() && !c.eq_ignore_ascii_case(&'i')),
-        |c| {
-            let k = (c.to_ascii_uppercase() as u8 - b'A') as usize;
-            if k > 8 {
-                k - 1
-            } else {
-                k
-            }
-        },
-    )(i)
+    map_opt(anychar, gtp_column)(i)
 }
 
 fn row_p(i: &str) -> IResult<&str, usize> {
-    map_res(
-        take_while_m_n(1, 2, |c: char| c.is_ascii_digit()),
-        |s: &str| match s.parse::<usize>() {
-            Ok(n) if (1..=MAX_SIDE).contains(&n) && !s.starts_with('0') => Ok(n - 1),
-            _ => Err(()),
-        },
-    )(i)
+    map_opt(take_while_m_n(1, 2, |c: char| c.is_ascii_digit()), gtp_row)(i)
 }
 
 fn vertex_p(i: &str) -> IResult<&str, Vertex> {
@@ -848,14 +834,7 @@ pub fn format_kata_rules(r: &KataRules) -> String {
 pub fn format_vertex(v: Vertex) -> String {
     match v {
         Vertex::Pass => "pass".to_string(),
-        Vertex::At { x, y } => {
-            let letter = if x < 8 {
-                b'A' + x as u8
-            } else {
-                b'A' + x as u8 + 1
-            };
-            format!("{}{}", letter as char, y + 1)
-        }
+        Vertex::At { x, y } => gtp_point_name(x, y).unwrap_or_else(|| format!("?{x},{y}")),
     }
 }
 
@@ -1483,7 +1462,7 @@ mod tests {
 
     #[test]
     fn rules_commands() {
-        use crate::session::kata_rules::KataRules;
+        use crate::rules::go::kata_rules::KataRules;
         let named = |n: &str| KataRules::named(n).unwrap();
         assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
         assert_eq!(cmd("clear_cache"), Ok(Command::ClearCache));
@@ -1560,7 +1539,7 @@ mod tests {
 
     #[test]
     fn kata_rules_json() {
-        use crate::session::kata_rules::KataRules;
+        use crate::rules::go::kata_rules::KataRules;
         let tt = KataRules::TROMP_TAYLOR;
         assert_eq!(parse_kata_rules_json("{}"), Ok(tt));
         // Every key, in any order and case of value; the documented examples read back.

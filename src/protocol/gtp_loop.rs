@@ -24,7 +24,7 @@ use super::gtp::{
 use super::guard::guarded;
 use super::io::{Event, Input, Output};
 use super::next_input;
-use crate::session::cpu_time::process_cpu_time;
+use crate::cpu_time::process_cpu_time;
 use crate::session::go::{GoConfig, GoSession};
 use crate::session::gtp_game::{Candidate, GtpGame, GtpRequest};
 use crate::session::ttt::TttSession;

@@ -672,10 +672,7 @@ pub fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
     (x, y)
 }
 
-/// `a`, `b`, ... for column x (used by text boards and "h8"-style notation).
-pub fn column_letter(x: usize) -> char {
-    (b'a' + (x as u8 % 26)) as char
-}
+pub use crate::rules::notation::column_letter;
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,7 @@
 
 pub mod go;
 pub mod mnk;
+pub mod notation;
 pub mod renju;
 pub mod ttt;
 

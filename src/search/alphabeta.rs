@@ -27,12 +27,12 @@ use crate::eval::patterns::{
     PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
     P4_FLEX4,
 };
-use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
 use crate::search::smp::{skips_depth, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::SearchInfo;
 
 /// Score of a win at the root; a win in n plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;

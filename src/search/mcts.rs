@@ -6,7 +6,7 @@
 //! - **Expansion**: the root at once, any other node once it has been visited
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
 //!   eye (at the root also the game's superko law); a pass child exists only when there is no
-//!   such point. Each child gets a prior from [`BadukScorer`]: a virtual
+//!   such point. Each child gets a prior ([`crate::eval::go_priors`], from the seed's move scorer): a virtual
 //!   [`MctsConfig::prior_visits`] visits at a winrate between 0.35 and 0.65 that falls with the
 //!   score's distance below the best, and 0.1 for a self-atari that captures nothing.
 //! - **Progressive widening** in the opening of big boards: a node with more than
@@ -67,9 +67,9 @@
 
 use std::time::Duration;
 
-use crate::eval::baduk::{phase, BadukScorer, Phase};
+use crate::eval::baduk::{phase, Phase};
 use crate::eval::go_ladder::LadderReader;
-use crate::eval::go_patterns::pat3;
+use crate::eval::go_priors::{prior_of, PriorReader, PriorWeights};
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -147,6 +147,16 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// The prior bonuses as the evaluation takes them.
+    fn prior_weights(&self) -> PriorWeights {
+        PriorWeights {
+            near: self.near_prior,
+            pattern: self.pattern_prior,
+            ladders: self.ladders,
+            ladder: self.ladder_prior,
+        }
+    }
+
     /// Applies `name=value` settings separated by commas or spaces (the field names of this
     /// struct), for tuning matches; an unknown name or a bad number is an error and changes
     /// nothing.
@@ -1025,7 +1035,8 @@ fn to_move(code: u16) -> GoMove {
 }
 
 /// Fills `nodes` with the children of the position `board`, `color` to move, with their
-/// priors. At the root, `game` adds its law (superko) to the board's physics.
+/// priors ([`crate::eval::go_priors`]). At the root, `game` adds its law (superko) to the
+/// board's physics.
 fn children_of(
     nodes: &mut Vec<Node>,
     ladders: &mut LadderReader,
@@ -1034,25 +1045,7 @@ fn children_of(
     game: Option<&GoGame>,
     cfg: &MctsConfig,
 ) {
-    let scorer = BadukScorer::new(board, color);
-    let pat = pat3();
-    let last = board.last_move().map(|(p, _)| board.xy(p));
-    // Bonus winrate per point: shape answers and nearness to the last move.
-    let bonus = |p: usize| -> f32 {
-        let Some((lx, ly)) = last else {
-            return 0.0;
-        };
-        let (x, y) = board.xy(Point(p as u16));
-        let (dx, dy) = (x.abs_diff(lx), y.abs_diff(ly));
-        let mut b = 0.0;
-        if dx + dy <= 2 {
-            b += cfg.near_prior;
-        }
-        if dx <= 1 && dy <= 1 && pat.matches(board.nbr3(p)) {
-            b += cfg.pattern_prior;
-        }
-        b
-    };
+    let reader = PriorReader::new(board, color, cfg.prior_weights());
     let me = color as u8;
     nodes.clear();
     let first = 0;
@@ -1067,20 +1060,11 @@ fn children_of(
                 continue;
             }
         }
-        let Some(score) = scorer.score(pt) else {
+        let Some(raw) = reader.raw(ladders, p) else {
             continue;
         };
-        let mut bad = board.is_self_atari(p as usize, me);
-        let mut extra = bonus(p as usize);
-        if cfg.ladders && !bad {
-            match ladder_effect(ladders, board, p as usize, me) {
-                Some(Ladder::RunsIntoIt) => bad = true,
-                Some(Ladder::Catches) => extra += cfg.ladder_prior,
-                None => {}
-            }
-        }
-        if !bad {
-            top = top.max(score);
+        if !raw.bad {
+            top = top.max(raw.score);
         }
         nodes.push(Node {
             mv: p,
@@ -1088,9 +1072,9 @@ fn children_of(
             allowed: true,
             // Scores ride in prior_q and bonuses in score_sum until every child is known;
             // self-ataris (and runs into a ladder) are flagged by prior_p < 0.
-            prior_q: score as f32,
-            score_sum: extra,
-            prior_p: if bad { -1.0 } else { 0.0 },
+            prior_q: raw.score as f32,
+            score_sum: raw.bonus,
+            prior_p: if raw.bad { -1.0 } else { 0.0 },
             ..Node::default()
         });
     }
@@ -1115,13 +1099,7 @@ fn children_of(
         let mut sum = 0.0;
         for n in &mut nodes[first..] {
             let gap = (n.prior_q - top).min(0.0);
-            if n.prior_p < 0.0 {
-                n.prior_q = 0.1;
-                n.prior_p = (gap / 50.0 - 4.0).exp();
-            } else {
-                n.prior_q = (0.35 + 0.3 * (gap / 100.0).exp() + n.score_sum).min(0.9);
-                n.prior_p = (gap / 50.0).exp() * (1.0 + 10.0 * n.score_sum);
-            }
+            (n.prior_q, n.prior_p) = prior_of(gap, n.score_sum, n.prior_p < 0.0);
             n.score_sum = 0.0;
             sum += n.prior_p;
         }
@@ -1133,34 +1111,6 @@ fn children_of(
             // Progressive widening searches the children in the prior's order.
             kids.sort_unstable_by(|a, b| b.prior_p.total_cmp(&a.prior_p).then(a.mv.cmp(&b.mv)));
         }
-    }
-}
-/// What a ladder makes of a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ladder {
-    /// It runs an own group out of atari into a ladder that takes it.
-    RunsIntoIt,
-    /// It gives atari to an opponent group that a ladder then takes.
-    Catches,
-}
-
-/// Reads the ladder, if any, that `me` playing on legal empty `p` runs into or starts.
-fn ladder_effect(ladders: &mut LadderReader, board: &GoBoard, p: usize, me: u8) -> Option<Ladder> {
-    let (mut runs, mut ataris) = (false, false);
-    for n in board.neighbors(p) {
-        let v = board.cell(n);
-        if v == me && board.in_atari(board.head(n)) {
-            runs = true;
-        } else if v == 3 - me && board.count_liberties(board.head(n), 3) == 2 {
-            ataris = true;
-        }
-    }
-    if runs && ladders.run_is_caught(board, p, me) {
-        Some(Ladder::RunsIntoIt)
-    } else if ataris && ladders.atari_catches(board, p, me) {
-        Some(Ladder::Catches)
-    } else {
-        None
     }
 }
 

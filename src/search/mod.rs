@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+mod info;
 pub mod mcts;
 mod mcts_tree;
 pub mod move_filter;
@@ -12,6 +13,8 @@ pub mod threats;
 pub mod tt;
 pub mod ttt;
 pub mod zeroed;
+
+pub use info::SearchInfo;
 
 /// Most threads one search may use (Go's tree search, gomoku's Lazy SMP).
 pub const MAX_THREADS: usize = 64;

@@ -19,11 +19,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::eval::patterns::PatternBoard;
-use crate::players::SearchInfo;
 use crate::search::alphabeta::{SearchResult, Searcher, MATE_BOUND};
 use crate::search::clock::TimeManager;
 use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
+use crate::search::SearchInfo;
 
 /// Stack of a helper thread: as the main thread's, which the searches' recursion (alpha-beta,
 /// quiescence, the renju tests) is known to fit. Reserved as address space, committed only as

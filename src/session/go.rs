@@ -6,7 +6,7 @@
 //! * **Rules**: area scoring, positional superko, no suicide (the go-engine defaults, what GNU Go
 //!   plays with `--chinese-rules --positional-superko`); komi from `komi` (default 7.5).
 //!   `kata-set-rules` / `kgs-rules` change them at any time, komi aside (KataGo's rule space
-//!   and what we refuse of it: [`crate::session::kata_rules`]): the game so far is replayed
+//!   and what we refuse of it: [`crate::rules::go::kata_rules`]): the game so far is replayed
 //!   under the new rules and the change is refused, nothing changed, if a move played becomes
 //!   illegal (a suicide, or a repetition simple ko let through); the player's tree is dropped.
 //!   Counting, dead stones and the players' pass checks follow; `gomill-describe_engine`
@@ -28,13 +28,11 @@
 //! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
 //!   ownership of every point, and black's expected area margin.
 //! * **Scoring**: `final_score` and `final_status_list` ask the player for dead stones (Monte
-//!   Carlo ownership) and count with [`crate::rules::go::score()`]. `seki` lists the live groups
-//!   that touch a neutral empty region (one bordered by live stones of both colours) and own
-//!   fewer than two eye regions with less than [`SEKI_MAX_EYE_SPACE`] points in all: exact
-//!   once the dame are filled, an estimate before.
+//!   Carlo ownership) and count with [`crate::rules::go::score()`]. `seki` lists the groups
+//!   [`seki_stones`] finds.
 //! * **Handicap**: only on an empty board (`board not empty`). `place_free_handicap n` uses the
 //!   fixed points when the board has them (clamped to the most it allows), corner points
-//!   otherwise; it may place fewer than `n`, as the spec allows.
+//!   ([`corner_points`]) otherwise; it may place fewer than `n`, as the spec allows.
 //! * **loadsgf**: the file is replayed on a fresh game (set-up nodes through
 //!   [`GoGame::edit_position`], `PL` through [`GoGame::set_to_move`]); any failure leaves the
 //!   current game as it was and answers `cannot load file: <why>` (what [`read_file`] and
@@ -51,6 +49,9 @@ use std::time::{Duration, Instant};
 use log::{info, warn};
 
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+use crate::rules::go::game::corner_points;
+use crate::rules::go::kata_rules::KataRules;
+use crate::rules::go::seki::seki_stones;
 use crate::rules::go::{
     move_name, GoGame, GoMove, GoRules, HandicapBonus, KoRule, Point, Scoring, Tax,
 };
@@ -63,7 +64,6 @@ use crate::session::gtp_game::{
     MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_LOAD, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
     UNACCEPTABLE_SIZE,
 };
-use crate::session::kata_rules::KataRules;
 use crate::session::sgf::{decode, read_file, read_record, SgfEvent, Xy};
 use crate::session::StopSignal;
 
@@ -73,8 +73,6 @@ pub const DEFAULT_MOVE_MS: u64 = 5_000;
 pub const SCORING_MS: u64 = 2_000;
 /// The hang guard of a dead-stone estimate in deterministic (`--nodes`) mode.
 pub const SCORING_SAFETY_MS: u64 = 30_000;
-/// A live group with this much eye space or more is never counted as seki.
-pub const SEKI_MAX_EYE_SPACE: usize = 7;
 /// The board a session starts with.
 pub const DEFAULT_SIZE: usize = 19;
 
@@ -377,7 +375,7 @@ impl GoSession {
         let b = self.game.board();
         let mut seen = HashSet::new();
         let mut groups = Vec::new();
-        let seki = seki_stones(&self.game, &dead);
+        let seki = seki_stones(self.game.board(), &dead);
         for p in b.points() {
             if b.get(p).is_none() || seen.contains(&p) {
                 continue;
@@ -749,7 +747,7 @@ impl GtpGame for GoSession {
         let seki: Vec<Point> = match self.game.rules().tax {
             Tax::Seki => {
                 let dead: HashSet<Point> = dead.iter().copied().collect();
-                seki_stones(&self.game, &dead).into_iter().collect()
+                seki_stones(self.game.board(), &dead).into_iter().collect()
             }
             Tax::None => Vec::new(),
         };
@@ -808,102 +806,6 @@ impl GtpGame for GoSession {
             time,
         ]
     }
-}
-
-/// Four corner-ish points for boards without standard handicap points: 3-3 points from 7x7,
-/// 2-2 from 4x4, the corners below.
-fn corner_points(w: usize, h: usize) -> Vec<(usize, usize)> {
-    let edge = |side: usize| match side {
-        13.. => 3,
-        7.. => 2,
-        4.. => 1,
-        _ => 0,
-    };
-    let (ex, ey) = (edge(w), edge(h));
-    let (lo_x, hi_x, lo_y, hi_y) = (ex, w - 1 - ex, ey, h - 1 - ey);
-    let mut v = Vec::new();
-    for xy in [(hi_x, hi_y), (lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y)] {
-        if !v.contains(&xy) {
-            v.push(xy);
-        }
-    }
-    v
-}
-
-/// The stones of live groups in seki (see the module notes).
-fn seki_stones(game: &GoGame, dead: &HashSet<Point>) -> HashSet<Point> {
-    let b = game.board();
-    let alive = |p: Point| b.get(p).filter(|_| !dead.contains(&p));
-    let neighbours = |p: Point| {
-        let (x, y) = b.xy(p);
-        let mut v = Vec::with_capacity(4);
-        if x > 0 {
-            v.extend(b.point(x - 1, y));
-        }
-        if y > 0 {
-            v.extend(b.point(x, y - 1));
-        }
-        v.extend(b.point(x + 1, y));
-        v.extend(b.point(x, y + 1));
-        v
-    };
-    // Empty regions (dead stones count as empty), with the live colours around each.
-    let mut region_of = std::collections::HashMap::new();
-    let mut regions: Vec<(usize, [bool; 2])> = Vec::new();
-    for start in b.points() {
-        if alive(start).is_some() || region_of.contains_key(&start) {
-            continue;
-        }
-        let id = regions.len();
-        let mut size = 0;
-        let mut borders = [false; 2];
-        let mut stack = vec![start];
-        region_of.insert(start, id);
-        while let Some(p) = stack.pop() {
-            size += 1;
-            for q in neighbours(p) {
-                match alive(q) {
-                    Some(c) => borders[c.index()] = true,
-                    None => {
-                        if let std::collections::hash_map::Entry::Vacant(e) = region_of.entry(q) {
-                            e.insert(id);
-                            stack.push(q);
-                        }
-                    }
-                }
-            }
-        }
-        regions.push((size, borders));
-    }
-    let mut seki = HashSet::new();
-    let mut seen = HashSet::new();
-    for p in b.points() {
-        let Some(c) = alive(p) else { continue };
-        if seen.contains(&p) {
-            continue;
-        }
-        let stones = b.group_stones(p);
-        seen.extend(stones.iter().copied());
-        let mut touching = HashSet::new();
-        for &s in &stones {
-            for q in neighbours(s) {
-                if let Some(&r) = region_of.get(&q) {
-                    touching.insert(r);
-                }
-            }
-        }
-        let neutral = touching.iter().any(|&r| regions[r].1 == [true, true]);
-        let own: Vec<usize> = touching
-            .iter()
-            .filter(|&&r| regions[r].1[c.index()] && !regions[r].1[c.opponent().index()])
-            .map(|&r| regions[r].0)
-            .collect();
-        let eye_space: usize = own.iter().sum();
-        if neutral && own.len() < 2 && eye_space < SEKI_MAX_EYE_SPACE {
-            seki.extend(stones);
-        }
-    }
-    seki
 }
 
 #[cfg(test)]
@@ -1644,12 +1546,5 @@ mod tests {
         // The search seeds its playouts from the position: a fresh search repeats the first.
         assert_eq!(gen(&mut s, Color::Black, true), first);
         assert_eq!(verdict(&s), fresh);
-    }
-
-    #[test]
-    fn corner_points_on_odd_boards() {
-        assert_eq!(corner_points(3, 3), vec![(2, 2), (0, 0), (0, 2), (2, 0)]);
-        assert_eq!(corner_points(7, 5), vec![(4, 3), (2, 1), (2, 3), (4, 1)]);
-        assert_eq!(corner_points(1, 2).len(), 2);
     }
 }

@@ -14,11 +14,11 @@
 //!   neither side) but remembered as taken, so we never play or accept a TURN there. Stones
 //!   are applied in the order given (renju managers send move order; a renju block whose
 //!   colours do not alternate is accepted with a warning).
-//! * **SWAP2.** With 0 stones we propose one of a few balanced three-stone openings near the
-//!   centre, picked and oriented by the seeded generator. With 3 or 5 stones we search the
-//!   position with white to move: if the player reports a forced loss for white, or a score at or
-//!   below [`SWAP_MARGIN`] below zero, we answer `SWAP` (take black); otherwise we stay white and
-//!   play the move the search chose.
+//! * **SWAP2.** With 0 stones the player proposes three opening stones
+//!   ([`GomokuPlayer::swap2_opening`], drawn with the session's seeded generator). With 3 or 5
+//!   stones we search the position with white to move and the player decides from the last
+//!   report ([`GomokuPlayer::swap2_takes_black`]): `SWAP` (take black), or we stay white and play
+//!   the move the search chose.
 //! * **YXNBEST** is analysis: it searches and answers the best move but does not play it.
 //! * **End of a game.** Gomocup never announces it, and a manager does not send the move that
 //!   beats us. The player's [`GomokuPlayer::game_over`] hook is called once per game with the
@@ -39,13 +39,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use log::{info, warn};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::rules::mnk::{symmetry, MAX_SIZE};
+use crate::rules::mnk::MAX_SIZE;
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager, UNLIMITED_MS};
@@ -55,9 +54,6 @@ use crate::session::StopSignal;
 /// Per-move time used when the manager gave no clock, depth or node limit at all, so that a
 /// searching player still answers (Gomocup's fast-game limit).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
-
-/// SWAP2: answer `SWAP` when white's score is at or below minus this many evaluation units.
-pub const SWAP_MARGIN: i32 = 150;
 
 /// The reply to send when a command needs a board and none exists.
 pub const NO_GAME: &str = "no game started (send START first)";
@@ -736,7 +732,7 @@ impl GomokuSession {
             b.play_unchecked(p);
         }
         if stones.is_empty() {
-            let moves = self.swap2_opening(&b);
+            let moves = self.player.swap2_opening(&b, &mut self.rng);
             for &(x, y) in &moves {
                 let p = b.pos(x as i64, y as i64).expect("opening fits the board");
                 b.play_unchecked(p);
@@ -751,10 +747,7 @@ impl GomokuSession {
             Ok(found) => found,
             Err(reply) => return reply,
         };
-        let white_lost = last
-            .as_ref()
-            .is_some_and(|i| i.mate.is_some_and(|m| m < 0) || i.score <= -SWAP_MARGIN);
-        if white_lost {
+        if self.player.swap2_takes_black(last.as_ref()) {
             info!(
                 "SWAP2: white scores {:?}; taking black",
                 last.map(|i| i.score)
@@ -762,46 +755,6 @@ impl GomokuSession {
             return Reply::Swap;
         }
         self.play_ours(choice)
-    }
-
-    /// Three opening stones (black, white, black) near the centre: one of a few shapes that are
-    /// known to be roughly balanced, in a random orientation and a random spot next to the centre.
-    fn swap2_opening(&mut self, b: &Board) -> Vec<(usize, usize)> {
-        // Offsets from the centre; none of them gives black a line of two in a row with white
-        // far away, and white always touches black.
-        const SHAPES: &[[(i64, i64); 3]] = &[
-            [(0, 0), (1, -1), (2, 1)],
-            [(0, 0), (0, 1), (2, -1)],
-            [(0, 0), (-1, 1), (2, 2)],
-            [(0, 0), (1, 0), (-1, 2)],
-            [(0, 0), (1, 1), (0, 2)],
-            [(0, 0), (1, 1), (-1, 2)],
-        ];
-        let (cx, cy) = (b.width() as i64 / 2, b.height() as i64 / 2);
-        let mut shapes: Vec<&[(i64, i64); 3]> = SHAPES.iter().collect();
-        shapes.shuffle(&mut self.rng);
-        for shape in shapes {
-            let sym = self.rng.gen_range(0..8);
-            let (dx, dy) = (self.rng.gen_range(-1..=1), self.rng.gen_range(-1..=1));
-            for shift in [(dx, dy), (0, 0)] {
-                let pts: Vec<(i64, i64)> = shape
-                    .iter()
-                    .map(|&(x, y)| {
-                        let (x, y) = symmetry(sym, x, y);
-                        (cx + shift.0 + x, cy + shift.1 + y)
-                    })
-                    .collect();
-                if pts.iter().all(|&(x, y)| b.pos(x, y).is_some()) {
-                    return pts.iter().map(|&(x, y)| (x as usize, y as usize)).collect();
-                }
-            }
-        }
-        // Every board is at least 5x5, so the first shape always fits at the centre.
-        vec![
-            (cx as usize, cy as usize),
-            (cx as usize + 1, cy as usize),
-            (cx as usize, cy as usize + 1),
-        ]
     }
 
     /// `YXSHOWFORBID`: black's forbidden points under renju when black is to move (the points

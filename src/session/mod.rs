@@ -2,12 +2,11 @@
 //! Also owns [`StopSignal`], the handshake between the input thread (which sees `YXSTOP`, `STOP`
 //! and `END` the moment they arrive) and the search running on the session's thread.
 
-pub mod cpu_time;
 pub mod go;
 pub mod go_clock;
 pub mod gomoku;
 pub mod gtp_game;
-pub mod kata_rules;
+pub mod options;
 pub mod sgf;
 pub mod ttt;
 

@@ -40,7 +40,7 @@ pub(crate) const WHITE: u8 = 2;
 pub(crate) const WALL: u8 = 3;
 
 /// The column letters of GTP and showboard: `A`..`Z` without `I`.
-pub const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+pub use crate::rules::notation::GTP_COLUMNS as COLUMNS;
 
 /// An index into a board's padded array. Only points made by [`GoBoard::point`] (or read from a
 /// board) mean anything, and only for boards of the same width.

@@ -420,6 +420,26 @@ pub fn fixed_handicap_points(board: &GoBoard, n: usize) -> Option<Vec<Point>> {
     pts.into_iter().map(|(x, y)| board.point(x, y)).collect()
 }
 
+/// Four corner-ish points (x, y) for free handicap on boards without standard handicap points: 3-3 points from 7x7,
+/// 2-2 from 4x4, the corners below.
+pub fn corner_points(w: usize, h: usize) -> Vec<(usize, usize)> {
+    let edge = |side: usize| match side {
+        13.. => 3,
+        7.. => 2,
+        4.. => 1,
+        _ => 0,
+    };
+    let (ex, ey) = (edge(w), edge(h));
+    let (lo_x, hi_x, lo_y, hi_y) = (ex, w - 1 - ex, ey, h - 1 - ey);
+    let mut v = Vec::new();
+    for xy in [(hi_x, hi_y), (lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y)] {
+        if !v.contains(&xy) {
+            v.push(xy);
+        }
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -919,5 +939,12 @@ mod tests {
             }
             assert_eq!(g.board().stone_count(), 0);
         }
+    }
+
+    #[test]
+    fn corner_points_on_odd_boards() {
+        assert_eq!(corner_points(3, 3), vec![(2, 2), (0, 0), (0, 2), (2, 0)]);
+        assert_eq!(corner_points(7, 5), vec![(4, 3), (2, 1), (2, 3), (4, 1)]);
+        assert_eq!(corner_points(1, 2).len(), 2);
     }
 }

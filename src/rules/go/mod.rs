@@ -1,5 +1,6 @@
 //! Go: board physics ([`board`]), the law and history of a game ([`game`]: ko, superko, undo,
-//! handicap) and counting ([`mod@score`]). No search, no I/O.
+//! handicap), counting ([`mod@score`]: area, territory; [`seki`]) and KataGo's names for rule sets
+//! ([`kata_rules`]). No search, no I/O.
 //!
 //! The split follows KataGo: the board only knows captures and the simple-ko point; the game
 //! keeps the history of position hashes for superko and the board before every move for undo;
@@ -7,10 +8,14 @@
 
 pub mod board;
 pub mod game;
+pub mod kata_rules;
 pub mod nbr3;
 pub mod score;
+pub mod seki;
 
 use std::fmt;
+
+use crate::rules::notation::{gtp_point_name, parse_gtp_point};
 
 pub use crate::rules::Color;
 pub use board::{GoBoard, GoMove, Point, SizeError, COLUMNS, MAX_SIDE, MIN_SIDE};
@@ -146,7 +151,7 @@ impl std::error::Error for IllegalMove {}
 /// The GTP/showboard name of a point: column letter (no I) and row number from the bottom.
 pub fn point_name(board: &GoBoard, p: Point) -> String {
     let (x, y) = board.xy(p);
-    format!("{}{}", COLUMNS[x] as char, y + 1)
+    gtp_point_name(x, y).unwrap_or_else(|| format!("{x},{y}"))
 }
 
 /// The GTP name of a move (`PASS` for a pass).
@@ -180,18 +185,12 @@ pub fn parse_point(board: &GoBoard, s: &str) -> Option<Point> {
     }
 }
 
-/// Parses a GTP vertex (`D4`, case-insensitive, no `I`); `pass` gives [`GoMove::Pass`].
+/// Parses a GTP vertex ([`crate::rules::notation`]: `D4`, any case, no `I`, no leading zero);
+/// `pass` gives [`GoMove::Pass`].
 pub fn parse_move(board: &GoBoard, s: &str) -> Option<GoMove> {
     if s.eq_ignore_ascii_case("pass") {
         return Some(GoMove::Pass);
     }
-    let mut chars = s.chars();
-    let letter = chars.next()?.to_ascii_uppercase() as u8;
-    let x = COLUMNS.iter().position(|&c| c == letter)?;
-    let row = chars.as_str();
-    if row.is_empty() || !row.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let y: usize = row.parse().ok()?;
-    board.point(x, y.checked_sub(1)?).map(GoMove::Play)
+    let (x, y) = parse_gtp_point(s)?;
+    board.point(x, y).map(GoMove::Play)
 }

@@ -14,7 +14,7 @@
 //! single-stone suicide repeats the position and is illegal anyway; under simple ko or
 //! situational superko (New Zealand) we allow it, as the New Zealand rules' text does.
 
-use crate::rules::go::{GoRules, HandicapBonus, KoRule, Scoring, Tax};
+use super::{GoRules, HandicapBonus, KoRule, Scoring, Tax};
 
 /// KataGo's ko rules; `Spight` is one we do not have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,7 @@
-//! The CPU time the engine process has used, for the tournament runners that ask for it
-//! (gomill's `gomill-cpu_time`, GNU Go's and GoGui's `cputime`).
+//! CPU time from the operating system: the whole process's ([`process_cpu_time`], for the
+//! tournament runners that ask for it: gomill's `gomill-cpu_time`, GNU Go's and GoGui's
+//! `cputime`) and the calling thread's ([`thread_cpu_time`], so `sente bench` can quote rates per
+//! CPU second on a loaded machine).
 //!
 //! It is the whole process's user plus system time, every thread included, from the operating
 //! system (`getrusage`). That is the moves' thinking plus a few milliseconds of start-up and of
@@ -30,6 +32,14 @@ pub fn process_cpu_time() -> Option<Duration> {
     {
         None
     }
+}
+
+/// CPU time this thread has run (Linux `/proc/thread-self/schedstat`), so rates can be quoted
+/// per CPU second on a loaded machine; `None` elsewhere.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 #[cfg(test)]

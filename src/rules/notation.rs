@@ -1,0 +1,196 @@
+//! How points are spelled, in one place for the protocols, the arena, the terminal and the
+//! benches. Coordinates are 0-based `(x, y)` with `x` from the left; each function says which
+//! way its `y` counts.
+//!
+//! - **GTP vertices** (Go, and tic-tac-toe over GTP): a column letter `A`..`Z` without `I`, any
+//!   case, then a row number from 1 at the **bottom**, 1..=25, digits only with no leading zero
+//!   (`D4`, `t19`); `pass` is not a point and is left to the callers, who differ in what a pass
+//!   becomes. [`parse_gtp_point`] reads one, [`gtp_point_name`] spells it upper-case.
+//! - **Renju notation** (RenLib and the RIF's game records, the Go boards' habit too): a column
+//!   letter from `a` (every letter, `i` included) and a row number from 1 at the **bottom**.
+//!   `sente play gomoku` reads and prints it ([`renju_name`], [`parse_renju_name`]).
+//! - **Gomocup-order names**: the same letters, the row number counted from the **top** (it is
+//!   Gomocup's `y + 1`): how the engine's Gomocup progress lines (`MESSAGE`) print principal
+//!   variations, and how the bench positions and the arena's opening files are written
+//!   ([`gomocup_name`], [`parse_gomocup_name`]). `h8` is the centre of 15x15 in both gomoku
+//!   spellings; off the centre they differ.
+//!
+//! Gomoku names stop at 26 columns (one letter each); wider boards fall back to `x,y`.
+
+/// GTP column letters: `A` to `Z` without `I` (so at most 25 columns).
+pub const GTP_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// The largest row number a GTP vertex may carry.
+pub const GTP_MAX_ROW: usize = 25;
+
+/// The column of a GTP column letter (any case; `I` is not one).
+pub fn gtp_column(c: char) -> Option<usize> {
+    let up = c.to_ascii_uppercase();
+    if !up.is_ascii_uppercase() {
+        return None;
+    }
+    GTP_COLUMNS.iter().position(|&l| l == up as u8)
+}
+
+/// The row (0-based from the bottom) of a GTP row number: 1..=25, digits only, no leading zero.
+pub fn gtp_row(s: &str) -> Option<usize> {
+    if s.is_empty() || s.len() > 2 || s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: usize = s.parse().ok()?;
+    (1..=GTP_MAX_ROW).contains(&n).then(|| n - 1)
+}
+
+/// Reads a GTP vertex that is a point (`D4`, any case): `(x, y)` with `y` from the bottom. The
+/// board's size is the caller's check; `pass` gives `None`.
+pub fn parse_gtp_point(s: &str) -> Option<(usize, usize)> {
+    let mut chars = s.chars();
+    let x = gtp_column(chars.next()?)?;
+    Some((x, gtp_row(chars.as_str())?))
+}
+
+/// The GTP vertex of `(x, y)`, `y` from the bottom, upper-case (`D4`); `None` past column 25.
+pub fn gtp_point_name(x: usize, y: usize) -> Option<String> {
+    GTP_COLUMNS
+        .get(x)
+        .map(|&c| format!("{}{}", c as char, y + 1))
+}
+
+/// `a`, `b`, ... for column `x` of a text board, wrapping past `z` (a board drawing needs a
+/// character for every column; names use [`gomoku_letter`], which does not wrap).
+pub fn column_letter(x: usize) -> char {
+    (b'a' + (x % 26) as u8) as char
+}
+
+/// The gomoku column letter of `x` (`a` = 0); `None` past `z`.
+pub fn gomoku_letter(x: usize) -> Option<char> {
+    (x < 26).then(|| (b'a' + x as u8) as char)
+}
+
+/// Splits a leading `letter number` off `s` (letter `a`..`z` in any case, number of decimal
+/// digits without a leading zero): `(column, number, rest)`. Opening files glue moves
+/// (`h8i9j7`), so the rest may hold more.
+pub fn split_letter_number(s: &str) -> Option<(usize, usize, &str)> {
+    let first = s.chars().next()?.to_ascii_lowercase();
+    if !first.is_ascii_lowercase() {
+        return None;
+    }
+    let rest = &s[1..];
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let number = &rest[..digits];
+    if number.is_empty() || number.starts_with('0') || digits > 4 {
+        return None;
+    }
+    let n: usize = number.parse().ok()?;
+    Some(((first as u8 - b'a') as usize, n, &rest[digits..]))
+}
+
+/// The whole of `s` as one `letter number`: `(column, number)`.
+fn letter_number(s: &str) -> Option<(usize, usize)> {
+    match split_letter_number(s)? {
+        (x, n, "") => Some((x, n)),
+        _ => None,
+    }
+}
+
+/// The Gomocup-order name of `(x, y)`, `y` from the top: letter, then `y + 1` (`h8` = 7,7).
+/// Columns past `z` fall back to `x,y`.
+pub fn gomocup_name(x: usize, y: usize) -> String {
+    match gomoku_letter(x) {
+        Some(c) => format!("{c}{}", y + 1),
+        None => format!("{x},{y}"),
+    }
+}
+
+/// Reads a Gomocup-order name (`h8`, any case): `(x, y)` with `y` from the top. The board's
+/// size is the caller's check.
+pub fn parse_gomocup_name(s: &str) -> Option<(usize, usize)> {
+    let (x, n) = letter_number(s)?;
+    Some((x, n - 1))
+}
+
+/// The renju-notation name of `(x, y)` on a board `height` rows high, `y` from the top as the
+/// gomoku board holds it: letter, then the row from 1 at the bottom (`a1` is the lower left).
+/// Columns past `z`, or a `y` off the board, fall back to `x,y`.
+pub fn renju_name(x: usize, y: usize, height: usize) -> String {
+    match gomoku_letter(x) {
+        Some(c) if y < height => format!("{c}{}", height - y),
+        _ => format!("{x},{y}"),
+    }
+}
+
+/// Reads a renju-notation name (`h8`, any case) on a board `height` rows high: `(x, y)` with
+/// `y` from the top, as the gomoku board holds it; `None` for a row off the board (the column
+/// is the caller's check).
+pub fn parse_renju_name(s: &str, height: usize) -> Option<(usize, usize)> {
+    let (x, n) = letter_number(s)?;
+    (n <= height).then(|| (x, height - n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtp_points_skip_i_count_rows_from_the_bottom_and_refuse_leading_zeros() {
+        assert_eq!(parse_gtp_point("A1"), Some((0, 0)));
+        assert_eq!(parse_gtp_point("d4"), Some((3, 3)));
+        assert_eq!(parse_gtp_point("J9"), Some((8, 8)));
+        assert_eq!(parse_gtp_point("Z25"), Some((24, 24)));
+        for bad in [
+            "I5", "i5", "A0", "A01", "A001", "A26", "A+1", "A-1", "A", "", "11", "A1x", "pass",
+            "é1", "AA1",
+        ] {
+            assert_eq!(parse_gtp_point(bad), None, "{bad}");
+        }
+        assert_eq!(gtp_point_name(0, 0).as_deref(), Some("A1"));
+        assert_eq!(gtp_point_name(8, 18).as_deref(), Some("J19"));
+        assert_eq!(gtp_point_name(25, 0), None);
+        for x in 0..25 {
+            for y in 0..25 {
+                let name = gtp_point_name(x, y).unwrap();
+                assert_eq!(parse_gtp_point(&name), Some((x, y)));
+                assert_eq!(parse_gtp_point(&name.to_ascii_lowercase()), Some((x, y)));
+            }
+        }
+    }
+
+    #[test]
+    fn gomoku_names_in_both_row_orders() {
+        // Gomocup order: rows from the top; renju notation: rows from the bottom.
+        assert_eq!(gomocup_name(7, 7), "h8");
+        assert_eq!(gomocup_name(0, 0), "a1");
+        assert_eq!(gomocup_name(27, 3), "27,3");
+        assert_eq!(renju_name(7, 7, 15), "h8");
+        assert_eq!(renju_name(0, 14, 15), "a1");
+        assert_eq!(renju_name(0, 0, 15), "a15");
+        assert_eq!(renju_name(8, 0, 15), "i15");
+        assert_eq!(renju_name(27, 3, 30), "27,3");
+        assert_eq!(parse_gomocup_name("H8"), Some((7, 7)));
+        assert_eq!(parse_gomocup_name("a15"), Some((0, 14)));
+        assert_eq!(parse_renju_name("a1", 15), Some((0, 14)));
+        assert_eq!(parse_renju_name("A15", 15), Some((0, 0)));
+        assert_eq!(parse_renju_name("a16", 15), None);
+        for bad in ["a0", "a08", "h", "8", "h8x", "", "h-8", "h+8", "é8", "h 8"] {
+            assert_eq!(parse_gomocup_name(bad), None, "{bad}");
+            assert_eq!(parse_renju_name(bad, 15), None, "{bad}");
+        }
+        for size in [5, 15, 20, 26] {
+            for y in 0..size {
+                for x in 0..size {
+                    let r = renju_name(x, y, size);
+                    assert_eq!(parse_renju_name(&r, size), Some((x, y)));
+                    assert_eq!(parse_gomocup_name(&gomocup_name(x, y)), Some((x, y)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn glued_names_split_one_at_a_time() {
+        assert_eq!(split_letter_number("h8i9j7"), Some((7, 8, "i9j7")));
+        assert_eq!(split_letter_number("J10"), Some((9, 10, "")));
+        assert_eq!(split_letter_number("h08"), None);
+        assert_eq!(split_letter_number("8h"), None);
+    }
+}

@@ -1,0 +1,149 @@
+//! The direction of imports of `../shared/DESIGN.md`, checked on the source: protocol -> session
+//! -> players -> search -> eval -> rules, with the tools that drive the engine (arena, play,
+//! study, bench) above the protocols and the command line above them all. A module may use its
+//! own layer and every layer below; a path `crate::x` to a layer above fails this test, whether
+//! in a `use` or inline in code (doc comments may link anywhere).
+
+use std::path::{Path, PathBuf};
+
+/// The layers, bottom first. A top-level module not listed here fails the test, so a new one
+/// must be given its place.
+const LAYERS: &[&[&str]] = &[
+    &["cpu_time"],
+    &["rules"],
+    &["eval"],
+    &["search"],
+    &["players"],
+    &["session"],
+    &["protocol"],
+    &["arena", "play", "study", "bench"],
+    &["cli", "arena_cli", "play_cli", "main", "lib", "bin"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The top-level modules a source text names through `crate::`, outside comments.
+fn crate_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let code = match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            let before = rest[..i].chars().last();
+            rest = &rest[i + "crate::".len()..];
+            // `sente_crate::x` or `mycrate::x` are not ours.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                // `use crate::{a::B, c};`: each item's first segment (one line is enough for
+                // rustfmt's layout of short groups; longer ones are split per module anyway).
+                let inner = group.split('}').next().unwrap_or("");
+                for item in inner.split(',') {
+                    let name: String = item
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        out.push(name);
+                    }
+                }
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// `src/a/b.rs` -> `a`; `src/a.rs` -> `a`; `src/bin/x.rs` -> `bin`.
+fn top_module(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let first = rel.components().next().expect("a path");
+    let name = first.as_os_str().to_string_lossy();
+    name.strip_suffix(".rs").unwrap_or(&name).to_string()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable source tree") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every import that points up the stack, as `file: from -> to`.
+fn upward_imports(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for file in files {
+        let from = top_module(src, &file);
+        let Some(from_layer) = layer_of(&from) else {
+            bad.push(format!("{}: module `{from}` has no layer", file.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).expect("readable source");
+        for to in crate_paths(&text) {
+            match layer_of(&to) {
+                Some(l) if l > from_layer => {
+                    bad.push(format!("{}: {from} -> {to}", file.display()))
+                }
+                Some(_) => {}
+                None => bad.push(format!("{}: `crate::{to}` has no layer", file.display())),
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn no_import_points_up_the_stack() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let bad = upward_imports(&src);
+    assert!(bad.is_empty(), "imports up the stack:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_checker_sees_uses_groups_and_inline_paths_but_not_comments() {
+    let text = "use crate::rules::Board;\n\
+                use crate::{eval::x, search};\n\
+                let y = crate::players::f();\n\
+                //! see [`crate::session::x`]\n\
+                let z = 1; // crate::protocol::y\n\
+                use mycrate::arena;\n";
+    assert_eq!(crate_paths(text), ["rules", "eval", "search", "players"]);
+    assert!(layer_of("players") > layer_of("search"));
+    assert!(layer_of("protocol") > layer_of("session"));
+    assert_eq!(layer_of("nonesuch"), None);
+}
+
+#[test]
+fn an_upward_import_fails() {
+    let dir = std::env::temp_dir().join(format!("sente-layers-{}", std::process::id()));
+    let search = dir.join("search");
+    std::fs::create_dir_all(&search).unwrap();
+    std::fs::write(search.join("a.rs"), "use crate::rules::Pos;\n").unwrap();
+    assert!(upward_imports(&dir).is_empty());
+    std::fs::write(search.join("b.rs"), "use crate::players::SearchInfo;\n").unwrap();
+    let bad = upward_imports(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(bad.len(), 1);
+    assert!(bad[0].ends_with("search -> players"), "{bad:?}");
+}
