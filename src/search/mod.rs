@@ -1,5 +1,5 @@
 //! Search: clocks, alpha-beta with iterative deepening, threat search (gomoku); Go playouts and
-//! MCTS. Never prints.
+//! MCTS; the exact tic-tac-toe solver. Never prints.
 
 pub mod alphabeta;
 pub mod clock;
@@ -7,6 +7,11 @@ pub mod mcts;
 mod mcts_tree;
 pub mod move_filter;
 pub mod playout;
+pub mod smp;
 pub mod threats;
 pub mod tt;
+pub mod ttt;
 pub mod zeroed;
+
+/// Most threads one search may use (Go's tree search, gomoku's Lazy SMP).
+pub const MAX_THREADS: usize = 64;

@@ -57,7 +57,7 @@
 
 use std::collections::HashMap;
 
-use crate::players::ttt::{transform_square, Grid, LINES};
+use crate::rules::ttt::{transform_square, Grid, LINES};
 use crate::rules::Color;
 
 pub mod fitness;
@@ -150,7 +150,7 @@ fn unreachable_double_line(g: &Grid) -> bool {
     if ls.len() < 2 {
         return false;
     }
-    let common = ls.iter().fold(crate::players::ttt::ALL, |a, &l| a & l) & !(1 << CENTRE);
+    let common = ls.iter().fold(crate::rules::ttt::ALL, |a, &l| a & l) & !(1 << CENTRE);
     common == 0
 }
 

@@ -1,7 +1,7 @@
 //! Strategy fitness (SEEDS 000, eq. 1 and Table 6): which of the eighteen cases each move of a
 //! strategy is, under a chosen reading of the paper's case wording, and the sum of their rewards.
 
-use crate::players::ttt::{twos_made_by, winning_squares, Grid, LINES};
+use crate::rules::ttt::{twos_made_by, winning_squares, Grid, LINES};
 
 const CORNERS: u16 = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 8);
 
@@ -207,7 +207,7 @@ impl Reading {
 fn chances(g: &Grid, side: crate::rules::Color, scope: Scope, prev: Option<usize>) -> u16 {
     let (mine, empty) = (g.stones(side), g.empty());
     let through = match scope {
-        Scope::Anywhere => crate::players::ttt::ALL,
+        Scope::Anywhere => crate::rules::ttt::ALL,
         Scope::Fresh => prev.map_or(0, |p| 1u16 << p),
     };
     LINES

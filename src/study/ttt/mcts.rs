@@ -16,7 +16,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::players::ttt::Grid;
+use crate::rules::ttt::Grid;
 use crate::rules::Color;
 
 /// The paper's simulation count.
