@@ -64,7 +64,26 @@ enum Cmd {
         seed: u64,
         #[command(flatten)]
         kernels: KernelStudyArgs,
+        #[command(flatten)]
+        ttt: TttStudyArgs,
     },
+}
+
+/// Options of `sente study ttt`.
+#[derive(clap::Args, Debug)]
+struct TttStudyArgs {
+    /// Reading of the paper's fitness table (ttt only): fresh (each chance judged once: closest
+    /// to the paper's distribution), fresh-wins, or literal (Table 6 word for word).
+    #[arg(long, value_parser = ["fresh", "fresh-wins", "literal"], default_value = "fresh")]
+    fitness: String,
+    /// GA replacement (ttt only): steady (each child replaces the least fit member, at most 16
+    /// copies of a strategy), no-duplicates (steady, one copy), parent-child, or generational
+    /// (children replace everyone, no elitism).
+    #[arg(long, value_parser = ["steady", "no-duplicates", "parent-child", "generational"], default_value = "steady")]
+    replacement: String,
+    /// Where to write the GA plot (ttt only).
+    #[arg(long, default_value = "ttt-ga.svg")]
+    ga_svg: std::path::PathBuf,
 }
 
 /// Options of `sente study kernels`.
@@ -179,11 +198,25 @@ fn run() -> anyhow::Result<()> {
             which,
             seed,
             kernels,
+            ttt,
         }) => {
             if which == "kernels" {
                 return run_kernel_study(seed, kernels);
             }
-            sente::study::ttt::run(seed, &mut std::io::stdout())?;
+            use sente::study::ttt::Replacement;
+            let replacement = match ttt.replacement.as_str() {
+                "no-duplicates" => Replacement::SteadyState(1),
+                "parent-child" => Replacement::ParentChild,
+                "generational" => Replacement::Generational,
+                _ => sente::study::ttt::GaConfig::default().replacement,
+            };
+            let opts = sente::study::ttt::StudyOptions {
+                seed,
+                reading: ttt.fitness,
+                replacement,
+                svg: Some(ttt.ga_svg),
+            };
+            sente::study::ttt::run(&opts, &mut std::io::stdout())?;
             return Ok(());
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
