@@ -156,7 +156,7 @@ fn run() -> anyhow::Result<()> {
                     None => println!("{}", sente::bench::run_go(playouts)),
                 }
             } else if game == "ttt" {
-                println!("{}", sente::players::ttt::bench());
+                println!("{}", sente::search::ttt::bench());
             } else if game == "kernels" {
                 print!("{}", sente::bench::run_kernels());
             } else {

@@ -14,7 +14,8 @@
 use std::io::{self, BufRead, Write};
 
 use crate::play::menu::{ask, run_menu, Agent, End, Side, TerminalGame};
-use crate::players::ttt::{square_pos, ttt_player, TttPlayer, TTT_LEVELS};
+use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
+use crate::rules::ttt::square_pos;
 use crate::rules::{Board, Cell, Color, Rule};
 
 fn draw_board(board: &Board, out: &mut dyn Write) -> io::Result<()> {

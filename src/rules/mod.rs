@@ -1,7 +1,9 @@
-//! Game physics and law: boards, win tests, forbidden points. No search, no I/O.
+//! Game physics and law: boards, win tests, forbidden points, the tic-tac-toe grid. No search, no
+//! I/O.
 
 pub mod go;
 pub mod mnk;
 pub mod renju;
+pub mod ttt;
 
 pub use mnk::{Board, Cell, Color, MoveError, Pos, Rule};

@@ -1,5 +1,5 @@
 //! Search: clocks, alpha-beta with iterative deepening, threat search (gomoku); Go playouts and
-//! MCTS. Never prints.
+//! MCTS; the exact tic-tac-toe solver. Never prints.
 
 pub mod alphabeta;
 pub mod clock;
@@ -9,4 +9,5 @@ pub mod move_filter;
 pub mod playout;
 pub mod threats;
 pub mod tt;
+pub mod ttt;
 pub mod zeroed;

@@ -57,7 +57,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::players::ttt::{transform_square, twos_made_by, winning_squares, Grid, LINES};
+use crate::rules::ttt::{transform_square, twos_made_by, winning_squares, Grid, LINES};
 use crate::rules::Color;
 
 const CENTRE: usize = 4;
@@ -141,7 +141,7 @@ fn unreachable_double_line(g: &Grid) -> bool {
     if ls.len() < 2 {
         return false;
     }
-    let common = ls.iter().fold(crate::players::ttt::ALL, |a, &l| a & l) & !(1 << CENTRE);
+    let common = ls.iter().fold(crate::rules::ttt::ALL, |a, &l| a & l) & !(1 << CENTRE);
     common == 0
 }
 
