@@ -91,62 +91,11 @@ pub struct Game {
     /// `1-0` (black won), `0-1`, `1/2-1/2`.
     pub result: String,
     /// Why it ended.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// Moves as `[colour, move, think ms]`, the think time null for opening moves.
     pub moves: Vec<(String, String, Option<u64>)>,
     /// Wall time of the game in ms.
     pub wall_ms: u64,
-}
-
-/// [`EndReason`] as data.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(tag = "kind", content = "detail", rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum Reason {
-    Line,
-    BoardFull,
-    MoveLimit,
-    Score { black: f32, white: f32 },
-    Resign,
-    Time,
-    Crash(String),
-    Garbage(String),
-    Refused(String),
-    Illegal(String),
-}
-
-impl From<&EndReason> for Reason {
-    fn from(r: &EndReason) -> Reason {
-        match r.clone() {
-            EndReason::Line => Reason::Line,
-            EndReason::BoardFull => Reason::BoardFull,
-            EndReason::MoveLimit => Reason::MoveLimit,
-            EndReason::Score { black, white } => Reason::Score { black, white },
-            EndReason::Resign => Reason::Resign,
-            EndReason::Time => Reason::Time,
-            EndReason::Crash(s) => Reason::Crash(s),
-            EndReason::Garbage(s) => Reason::Garbage(s),
-            EndReason::Refused(s) => Reason::Refused(s),
-            EndReason::Illegal(s) => Reason::Illegal(s),
-        }
-    }
-}
-
-impl From<Reason> for EndReason {
-    fn from(r: Reason) -> EndReason {
-        match r {
-            Reason::Line => EndReason::Line,
-            Reason::BoardFull => EndReason::BoardFull,
-            Reason::MoveLimit => EndReason::MoveLimit,
-            Reason::Score { black, white } => EndReason::Score { black, white },
-            Reason::Resign => EndReason::Resign,
-            Reason::Time => EndReason::Time,
-            Reason::Crash(s) => EndReason::Crash(s),
-            Reason::Garbage(s) => EndReason::Garbage(s),
-            Reason::Refused(s) => EndReason::Refused(s),
-            Reason::Illegal(s) => EndReason::Illegal(s),
-        }
-    }
 }
 
 fn parse_mv(s: &str) -> Result<Mv, String> {
@@ -248,7 +197,7 @@ impl Game {
             black: g.black,
             white: g.white,
             result: g.result.outcome.pgn().to_string(),
-            reason: Reason::from(&g.result.reason),
+            reason: g.result.reason.clone(),
             moves: g
                 .result
                 .moves
@@ -289,7 +238,7 @@ impl Game {
             result: GameResult {
                 moves,
                 outcome,
-                reason: self.reason.clone().into(),
+                reason: self.reason.clone(),
             },
             wall_ms: self.wall_ms,
         })
