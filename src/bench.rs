@@ -2,7 +2,8 @@
 //! playouts (Go) on one thread. Prints nodes, nodes
 //! per second and a signature (a hash of every best move, score and node count) that changes only
 //! when search behaviour changes — compare it across commits to tell a speed-up from a change
-//! of play.
+//! of play. `--threads N` (gomoku) also searches each position on N threads right after the
+//! one-thread search and reports the time-to-depth speed-up.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -10,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
-use crate::search::alphabeta::Searcher;
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::smp;
 use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 
@@ -158,66 +159,168 @@ pub fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
 
 /// Searches every bench position to `depth` (plies) on this thread.
 pub fn run_gomoku(depth: u32) -> BenchReport {
-    let mut lines = Vec::new();
-    let mut signature = 0x00B3_A7C4_u64;
-    let mut total_nodes = 0;
-    let mut total_time = Duration::ZERO;
-    let mut total_cpu = Duration::ZERO;
+    let mut report = BenchReport::new();
     for bp in POSITIONS {
-        let mut board = Board::new(bp.size, bp.size, bp.rule).expect("bench sizes are valid");
-        for mv in bp.moves.split_whitespace() {
-            let p = parse_pos(&board, mv).expect("bench moves are on the board");
-            board.play(p).expect("bench moves are legal");
-        }
-        // Build this rule's pattern tables before the clock starts: a one-off cost per process.
-        let warm = PatternBoard::new(&board);
-        drop(warm);
-        let stop = AtomicBool::new(false);
-        let limit = SearchLimit::depth(depth);
-        let start = Instant::now();
-        let cpu_start = thread_cpu_time();
-        let tm = TimeManager::new(&limit, start, &stop);
-        let mut tt = TranspositionTable::new(16 << 20);
-        let mut threats = Threats::default();
-        let mut searcher = Searcher::new(PatternBoard::new(&board), &mut tt, &mut threats, &tm);
-        let result = searcher.run(1, &mut |_| {});
-        let time = start.elapsed();
-        // Where the thread clock is unavailable, wall time stands in for it.
-        let cpu = thread_cpu_time()
-            .zip(cpu_start)
-            .map_or(time, |(end, begin)| end.saturating_sub(begin));
-        let best = result.best.map_or("none".to_string(), |p| {
-            let (x, y) = board.xy(p);
-            crate::protocol::gomocup::pos_name(x, y)
-        });
-        for v in [
-            result.best.map_or(0, |p| p.0 as u64),
-            result.info.score as u64,
-            result.info.nodes,
-        ] {
-            signature ^= v;
-            signature = splitmix64(&mut signature);
-        }
-        total_nodes += result.info.nodes;
-        total_time += time;
-        total_cpu += cpu;
-        lines.push(BenchLine {
-            name: bp.name,
-            depth: result.info.depth,
-            best,
-            score: result.info.score,
-            nodes: result.info.nodes,
-            time,
-            cpu,
-        });
+        report.add(bench_position(bp, depth, 1));
     }
-    BenchReport {
-        lines,
-        nodes: total_nodes,
-        time: total_time,
-        cpu: total_cpu,
-        signature,
+    report
+}
+
+/// `bp` searched to `depth` on `threads` threads, with a fresh table.
+fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine, u64, u64, i32) {
+    let mut board = Board::new(bp.size, bp.size, bp.rule).expect("bench sizes are valid");
+    for mv in bp.moves.split_whitespace() {
+        let p = parse_pos(&board, mv).expect("bench moves are on the board");
+        board.play(p).expect("bench moves are legal");
     }
+    // Build this rule's pattern tables before the clock starts: a one-off cost per process.
+    let warm = PatternBoard::new(&board);
+    drop(warm);
+    let stop = AtomicBool::new(false);
+    let limit = SearchLimit::depth(depth);
+    let mut tt = TranspositionTable::new(16 << 20);
+    let mut threats = Threats::default();
+    let mut helpers: Vec<Threats> = (1..threads).map(|_| Threats::new(0)).collect();
+    let pb = PatternBoard::new(&board);
+    // One thread: that thread's CPU time; more: the process's, every thread included.
+    let cpu_now = || {
+        if threads > 1 {
+            crate::session::cpu_time::process_cpu_time()
+        } else {
+            thread_cpu_time()
+        }
+    };
+    let start = Instant::now();
+    let cpu_start = cpu_now();
+    let tm = TimeManager::new(&limit, start, &stop);
+    let result = smp::search(
+        &pb,
+        &mut tt,
+        &mut threats,
+        &mut helpers,
+        &tm,
+        1,
+        &mut |_| {},
+    );
+    let time = start.elapsed();
+    // Where the CPU clock is unavailable, wall time stands in for it.
+    let cpu = cpu_now()
+        .zip(cpu_start)
+        .map_or(time, |(end, begin)| end.saturating_sub(begin));
+    let best = result.best.map_or("none".to_string(), |p| {
+        let (x, y) = board.xy(p);
+        crate::protocol::gomocup::pos_name(x, y)
+    });
+    let line = BenchLine {
+        name: bp.name,
+        depth: result.info.depth,
+        best,
+        score: result.info.score,
+        nodes: result.info.nodes,
+        time,
+        cpu,
+    };
+    let mv = result.best.map_or(0, |p| p.0 as u64);
+    (line, mv, result.info.nodes, result.info.score)
+}
+
+impl BenchReport {
+    fn new() -> BenchReport {
+        BenchReport {
+            lines: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            cpu: Duration::ZERO,
+            signature: 0x00B3_A7C4_u64,
+        }
+    }
+
+    /// Adds one position's line and folds its move, score and nodes into the signature.
+    fn add(&mut self, (line, mv, nodes, score): (BenchLine, u64, u64, i32)) {
+        for v in [mv, score as u64, nodes] {
+            self.signature ^= v;
+            self.signature = splitmix64(&mut self.signature);
+        }
+        self.nodes += line.nodes;
+        self.time += line.time;
+        self.cpu += line.cpu;
+        self.lines.push(line);
+    }
+}
+
+/// The bench on one thread and on `threads` threads, position by position (the N-thread search
+/// right after the one-thread one, so both see the same load).
+pub struct ThreadBench {
+    pub threads: usize,
+    pub one: BenchReport,
+    pub many: BenchReport,
+}
+
+impl ThreadBench {
+    /// Wall time to depth on one thread over wall time on `threads` threads, summed over the
+    /// positions that were searched (those answered before depth 1 are left out).
+    pub fn speedup(&self) -> f64 {
+        let (mut one, mut many) = (Duration::ZERO, Duration::ZERO);
+        for (a, b) in self.one.lines.iter().zip(&self.many.lines) {
+            if a.depth > 1 {
+                one += a.time;
+                many += b.time;
+            }
+        }
+        one.as_secs_f64() / many.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Searches every bench position to `depth` on one thread, then on `threads` threads.
+pub fn run_gomoku_threads(depth: u32, threads: usize) -> ThreadBench {
+    let mut one = BenchReport::new();
+    let mut many = BenchReport::new();
+    for bp in POSITIONS {
+        one.add(bench_position(bp, depth, 1));
+        many.add(bench_position(bp, depth, threads));
+    }
+    ThreadBench { threads, one, many }
+}
+
+impl fmt::Display for ThreadBench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "1 thread:\n{}\n", self.one)?;
+        writeln!(
+            f,
+            "{} threads (nodes, scores and the signature vary from run to run):\n{}\n",
+            self.threads, self.many
+        )?;
+        writeln!(
+            f,
+            "{:<20} {:>10} {:>10} {:>8}",
+            "time to depth",
+            "1 thread",
+            format!("{} threads", self.threads),
+            "speed-up"
+        )?;
+        for (a, b) in self.one.lines.iter().zip(&self.many.lines) {
+            writeln!(
+                f,
+                "{:<20} {:>7} ms {:>7} ms {:>8.2}",
+                a.name,
+                a.time.as_millis(),
+                b.time.as_millis(),
+                a.time.as_secs_f64() / b.time.as_secs_f64().max(1e-9)
+            )?;
+        }
+        write!(
+            f,
+            "speed-up (total time to depth of the searched positions): {:.2}x; load average {}",
+            self.speedup(),
+            load_average().map_or("unknown".into(), |l| format!("{l:.2}"))
+        )
+    }
+}
+
+/// The one-minute load average (Linux), to say how busy the machine was.
+fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
 
 /// `sente bench kernels`: how the learned map's cost grows with the store. Kernels are cut from

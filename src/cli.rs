@@ -8,7 +8,7 @@ use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
-use crate::search::mcts::MAX_THREADS;
+use crate::search::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
 
 /// Options of the engine loop.
@@ -30,11 +30,12 @@ pub struct EngineArgs {
     /// Maximum search depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Threads the Go search uses (`mcts`: all grow one shared tree). A `--nodes` budget counts
-    /// every thread's playouts; with more than one thread the answer depends on their timing,
-    /// so only `--threads 1` replays exactly. Gomoku and tic-tac-toe search on one thread.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
-    pub threads: u16,
+    /// Search threads (default 1). Go's `mcts`: all grow one shared tree; gomoku's `strong`:
+    /// Lazy SMP over one shared hash table (outranks Gomocup's `INFO thread_num`). A `--nodes`
+    /// budget counts every thread's playouts or nodes; with more than one thread the answer
+    /// depends on their timing, so only `--threads 1` replays exactly. Tic-tac-toe ignores it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub threads: Option<u16>,
     /// File where the `learner` level keeps its kernels between games and runs (default:
     /// `<INFO folder>/sente/learner.kernels` when the manager sends a folder, else none).
     #[arg(long, value_name = "PATH")]
@@ -134,6 +135,7 @@ impl EngineArgs {
                 seed: self.seed,
                 nodes: self.nodes,
                 depth: self.depth,
+                threads: self.threads.map(usize::from),
                 memory: self.memory.clone(),
                 player_options: self
                     .kernel
@@ -152,7 +154,7 @@ impl EngineArgs {
                     .filter(|l| !GOMOKU_LEVELS.iter().any(|g| g.0 == l)),
                 seed: self.seed,
                 nodes: self.nodes,
-                threads: usize::from(self.threads),
+                threads: self.threads.map_or(1, usize::from),
             },
         }
     }
@@ -226,7 +228,7 @@ mod tests {
             seed: 0,
             nodes: None,
             depth: None,
-            threads: 1,
+            threads: None,
             memory: None,
             kernel: None,
         }

@@ -40,6 +40,10 @@ enum Cmd {
         /// Go: playouts per 9x9 position (19x19 positions get a quarter).
         #[arg(long, default_value_t = 100_000)]
         playouts: u64,
+        /// Gomoku: also search every position on this many threads (Lazy SMP) right after the
+        /// one-thread search, and report the time-to-depth speed-up.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=sente::search::MAX_THREADS as i64))]
+        threads: u16,
         /// Go: instead of the speed bench, play this many 9x9 games mcts vs heuristic at
         /// --playouts per move (colours alternate) and print the result.
         #[arg(long)]
@@ -148,6 +152,7 @@ fn run() -> anyhow::Result<()> {
             game,
             depth,
             playouts,
+            threads,
             vs,
         }) => {
             if game == "go" {
@@ -159,6 +164,9 @@ fn run() -> anyhow::Result<()> {
                 println!("{}", sente::search::ttt::bench());
             } else if game == "kernels" {
                 print!("{}", sente::bench::run_kernels());
+            } else if threads > 1 {
+                let threads = usize::from(threads);
+                println!("{}", sente::bench::run_gomoku_threads(depth, threads));
             } else {
                 println!("{}", sente::bench::run_gomoku(depth));
             }

@@ -68,6 +68,9 @@ pub trait GomokuPlayer: Send {
     fn set_memory_limit(&mut self, _bytes: u64) {}
     /// Seed for every random choice, so a game can be replayed.
     fn set_seed(&mut self, _seed: u64) {}
+    /// Threads a search may use (Gomocup `thread_num`, `--threads`; at least 1). A player that
+    /// searches on one thread ignores it.
+    fn set_threads(&mut self, _threads: usize) {}
     /// Called when a game or rule is set up (outside any move's clock): build whatever the
     /// player needs for `rule` ahead of the first search.
     fn prepare(&mut self, _rule: crate::rules::Rule) {}

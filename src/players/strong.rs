@@ -1,12 +1,14 @@
 //! `strong`, the default gomoku level: iterative-deepening PVS over incremental line patterns,
-//! a transposition table kept between moves, and VCF threat search (see `search::alphabeta`).
+//! a transposition table kept between moves, and VCF threat search (see `search::alphabeta`),
+//! on as many threads as the manager gives (Lazy SMP, `search::smp`).
 
 use super::{GomokuPlayer, MoveRequest};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
-use crate::search::alphabeta::Searcher;
+use crate::search::smp::{self, HELPER_STACK_BYTES};
 use crate::search::threats::{Threats, Vct};
 use crate::search::tt::TranspositionTable;
+use crate::search::MAX_THREADS;
 
 /// Table size when no memory limit is given.
 const DEFAULT_TT_BYTES: usize = 64 << 20;
@@ -15,14 +17,21 @@ const DEFAULT_VCT_BYTES: usize = 4 << 20;
 /// Memory the rest of the engine needs besides the two caches (pattern tables, the VCF fail
 /// cache, buffers, stacks).
 const RESERVED_BYTES: u64 = 24 << 20;
+/// VCT cache of a helper thread: helpers do not run the root threat searches, so the smallest.
+const HELPER_VCT_BYTES: usize = 0;
+/// Memory one helper thread needs besides the shared caches: its stack (reserved address
+/// space, which GomocupJudge counts) and its own threat caches and buffers.
+const HELPER_BYTES: u64 = HELPER_STACK_BYTES as u64 + (2 << 20);
 
 /// The default search player.
 pub struct Strong {
     tt: TranspositionTable,
     threats: Threats,
-    /// Whether the caches have their real size: from a memory limit, else (no limit came
-    /// before the first search) the defaults.
-    sized: bool,
+    /// The helper threads' threat caches, one per thread beyond the first.
+    helpers: Vec<Threats>,
+    /// The memory limit the caches were sized for (0 = none), once sized: from a memory limit,
+    /// else (no limit came before the first search) the defaults.
+    limit: Option<u64>,
 }
 
 impl Strong {
@@ -35,7 +44,8 @@ impl Strong {
         Strong {
             tt: TranspositionTable::new(0),
             threats: Threats::new(0),
-            sized: false,
+            helpers: Vec::new(),
+            limit: None,
         }
     }
 }
@@ -46,27 +56,52 @@ impl Default for Strong {
     }
 }
 
-/// Transposition-table bytes allowed under a memory limit (0 = no limit).
-pub fn table_bytes_for(limit: u64) -> usize {
+/// Transposition-table bytes allowed under a memory limit (0 = no limit) for a search on
+/// `threads` threads.
+pub fn table_bytes_for(limit: u64, threads: usize) -> usize {
     if limit == 0 {
         return DEFAULT_TT_BYTES;
     }
-    (spare_for(limit) / 8 * 7).clamp(1 << 16, 256 << 20)
+    (spare_for(limit, threads) / 8 * 7).clamp(1 << 16, 256 << 20)
 }
 
 /// VCT cache bytes allowed under a memory limit (0 = no limit): an eighth of the share the
 /// transposition table gets the rest of.
-pub fn vct_bytes_for(limit: u64) -> usize {
+pub fn vct_bytes_for(limit: u64, threads: usize) -> usize {
     if limit == 0 {
         return DEFAULT_VCT_BYTES;
     }
-    (spare_for(limit) / 8).clamp(1 << 14, 32 << 20)
+    (spare_for(limit, threads) / 8).clamp(1 << 14, 32 << 20)
 }
 
-/// What the two caches may share: half of what the reserve leaves (the other half is headroom
-/// for the old caches while new ones are built and for the allocator).
-fn spare_for(limit: u64) -> usize {
-    (limit.saturating_sub(RESERVED_BYTES) / 2) as usize
+/// What the two caches may share: half of what the reserve and the helper threads leave (the
+/// other half is headroom for the old caches while new ones are built and for the allocator).
+fn spare_for(limit: u64, threads: usize) -> usize {
+    let helpers = threads.saturating_sub(1) as u64 * HELPER_BYTES;
+    (limit.saturating_sub(RESERVED_BYTES + helpers) / 2) as usize
+}
+
+impl Strong {
+    /// Sizes the caches for `limit` (0 = the defaults) and the current thread count; keeps
+    /// them when their size would not change.
+    fn size_caches(&mut self, limit: u64) {
+        self.limit = Some(limit);
+        let threads = self.helpers.len() + 1;
+        // Managers send `INFO max_memory` before every game, with the next move request
+        // already on the clock: compare with the size the tables would get (rounded to a power
+        // of two), or every game would reallocate (and lose the tables' contents) for nothing.
+        let want = table_bytes_for(limit, threads);
+        if TranspositionTable::bytes_for(want) != self.tt.bytes() {
+            // Free the old table first so the peak stays under the limit.
+            self.tt = TranspositionTable::new(1 << 16);
+            self.tt = TranspositionTable::new(want);
+        }
+        let want = vct_bytes_for(limit, threads);
+        if Vct::cache_bytes_for(want) != self.threats.vct.cache_bytes() {
+            self.threats = Threats::new(1 << 14);
+            self.threats = Threats::new(want);
+        }
+    }
 }
 
 impl GomokuPlayer for Strong {
@@ -76,22 +111,23 @@ impl GomokuPlayer for Strong {
     fn new_game(&mut self) {
         self.tt.clear();
         self.threats.clear();
+        for h in &mut self.helpers {
+            h.clear();
+        }
     }
     fn set_memory_limit(&mut self, bytes: u64) {
-        self.sized = true;
-        // Managers send `INFO max_memory` before every game, with the next move request
-        // already on the clock: compare with the size the tables would get (rounded to a power
-        // of two), or every game would reallocate (and lose the tables' contents) for nothing.
-        let want = table_bytes_for(bytes);
-        if TranspositionTable::bytes_for(want) != self.tt.bytes() {
-            // Free the old table first so the peak stays under the limit.
-            self.tt = TranspositionTable::new(1 << 16);
-            self.tt = TranspositionTable::new(want);
+        self.size_caches(bytes);
+    }
+    fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        if threads == self.helpers.len() + 1 {
+            return;
         }
-        let want = vct_bytes_for(bytes);
-        if Vct::cache_bytes_for(want) != self.threats.vct.cache_bytes() {
-            self.threats = Threats::new(1 << 14);
-            self.threats = Threats::new(want);
+        self.helpers
+            .resize_with(threads - 1, || Threats::new(HELPER_VCT_BYTES));
+        // The helpers' stacks come out of the caches' share of the memory limit.
+        if let Some(limit) = self.limit {
+            self.size_caches(limit);
         }
     }
     fn prepare(&mut self, rule: crate::rules::Rule) {
@@ -101,13 +137,20 @@ impl GomokuPlayer for Strong {
         if board.k() != 5 {
             return board.empty_points().find(|&p| board.check(p).is_ok());
         }
-        if !self.sized {
+        if self.limit.is_none() {
             // Cheap on the clock: the tables are allocated zeroed (see `search::zeroed`).
             self.set_memory_limit(0);
         }
         let pb = PatternBoard::new(board);
-        let mut searcher = Searcher::new(pb, &mut self.tt, &mut self.threats, req.tm);
-        let result = searcher.run(req.nbest, req.report);
+        let result = smp::search(
+            &pb,
+            &mut self.tt,
+            &mut self.threats,
+            &mut self.helpers,
+            req.tm,
+            req.nbest,
+            req.report,
+        );
         result.best.filter(|&p| board.check(p).is_ok()).or_else(|| {
             log::warn!("search returned no playable move; falling back to the first legal point");
             board.empty_points().find(|&p| board.check(p).is_ok())
@@ -121,24 +164,36 @@ mod tests {
 
     #[test]
     fn table_respects_the_memory_limit() {
-        assert_eq!(table_bytes_for(0), DEFAULT_TT_BYTES);
+        assert_eq!(table_bytes_for(0, 1), DEFAULT_TT_BYTES);
         let gomocup = 350 * 1024 * 1024;
-        assert!((table_bytes_for(gomocup) as u64) < gomocup / 2);
-        assert!(table_bytes_for(1) >= 1 << 16);
+        assert!((table_bytes_for(gomocup, 1) as u64) < gomocup / 2);
+        assert!(table_bytes_for(1, 1) >= 1 << 16);
+        assert!(table_bytes_for(gomocup, 4) < table_bytes_for(gomocup, 1));
     }
 
     #[test]
     fn caches_fit_the_memory_limit_together() {
         for limit in [64u64 << 20, 350 << 20, 367_001_600, 2_147_483_647] {
-            let mut p = Strong::new();
-            p.set_memory_limit(limit);
-            let caches = (p.tt.bytes() + p.threats.bytes()) as u64;
-            assert!(
-                caches + RESERVED_BYTES <= limit,
-                "{caches} bytes of caches under a {limit} limit"
-            );
-            assert!(p.threats.vct.cache_bytes() <= vct_bytes_for(limit));
-            assert!(p.threats.vct.cache_bytes() * 2 > vct_bytes_for(limit));
+            for threads in [1, 2, 4] {
+                let mut p = Strong::new();
+                // Either order of INFO max_memory and INFO thread_num.
+                if threads % 2 == 0 {
+                    p.set_threads(threads);
+                    p.set_memory_limit(limit);
+                } else {
+                    p.set_memory_limit(limit);
+                    p.set_threads(threads);
+                }
+                let helpers: usize = p.helpers.iter().map(|h| h.bytes()).sum();
+                let caches = (p.tt.bytes() + p.threats.bytes() + helpers) as u64;
+                let stacks = (threads as u64 - 1) * HELPER_STACK_BYTES as u64;
+                assert!(
+                    caches + stacks + RESERVED_BYTES <= limit,
+                    "{caches} bytes of caches under a {limit} limit, {threads} threads"
+                );
+                assert!(p.threats.vct.cache_bytes() <= vct_bytes_for(limit, threads));
+                assert!(p.threats.vct.cache_bytes() * 2 > vct_bytes_for(limit, threads));
+            }
         }
     }
 
@@ -167,7 +222,7 @@ mod tests {
         assert!(q.choose(&b, &mut req).is_some());
         assert_eq!(
             q.tt.bytes(),
-            TranspositionTable::bytes_for(table_bytes_for(64 << 20))
+            TranspositionTable::bytes_for(table_bytes_for(64 << 20, 1))
         );
     }
 

@@ -22,6 +22,7 @@ use crate::eval::patterns::{
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::TimeManager;
+use crate::search::smp::{skips_depth, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
 
@@ -92,16 +93,21 @@ pub struct SearchResult {
 }
 
 #[derive(Clone, Copy)]
-struct RootMove {
+pub struct RootMove {
     pos: Pos,
     score: i32,
     order: i32,
 }
 
+/// The root's moves once the forced answers and the root threat analysis are done: what every
+/// thread of a parallel search deepens ([`Searcher::prepare`], [`Searcher::deepen`]).
+#[derive(Clone)]
+pub struct RootMoves(Vec<RootMove>);
+
 /// One search over a position; borrows the player's long-lived table and threat caches.
 pub struct Searcher<'a, 'm, 's> {
     pb: PatternBoard,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     threats: &'a mut Threats,
     tm: &'m TimeManager<'s>,
     points: Vec<Pos>,
@@ -112,13 +118,20 @@ pub struct Searcher<'a, 'm, 's> {
     history: Vec<i32>,
     moves: Vec<Vec<(Pos, i32)>>,
     started: Instant,
+    /// This searcher's thread in a parallel search: 0 leads (owns the clock and reports),
+    /// others are helpers that skip depths and stop when told ([`super::smp`]).
+    thread: usize,
+    /// What the threads of a parallel search share (none: a search alone).
+    shared: Option<&'a Shared>,
+    /// Nodes of ours already added to `shared`'s count.
+    published: u64,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// A searcher for `pb`'s position.
     pub fn new(
         pb: PatternBoard,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         threats: &'a mut Threats,
         tm: &'m TimeManager<'s>,
     ) -> Self {
@@ -140,18 +153,47 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 .map(|_| Vec::with_capacity(capacity))
                 .collect(),
             started: Instant::now(),
+            thread: 0,
+            shared: None,
+            published: 0,
         }
     }
 
-    /// Nodes searched.
+    /// Makes this searcher thread `thread` of a parallel search sharing `shared` (and the
+    /// table): thread 0 leads, the others help.
+    pub fn in_parallel(mut self, thread: usize, shared: &'a Shared) -> Self {
+        self.thread = thread;
+        self.shared = Some(shared);
+        self
+    }
+
+    /// Nodes searched by this searcher.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
+    /// Nodes searched by every thread, as far as the others have told (ours exactly).
+    fn all_nodes(&self) -> u64 {
+        self.shared.map_or(0, |s| s.nodes() - self.published) + self.nodes
+    }
+
     #[inline]
     fn poll(&mut self) -> bool {
-        if self.nodes & 1023 == 0 && self.tm.should_stop(self.nodes) {
-            self.stopped = true;
+        if self.nodes & 1023 == 0 {
+            let stop = match self.shared {
+                None => self.tm.should_stop(self.nodes),
+                Some(shared) => {
+                    let total = shared.add_nodes(self.nodes - self.published);
+                    self.published = self.nodes;
+                    if self.thread == 0 {
+                        self.tm.should_stop(total)
+                    } else {
+                        // The leader keeps the clock; a node budget binds every thread.
+                        shared.stopped() || self.tm.max_nodes().is_some_and(|max| total >= max)
+                    }
+                }
+            };
+            self.stopped |= stop;
         }
         self.stopped
     }
@@ -428,7 +470,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             seldepth: self.seldepth,
             score,
             mate,
-            nodes: self.nodes,
+            nodes: self.all_nodes(),
             elapsed: self.tm.elapsed(),
             pv,
             multipv,
@@ -526,14 +568,43 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         wins
     }
 
+    /// Whether iteration `depth` may start: the clock's decision for the leading thread; for a
+    /// helper, any depth up to the cap until it is stopped, skipping the depths its thread
+    /// leaves to others (`depth` moves on past them).
+    fn may_deepen(&mut self, depth: &mut u32, last_iteration: Duration) -> bool {
+        if self.thread == 0 {
+            let nodes = self.all_nodes();
+            return self.tm.may_start_iteration(*depth, nodes, last_iteration);
+        }
+        let plies = self.pb.board().stones() as u32;
+        while skips_depth(self.thread, *depth + plies) {
+            *depth += 1;
+        }
+        let stopped = self.shared.is_some_and(|s| s.stopped()) || self.tm.stop_requested();
+        !stopped
+            && (*depth as usize) < MAX_PLY
+            && self.tm.max_depth().is_none_or(|max| *depth <= max)
+    }
+
     /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
     /// finished iteration (and each of the `nbest` best moves) through `report`.
     pub fn run(&mut self, nbest: usize, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        match self.prepare(report) {
+            Ok(root) => self.deepen(root, nbest, report),
+            Err(answer) => answer,
+        }
+    }
+
+    /// The first part of [`Searcher::run`]: the answers that need no search (reported), else
+    /// the root moves to deepen, narrowed by the root threat analysis.
+    pub fn prepare(
+        &mut self,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<RootMoves, SearchResult> {
         self.started = Instant::now();
         self.tt.new_search();
         let c = self.pb.to_move();
         let o = c.opponent();
-        let nbest = nbest.max(1);
 
         // Immediate answers that need no search.
         let forced = if self.pb.board().stones() == 0 {
@@ -556,10 +627,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         if let Some((p, score)) = forced {
             let info = self.info(1, score, vec![p], 1);
             report(&info);
-            return SearchResult {
+            return Err(SearchResult {
                 best: Some(p),
                 info,
-            };
+            });
         }
 
         // Legal fallback before any iteration finishes: the best-ordered candidate.
@@ -581,35 +652,43 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 .copied()
                 .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p));
             let info = self.info(0, 0, any.into_iter().collect(), 1);
-            return SearchResult { best: any, info };
+            return Err(SearchResult { best: any, info });
         }
-        let mut best = root[0].pos;
-        let mut best_info = self.info(0, 0, vec![best], 1);
         if self.tm.must_answer_now() || root.len() == 1 {
-            report(&best_info);
-            return SearchResult {
-                best: Some(best),
-                info: best_info,
-            };
+            let info = self.info(0, 0, vec![root[0].pos], 1);
+            report(&info);
+            return Err(SearchResult {
+                best: Some(root[0].pos),
+                info,
+            });
         }
 
         // A forced win by threats ends the game faster than any search; a forced win the
         // opponent holds narrows the root to the moves that refute it.
         if let Some(won) = self.root_threats(&mut root) {
             report(&won.info);
-            return won;
+            return Err(won);
         }
-        if root[0].pos != best {
-            best = root[0].pos;
-            best_info = self.info(0, 0, vec![best], 1);
-        }
+        Ok(RootMoves(root))
+    }
+
+    /// The second part of [`Searcher::run`]: iterative deepening over `root`. A helper thread
+    /// (see [`Searcher::in_parallel`]) skips some depths, ignores the clock and runs until the
+    /// leading thread stops it; only the leader should be given a `report` that prints.
+    pub fn deepen(
+        &mut self,
+        root: RootMoves,
+        nbest: usize,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let nbest = nbest.max(1);
+        let mut root = root.0;
+        let mut best = root[0].pos;
+        let mut best_info = self.info(0, 0, vec![best], 1);
 
         let mut depth = 1u32;
         let mut last_iteration = Duration::ZERO;
-        while self
-            .tm
-            .may_start_iteration(depth, self.nodes, last_iteration)
-        {
+        while self.may_deepen(&mut depth, last_iteration) {
             let iteration_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;
@@ -686,7 +765,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 break;
             }
         }
-        best_info.nodes = self.nodes;
+        best_info.nodes = self.all_nodes();
         best_info.elapsed = self.tm.elapsed();
         SearchResult {
             best: Some(best),
@@ -717,9 +796,9 @@ mod tests {
     fn best(b: &Board, limit: SearchLimit) -> (Pos, SearchInfo) {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut tt = TranspositionTable::new(1 << 20);
+        let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(PatternBoard::new(b), &mut tt, &mut threats, &tm);
+        let mut s = Searcher::new(PatternBoard::new(b), &tt, &mut threats, &tm);
         let r = s.run(1, &mut |_| {});
         (r.best.unwrap(), r.info)
     }

@@ -204,8 +204,7 @@ impl MctsConfig {
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
 
-/// Most threads one search may use.
-pub const MAX_THREADS: usize = 64;
+pub use super::MAX_THREADS;
 
 /// Nodes the arena holds beyond [`MctsConfig::max_nodes`]: the root's children (at most one
 /// per point of a 25x25 board and a pass), which come before the cap is checked.

@@ -7,7 +7,11 @@ pub mod mcts;
 mod mcts_tree;
 pub mod move_filter;
 pub mod playout;
+pub mod smp;
 pub mod threats;
 pub mod tt;
 pub mod ttt;
 pub mod zeroed;
+
+/// Most threads one search may use (Go's tree search, gomoku's Lazy SMP).
+pub const MAX_THREADS: usize = 64;

@@ -1,7 +1,10 @@
 //! Transposition table: a fixed-size array of 16-byte entries indexed by the position hash,
 //! allocated once (sized from the memory limit) so the search never allocates. Allocation and
 //! [`TranspositionTable::clear`] are O(1) on the clock (see [`super::zeroed`]): pages are
-//! committed as the search touches them and a new game only advances the epoch.
+//! committed as the search touches them and a new game only advances the epoch. The threads of
+//! a parallel search share it without locks (see [`Entry`]).
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 use crate::rules::mnk::Pos;
@@ -29,10 +32,25 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One slot: the packed data, and the key XOR that data. A reader accepts the slot only when
+/// the two words agree with its key, so a slot torn by two threads writing at once (one word
+/// from each) reads as a miss instead of another position's data: the table is shared by the
+/// search threads without a lock (Hyatt and Mann's lockless hashing). On one thread it behaves
+/// exactly as a plain array of entries.
+#[derive(Default)]
 #[repr(C)]
 struct Entry {
-    key: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+// SAFETY: atomic integers only; all zero is the empty entry (`Bound::None`, epoch 0 is never
+// current).
+unsafe impl Zeroable for Entry {}
+
+/// The fields of [`Entry::data`], packed into one word.
+#[derive(Clone, Copy)]
+struct Data {
     mv: u16,
     score: i16,
     depth: i8,
@@ -42,17 +60,56 @@ struct Entry {
     epoch: u8,
 }
 
-// SAFETY: integers only; all zero is the empty entry (`Bound::None`, epoch 0 is never current).
-unsafe impl Zeroable for Entry {}
+impl Data {
+    #[inline]
+    fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.depth as u8 as u64) << 32
+            | (self.bound as u64) << 40
+            | (self.generation as u64) << 48
+            | (self.epoch as u64) << 56
+    }
+
+    #[inline]
+    fn unpack(w: u64) -> Data {
+        Data {
+            mv: w as u16,
+            score: (w >> 16) as u16 as i16,
+            depth: (w >> 32) as u8 as i8,
+            bound: (w >> 40) as u8,
+            generation: (w >> 48) as u8,
+            epoch: (w >> 56) as u8,
+        }
+    }
+}
+
+impl Entry {
+    /// The slot's key (as far as its two words agree) and data.
+    #[inline]
+    fn load(&self) -> (u64, Data) {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.check.load(Ordering::Relaxed) ^ data;
+        (key, Data::unpack(data))
+    }
+
+    #[inline]
+    fn save(&self, key: u64, d: Data) {
+        let data = d.pack();
+        self.check.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+}
 
 /// Smallest table, so that even `max_memory` of a few MB plays.
 const MIN_ENTRIES: usize = 1 << 10;
 
-/// The transposition table.
+/// The transposition table. Probes and stores take `&self`, so the threads of a parallel search
+/// share one table (see [`Entry`]); only clearing and resizing need it alone.
 pub struct TranspositionTable {
     entries: Box<[Entry]>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
     epoch: Epoch,
 }
 
@@ -63,7 +120,7 @@ impl TranspositionTable {
         TranspositionTable {
             entries: zeroed_slice(n),
             mask: n - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
             epoch: Epoch::default(),
         }
     }
@@ -87,21 +144,24 @@ impl TranspositionTable {
     /// Forgets every entry (O(1) but once in 255 calls).
     pub fn clear(&mut self) {
         if self.epoch.advance() {
-            self.entries.fill(Entry::default());
+            for e in self.entries.iter_mut() {
+                *e = Entry::default();
+            }
         }
-        self.generation = 0;
+        *self.generation.get_mut() = 0;
     }
 
-    /// Marks a new search, so older entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    /// Marks a new search, so older entries are replaced first. Called by the thread that
+    /// leads a search, before any other thread starts.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let e = &self.entries[key as usize & self.mask];
-        if e.key != key || e.bound == Bound::None as u8 || e.epoch != self.epoch.stamp() {
+        let (stored, e) = self.entries[key as usize & self.mask].load();
+        if stored != key || e.bound == Bound::None as u8 || e.epoch != self.epoch.stamp() {
             return None;
         }
         Some(TtHit {
@@ -118,24 +178,31 @@ impl TranspositionTable {
 
     /// Stores a result; keeps a deeper entry of the current search for another position.
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Pos>, score: i32, depth: i32, bound: Bound) {
-        let generation = self.generation;
+    pub fn store(&self, key: u64, mv: Option<Pos>, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
         let epoch = self.epoch.stamp();
-        let e = &mut self.entries[key as usize & self.mask];
+        let slot = &self.entries[key as usize & self.mask];
+        let (stored, e) = slot.load();
         let live = e.epoch == epoch;
-        if live && e.key != key && e.generation == generation && e.depth as i32 > depth + 2 {
+        if live && stored != key && e.generation == generation && e.depth as i32 > depth + 2 {
             return;
         }
-        let keep_move = live && e.key == key && mv.is_none();
-        e.key = key;
-        if !keep_move {
-            e.mv = mv.map_or(0, |p| p.0);
-        }
-        e.score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        e.depth = depth.clamp(-100, 100) as i8;
-        e.bound = bound as u8;
-        e.generation = generation;
-        e.epoch = epoch;
+        let keep_move = live && stored == key && mv.is_none();
+        slot.save(
+            key,
+            Data {
+                mv: if keep_move {
+                    e.mv
+                } else {
+                    mv.map_or(0, |p| p.0)
+                },
+                score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                depth: depth.clamp(-100, 100) as i8,
+                bound: bound as u8,
+                generation,
+                epoch,
+            },
+        );
     }
 }
 
@@ -184,6 +251,64 @@ mod tests {
                 TranspositionTable::new(bytes).bytes()
             );
         }
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1 << 16);
+        tt.store(99, Some(Pos(5)), 7, 3, Bound::Exact);
+        let slot = &tt.entries[99 & tt.mask];
+        // Another thread's data word over this key's check word.
+        let other = Data::unpack(slot.data.load(Ordering::Relaxed));
+        slot.data
+            .store(Data { score: -7, ..other }.pack(), Ordering::Relaxed);
+        assert!(tt.probe(99).is_none());
+    }
+
+    #[test]
+    fn threads_sharing_the_table_never_read_another_positions_entry() {
+        // A tiny table and a pool of keys five times its size, so that the threads overwrite
+        // each other's slots all the time; each key's score, move and depth are derived from
+        // it, so a read mixing two writes shows.
+        let tt = TranspositionTable::new(0);
+        let key_of = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let payload = |k: u64| {
+            (
+                (k >> 40) as i32 % 10_000,
+                Pos((k >> 20) as u16 % 900 + 1),
+                (k >> 10) as i32 % 50,
+            )
+        };
+        let pool = 5 * MIN_ENTRIES as u64;
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let (tt, hits) = (&tt, &hits);
+                s.spawn(move || {
+                    let mut r = t + 1;
+                    for _ in 0..200_000 {
+                        r = r
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        let key = key_of((r >> 33) % pool);
+                        let (score, mv, depth) = payload(key);
+                        tt.store(key, Some(mv), score, depth, Bound::Lower);
+                        let other = key_of((r >> 13) % pool);
+                        if let Some(hit) = tt.probe(other) {
+                            hits.fetch_add(1, Ordering::Relaxed);
+                            assert_eq!((hit.score, hit.mv, hit.depth), {
+                                let (s, m, d) = payload(other);
+                                (s, Some(m), d)
+                            });
+                        }
+                    }
+                });
+            }
+        });
+        assert!(
+            hits.load(Ordering::Relaxed) > 1000,
+            "the probes must hit at times"
+        );
     }
 
     #[test]

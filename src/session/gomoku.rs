@@ -49,6 +49,7 @@ use crate::rules::mnk::{symmetry, MAX_SIZE};
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager, UNLIMITED_MS};
+use crate::search::MAX_THREADS;
 use crate::session::StopSignal;
 
 /// Per-move time used when the manager gave no clock, depth or node limit at all, so that a
@@ -159,6 +160,8 @@ pub struct SessionConfig {
     pub nodes: Option<u64>,
     /// Depth cap per move.
     pub depth: Option<u32>,
+    /// Search threads (`--threads`); outranks `INFO thread_num`.
+    pub threads: Option<usize>,
     /// File a learning player keeps its memory in (`--memory`); outranks `INFO folder`.
     pub memory: Option<PathBuf>,
     /// Player-specific settings (`--kernel`, unknown `INFO` keys), offered to every player.
@@ -172,6 +175,7 @@ impl Default for SessionConfig {
             seed: 0,
             nodes: None,
             depth: None,
+            threads: None,
             memory: None,
             player_options: Vec::new(),
         }
@@ -257,6 +261,7 @@ impl GomokuSession {
     /// Hands the current player the memory file or folder and the remembered player options.
     /// A refused option is a complaint.
     fn configure_player(&mut self) {
+        self.player.set_threads(self.threads());
         if let Some(file) = &self.config.memory {
             self.player.set_memory_file(file);
         } else if let Some(dir) = &self.settings.folder {
@@ -268,6 +273,16 @@ impl GomokuSession {
                 self.complain(format!("{key} {value}: {e}"));
             }
         }
+    }
+
+    /// Threads the player searches on: `--threads`, else `INFO thread_num`, else one; at most
+    /// [`MAX_THREADS`].
+    pub fn threads(&self) -> usize {
+        let n = self
+            .config
+            .threads
+            .or(self.settings.thread_num.map(|n| n as usize));
+        n.unwrap_or(1).clamp(1, MAX_THREADS)
     }
 
     /// Tells the player, once, that the current game is over (see the module notes).
@@ -404,9 +419,10 @@ impl GomokuSession {
             // no limit), and so does a depth too deep to count.
             Setting::MaxDepth(v) => s.max_depth = u32::try_from(v).ok().filter(|&d| d > 0),
             Setting::MaxNode(v) => s.max_node = u64::try_from(v).ok().filter(|&n| n > 0),
-            // Recorded only (the players search on one thread); at least one, as Rapfi reads it.
+            // At least one, as Rapfi reads it; more than the engine runs is its maximum.
             Setting::ThreadNum(v) => {
                 s.thread_num = Some(u32::try_from(v.max(1)).unwrap_or(u32::MAX));
+                self.player.set_threads(self.threads());
             }
             Setting::TimeIncrement(v) => match u64::try_from(v) {
                 Ok(v) => s.time_increment = v,
@@ -1009,6 +1025,8 @@ mod tests {
         /// Each game_over call: (stones, winner, ours).
         game_overs: Vec<(usize, Option<Color>, Color)>,
         options: Vec<(String, String)>,
+        /// The last thread count the player was given.
+        threads: usize,
     }
 
     /// A player that reports a fixed score and plays a fixed point (or the first legal one).
@@ -1027,6 +1045,9 @@ mod tests {
         fn game_over(&mut self, board: &Board, ours: Color) {
             let mut seen = self.seen.lock().unwrap();
             seen.game_overs.push((board.stones(), board.winner(), ours));
+        }
+        fn set_threads(&mut self, threads: usize) {
+            self.seen.lock().unwrap().threads = threads;
         }
         fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
             if key != "scripted_opt" {
@@ -1450,6 +1471,42 @@ mod tests {
         let l = det.limit();
         assert_eq!(l.nodes, Some(5000));
         assert_eq!(l.clock, GameClock::default());
+    }
+
+    #[test]
+    fn threads_come_from_the_command_line_else_thread_num() {
+        let (mut s, seen) = scripted(0);
+        assert_eq!(seen.lock().unwrap().threads, 1, "one thread unless told");
+        s.info(Setting::ThreadNum(2));
+        assert_eq!((s.threads(), seen.lock().unwrap().threads), (2, 2));
+        s.info(Setting::ThreadNum(0));
+        assert_eq!(seen.lock().unwrap().threads, 1);
+        s.info(Setting::ThreadNum(1_000));
+        assert_eq!(seen.lock().unwrap().threads, MAX_THREADS);
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let player = Scripted {
+            score: 0,
+            mate: None,
+            pick: None,
+            none: false,
+            seen: seen.clone(),
+        };
+        let config = SessionConfig {
+            threads: Some(3),
+            ..SessionConfig::default()
+        };
+        let mut s =
+            GomokuSession::with_player(config, Arc::new(StopSignal::new()), Box::new(player));
+        assert_eq!(seen.lock().unwrap().threads, 3);
+        s.info(Setting::ThreadNum(8));
+        assert_eq!(
+            seen.lock().unwrap().threads,
+            3,
+            "--threads outranks INFO thread_num"
+        );
+        // A level chosen later gets the count too (`strong` keeps it for its search).
+        s.info(Setting::Level("classic".into()));
+        assert_eq!(s.threads(), 3);
     }
 
     #[test]
