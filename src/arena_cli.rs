@@ -1,7 +1,9 @@
 //! `sente match`: its command-line arguments, their translation into a tournament, the
-//! progress bar, the results table on stdout and the files written to `--out`.
+//! progress bar, the results table on stdout and the files written to `--out`; and
+//! `sente match merge`, which turns the `--out` directories of a schedule's parts into the
+//! output of one whole run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 use rand::SeedableRng;
@@ -9,15 +11,24 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::arena::engine::GameSetup;
 use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
+use crate::arena::merge::merge;
+use crate::arena::record::ResultFile;
 use crate::arena::report::{game_line, pgn, sgf};
+use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
-use crate::arena::tournament::{run, Entrant, Schedule, TournamentConfig};
+use crate::arena::tournament::{
+    run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
+};
 use crate::arena::{openings, Sprt};
 use crate::rules::Rule;
 
 /// `sente match`: engines play each other over their protocols, the runner referees.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    /// `merge DIR...`: one report from the `--out` directories of parts of a match.
+    #[command(subcommand)]
+    pub merge: Option<MatchCmd>,
     /// Game: gomoku (any non-renju rule, see --rule), renju, go, ttt.
     #[arg(long, value_parser = ["gomoku", "renju", "go", "ttt"], default_value = "gomoku")]
     pub game: String,
@@ -25,6 +36,14 @@ pub struct MatchArgs {
     /// or internal:LEVEL for one of our levels played in-process.
     #[arg(long, num_args = 2.., required = true)]
     pub engines: Vec<String>,
+    /// Play only part K of N of the schedule (`2/3`): disjoint parts whose `--out` directories
+    /// `sente match merge` adds up to the whole match. A part plays all its games: its SPRT is
+    /// decided on the merge.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Print the schedule's size as JSON (`{"games": N, ...}`) and play nothing.
+    #[arg(long)]
+    pub plan: bool,
     /// Where manifests are looked up (default: ./engines, else the source tree's engines/).
     #[arg(long)]
     pub engines_dir: Option<PathBuf>,
@@ -83,6 +102,24 @@ pub struct MatchArgs {
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
+}
+
+/// Subcommands of `sente match`.
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchCmd {
+    /// Merge the `--out` directories (their result.json) of parts of one match into the report,
+    /// Elo, SPRT state and records of the whole match; a game number met twice counts once.
+    Merge {
+        /// Directories written by `sente match --out` (or files named result.json).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Write the merged SGF files, games.pgn, results.txt and result.json here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the state as one line of JSON (games, score, Elo, SPRT) instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
@@ -210,8 +247,32 @@ fn tell_gtp_engines(tc: &TimeControl, entrants: &[Entrant]) -> anyhow::Result<()
 
 /// Runs `sente match`.
 pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+    if let Some(MatchCmd::Merge { dirs, out, json }) = &args.merge {
+        return run_merge(dirs, out.as_deref(), *json);
+    }
+    let shard: Shard = match &args.shard {
+        Some(s) => s.parse().map_err(|e: String| anyhow!("--shard: {e}"))?,
+        None => Shard::WHOLE,
+    };
     let setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
+    let schedule = if args.gauntlet {
+        Schedule::Gauntlet
+    } else {
+        Schedule::RoundRobin
+    };
+    let total = schedule_len(entrants.len(), schedule, args.games);
+    if args.plan {
+        println!(
+            "{}",
+            serde_json::json!({
+                "games": total,
+                "engines": entrants.iter().map(Entrant::name).collect::<Vec<_>>(),
+                "pairings": crate::arena::tournament::pairings(entrants.len(), schedule).len(),
+            })
+        );
+        return Ok(());
+    }
     tell_gtp_engines(&setup.tc, &entrants)?;
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match &args.openings {
@@ -238,11 +299,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     };
     let cfg = TournamentConfig {
         setup,
-        schedule: if args.gauntlet {
-            Schedule::Gauntlet
-        } else {
-            Schedule::RoundRobin
-        },
+        schedule,
         games: args.games,
         openings,
         concurrency: args.concurrency.max(1),
@@ -250,14 +307,12 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         max_moves: args.max_moves,
         seed: args.seed,
         sprt,
+        shard,
     };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let planned = crate::arena::tournament::pairings(entrants.len(), cfg.schedule).len()
-        * args.games.div_ceil(2)
-        * 2;
-    let bar = indicatif::ProgressBar::new(planned as u64);
+    let bar = indicatif::ProgressBar::new(shard.range(total).len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -287,17 +342,103 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     println!("{report}");
-    if let Some(dir) = &args.out {
-        std::fs::write(dir.join("games.pgn"), pgn(&report))?;
-        std::fs::write(dir.join("results.txt"), format!("{report}\n"))?;
+    if !shard.is_whole() {
         println!(
-            "wrote {} SGF files, games.pgn and results.txt to {}",
-            report.games.len(),
-            dir.display()
+            "part {shard} of the schedule: games {} to {}{}",
+            shard.range(total).start + 1,
+            shard.range(total).end,
+            if cfg.sprt.is_some() {
+                "; the SPRT is decided by `sente match merge` over all parts"
+            } else {
+                ""
+            }
         );
+    }
+    if let Some(dir) = &args.out {
+        write_outputs(dir, &report, &ResultFile::new(&report), false)?;
+        println!("{}", wrote(&report, dir));
     }
     if let Some(e) = write_error {
         return Err(e);
+    }
+    Ok(())
+}
+
+/// games.pgn, results.txt and result.json (and with `sgf`, one SGF per game) in `dir`.
+fn write_outputs(
+    dir: &Path,
+    report: &TournamentReport,
+    file: &ResultFile,
+    sgfs: bool,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    if sgfs {
+        for g in &report.games {
+            write(
+                &format!("game-{:04}.sgf", g.index + 1),
+                sgf(&report.names, &report.config.setup, g),
+            )?;
+        }
+    }
+    write("games.pgn", pgn(report))?;
+    write("results.txt", format!("{report}\n"))?;
+    // Written last and whole: a directory with a result.json is a finished part.
+    let tmp = dir.join("result.json.tmp");
+    std::fs::write(&tmp, file.to_json()).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, dir.join("result.json"))
+        .with_context(|| format!("writing {}", dir.join("result.json").display()))?;
+    Ok(())
+}
+
+fn wrote(report: &TournamentReport, dir: &Path) -> String {
+    format!(
+        "wrote {} SGF files, games.pgn, results.txt and result.json to {}",
+        report.games.len(),
+        dir.display()
+    )
+}
+
+/// `sente match merge`.
+fn run_merge(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> anyhow::Result<()> {
+    let mut files = Vec::with_capacity(dirs.len());
+    for d in dirs {
+        let path = if d.is_dir() {
+            d.join("result.json")
+        } else {
+            d.clone()
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        files.push(ResultFile::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?);
+    }
+    let merged = merge(&files).map_err(|e| anyhow!(e))?;
+    if json {
+        println!("{}", serde_json::to_string(&merged.summary())?);
+    } else {
+        println!("{}", merged.report);
+        let s = merged.summary();
+        if s.pending + s.surplus + s.duplicates > 0 {
+            println!(
+                "merged {} parts: {} games waiting for an earlier one (the SPRT reads in schedule order), {} played after the SPRT decided (not counted), {} met twice (counted once)",
+                files.len(),
+                s.pending,
+                s.surplus,
+                s.duplicates
+            );
+        }
+    }
+    if let Some(dir) = out {
+        write_outputs(dir, &merged.report, &merged.file, true)?;
+        // stdout carries only the JSON line under --json.
+        if json {
+            eprintln!("{}", wrote(&merged.report, dir));
+        } else {
+            println!("{}", wrote(&merged.report, dir));
+        }
     }
     Ok(())
 }

@@ -14,13 +14,16 @@ pub mod go_levels;
 pub mod gomocup;
 pub mod gtp;
 pub mod manifest;
+pub mod merge;
 pub mod openings;
 pub mod process;
+pub mod record;
 pub mod referee;
 pub mod report;
+pub mod shard;
 pub mod stats;
 pub mod tc;
 pub mod tournament;
 
-pub use stats::{elo_estimate, los, EloEstimate, Sprt, SprtDecision, Wdl};
+pub use stats::{elo_estimate, los, EloEstimate, OrderedSprt, Sprt, SprtDecision, Wdl};
 pub use tournament::{run, Entrant, GameRecord, Schedule, TournamentConfig, TournamentReport};

@@ -63,8 +63,9 @@ impl Outcome {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq)]
+/// Why a game ended (in `result.json` as `{"kind": "crash", "detail": "..."}`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "kebab-case")]
 pub enum EndReason {
     /// A winning line (five, or three in tic-tac-toe).
     Line,

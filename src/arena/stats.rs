@@ -8,6 +8,7 @@
 //! trinomial) test used by Fishtest and cutechess: the log-likelihood ratio of "Elo = elo1"
 //! against "Elo = elo0" given the observed mean and variance of the per-game score.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Wins, losses and draws from one side's point of view.
@@ -232,6 +233,63 @@ impl Sprt {
     }
 }
 
+/// An SPRT fed games by their number in the schedule, in any order, that reads them in
+/// schedule order: game `n` counts only once games `0..n` have. A run on several threads, a
+/// merge of shards and a distributed driver all stop at the same game as a one-thread run,
+/// so their results agree exactly. Games after the deciding one, or fed twice, are not counted.
+#[derive(Clone, Debug)]
+pub struct OrderedSprt {
+    test: Sprt,
+    next: usize,
+    counted: Wdl,
+    waiting: BTreeMap<usize, Wdl>,
+    decision: SprtDecision,
+}
+
+impl OrderedSprt {
+    /// The test over a schedule starting at game 0.
+    pub fn new(test: Sprt) -> OrderedSprt {
+        OrderedSprt {
+            test,
+            next: 0,
+            counted: Wdl::default(),
+            waiting: BTreeMap::new(),
+            decision: SprtDecision::Continue,
+        }
+    }
+    /// Game `index` scored `wdl` for the first engine.
+    pub fn add(&mut self, index: usize, wdl: Wdl) {
+        if self.decision != SprtDecision::Continue || index < self.next {
+            return;
+        }
+        self.waiting.entry(index).or_insert(wdl);
+        while self.decision == SprtDecision::Continue {
+            let Some(w) = self.waiting.remove(&self.next) else {
+                break;
+            };
+            self.counted += w;
+            self.next += 1;
+            self.decision = self.test.decide(&self.counted);
+        }
+        if self.decision != SprtDecision::Continue {
+            self.waiting.clear();
+        }
+    }
+    /// Games `0..counted_until()` are counted: the rest wait for a gap or came after the
+    /// decision.
+    pub fn counted_until(&self) -> usize {
+        self.next
+    }
+    /// The counted results.
+    pub fn counted(&self) -> Wdl {
+        self.counted
+    }
+    /// The test, its log-likelihood ratio over the counted games and its decision.
+    pub fn state(&self) -> (Sprt, f64, SprtDecision) {
+        (self.test, self.test.llr(&self.counted), self.decision)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,5 +376,37 @@ mod tests {
         assert_eq!(t50.decide(&Wdl::new(23, 0, 0)), SprtDecision::AcceptH1);
         assert_eq!(t50.decide(&Wdl::new(0, 20, 0)), SprtDecision::AcceptH0);
         assert!(t50.llr(&Wdl::new(0, 0, 10)) < 0.0);
+    }
+    #[test]
+    fn an_ordered_sprt_reads_games_in_schedule_order() {
+        let t = Sprt::new(0.0, 50.0, 0.05, 0.05);
+        let win = Wdl::new(1, 0, 0);
+        // 23 straight wins decide (see sprt_bounds_llr_and_decisions); fed backwards, the
+        // decision waits for game 0 and then lands on game 22, as in order.
+        let mut back = OrderedSprt::new(t);
+        for i in (0..30).rev() {
+            back.add(i, win);
+            if i > 0 {
+                assert_eq!(back.state().2, SprtDecision::Continue);
+                assert_eq!(back.counted_until(), 0);
+            }
+        }
+        let mut fwd = OrderedSprt::new(t);
+        for i in 0..30 {
+            fwd.add(i, win);
+        }
+        for s in [&back, &fwd] {
+            assert_eq!(s.state().2, SprtDecision::AcceptH1);
+            assert_eq!(s.counted_until(), 23);
+            assert_eq!(s.counted(), Wdl::new(23, 0, 0));
+        }
+        // A game fed twice counts once; a gap holds everything after it.
+        let mut gap = OrderedSprt::new(t);
+        for i in [0, 0, 1, 3, 4] {
+            gap.add(i, win);
+        }
+        assert_eq!((gap.counted_until(), gap.counted()), (2, Wdl::new(2, 0, 0)));
+        gap.add(2, Wdl::new(0, 0, 1));
+        assert_eq!((gap.counted_until(), gap.counted()), (5, Wdl::new(4, 0, 1)));
     }
 }

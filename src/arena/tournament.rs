@@ -3,7 +3,10 @@
 //!
 //! Every pairing plays the same openings: opening `k` is played twice in a row by each pairing,
 //! first engine black then white. Jobs are ordered opening by opening across pairings, so a run
-//! stopped early is still balanced. Each worker thread owns one process per engine and keeps it
+//! stopped early is still balanced. A run may play one part of the schedule ([`Shard`]); a
+//! game's opening, colours and seeds come from its number alone, so the parts add up to the
+//! whole game for game. An SPRT reads the games in schedule order ([`OrderedSprt`]): a run
+//! stops at the same game on any number of threads. Each worker thread owns one process per engine and keeps it
 //! across games (like c-gomoku-cli); a process that timed out, crashed or answered garbage is
 //! killed and started afresh for its next game.
 
@@ -18,7 +21,8 @@ use super::gomocup::GomocupEngine;
 use super::gtp::GtpEngine;
 use super::manifest::{EngineSpec, Protocol};
 use super::referee::{play_game, EndReason, GameResult, Outcome};
-use super::stats::{Sprt, SprtDecision, Wdl};
+use super::shard::Shard;
+use super::stats::{OrderedSprt, Sprt, SprtDecision, Wdl};
 use crate::rules::mnk::splitmix64;
 use crate::rules::Color;
 
@@ -92,8 +96,11 @@ pub struct TournamentConfig {
     pub max_moves: Option<usize>,
     /// Seed for engine seeds.
     pub seed: u64,
-    /// Stop early when this test decides (two engines only).
+    /// Stop early when this test decides (two engines, whole schedule only: the parts of a
+    /// split schedule play all their games, and their merge decides).
     pub sprt: Option<Sprt>,
+    /// The part of the schedule this run plays.
+    pub shard: Shard,
 }
 
 /// One finished game of a tournament.
@@ -153,7 +160,7 @@ pub struct TournamentReport {
     pub pairings: Vec<(usize, usize)>,
     /// Every game played, by index.
     pub games: Vec<GameRecord>,
-    /// Games that were scheduled.
+    /// Games that were scheduled (for a part, the part's games).
     pub planned: usize,
     /// The SPRT and where it ended, when one ran.
     pub sprt: Option<(Sprt, f64, SprtDecision)>,
@@ -191,6 +198,11 @@ pub fn pairings(n: usize, schedule: Schedule) -> Vec<(usize, usize)> {
     }
 }
 
+/// Games in the whole schedule of `entrants` engines playing `games` games per pairing.
+pub fn schedule_len(entrants: usize, schedule: Schedule, games: usize) -> usize {
+    pairings(entrants, schedule).len() * games.div_ceil(2) * 2
+}
+
 struct Job {
     index: usize,
     opening: usize,
@@ -218,7 +230,7 @@ pub fn run(
     }
     let pairs = pairings(entrants.len(), cfg.schedule);
     let rounds = cfg.games.div_ceil(2);
-    let mut jobs = Vec::new();
+    let mut jobs = Vec::with_capacity(schedule_len(entrants.len(), cfg.schedule, cfg.games));
     for round in 0..rounds {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             for (black, white) in [(a, b), (b, a)] {
@@ -232,17 +244,21 @@ pub fn run(
             }
         }
     }
-    let sprt = cfg.sprt.filter(|_| entrants.len() == 2);
+    let part = cfg.shard.range(jobs.len());
+    let jobs = &jobs[part];
+    let mut sprt = cfg
+        .sprt
+        .filter(|_| entrants.len() == 2 && cfg.shard.is_whole())
+        .map(OrderedSprt::new);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut done: Vec<GameRecord> = Vec::with_capacity(jobs.len());
-    let mut decision = None;
     let mut spawned = 0;
     // A rendezvous channel: a worker hands over its game before it takes the next job, so
     // an SPRT decision stops the run within `concurrency` games.
     let (tx, rx) = mpsc::sync_channel::<GameRecord>(0);
     thread::scope(|scope| {
-        let (next, stop, jobs) = (&next, &stop, &jobs);
+        let (next, stop) = (&next, &stop);
         let worker = move |w: usize, tx: mpsc::SyncSender<GameRecord>| {
             let mut engines: Vec<Option<Box<dyn Engine>>> = entrants.iter().map(|_| None).collect();
             let mut made = 0u64;
@@ -315,14 +331,10 @@ pub fn run(
         for rec in rx {
             done.push(rec);
             progress(done.last().expect("just pushed"), &done);
-            if let Some(test) = sprt {
-                let mut w = Wdl::default();
-                for g in &done {
-                    w += g.wdl_for(0);
-                }
-                let d = test.decide(&w);
-                decision = Some((test, test.llr(&w), d));
-                if d != SprtDecision::Continue {
+            if let Some(test) = &mut sprt {
+                let g = done.last().expect("just pushed");
+                test.add(g.index, g.wdl_for(0));
+                if test.state().2 != SprtDecision::Continue {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -332,13 +344,17 @@ pub fn run(
         return Err("could not start a worker thread".into());
     }
     done.sort_by_key(|g| g.index);
+    if let Some(test) = &sprt {
+        // Games finished on other threads after the deciding one are not counted.
+        done.retain(|g| g.index < test.counted_until());
+    }
     Ok(TournamentReport {
         config: cfg.clone(),
         names: entrants.iter().map(Entrant::name).collect(),
         pairings: pairs,
         games: done,
         planned: jobs.len(),
-        sprt: decision,
+        sprt: sprt.map(|t| t.state()),
         elapsed: started.elapsed(),
     })
 }
@@ -354,7 +370,7 @@ fn missing_engine(side: Color) -> GameResult {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::arena::manifest::GameName;
     use crate::arena::openings::generate_many;
@@ -362,7 +378,12 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    fn config(game: GameName, size: usize, games: usize, concurrency: usize) -> TournamentConfig {
+    pub(crate) fn config(
+        game: GameName,
+        size: usize,
+        games: usize,
+        concurrency: usize,
+    ) -> TournamentConfig {
         let setup = crate::arena::engine::tests::loose_setup(game, size);
         let stones = crate::arena::openings::default_stones(game);
         let openings = generate_many(
@@ -382,10 +403,11 @@ mod tests {
             max_moves: None,
             seed: 5,
             sprt: None,
+            shard: Shard::WHOLE,
         }
     }
 
-    fn internal(level: &str) -> Entrant {
+    pub(crate) fn internal(level: &str) -> Entrant {
         Entrant::Internal {
             level: level.into(),
             nodes: Some(300),
