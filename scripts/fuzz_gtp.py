@@ -453,7 +453,7 @@ class Session:
             return
         # The next command ends it (one that ends by itself).
         text = self.gen.command()
-        while text.split()[0] in ANALYSES:
+        while (text.split() or [""])[0] in ANALYSES:
             text = self.gen.command()
         ndue, nid, nname = self.command(text)
         self.read_response(cid, first)
