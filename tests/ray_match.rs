@@ -1,8 +1,8 @@
 //! `scripts/ray_match.py` on a local Ray instance (2 CPUs): a node-limited match played in
 //! batches of Ray tasks merges to exactly the games, table, Elo and SPRT state of the same
 //! match in one `sente match` process, also when a worker is killed in the middle of a batch.
-//! Needs `ray` in `.venv` (`.ci/run` installs it): under CI (`CI=true`) its absence fails,
-//! elsewhere the tests say they are skipped and pass.
+//! Needs `ray` in `.venv`: the tests are `#[ignore]`d, and `.ci/run` installs Ray and runs
+//! them (`--ignored needs_ray`) when it imports, and always under CI, where its absence fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -16,23 +16,19 @@ static RAY: Mutex<()> = Mutex::new(());
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 
-/// The venv's python when it imports ray; `None` (skip) outside CI.
-fn python_with_ray(test: &str) -> Option<PathBuf> {
+/// The venv's python, which must import ray: asked for explicitly, a missing Ray is a
+/// failure, not a pass.
+fn python_with_ray() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join(".venv/bin/python");
-    let why = match Command::new(&python).args(["-c", "import ray"]).output() {
-        Ok(o) if o.status.success() => return Some(python),
-        Ok(o) => format!(
-            "ray is not importable ({})",
+    match Command::new(&python).args(["-c", "import ray"]).output() {
+        Ok(o) if o.status.success() => python,
+        Ok(o) => panic!(
+            "ray is not importable ({}); .ci/run installs it in .venv",
             String::from_utf8_lossy(&o.stderr).trim()
         ),
-        Err(e) => format!("cannot run {}: {e}", python.display()),
-    };
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{test}: {why}; .ci/run installs ray in .venv");
+        Err(e) => panic!("cannot run {}: {e}", python.display()),
     }
-    eprintln!("SKIPPED {test}: {why} (run .ci/run to install it)");
-    None
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -139,11 +135,10 @@ fn same_result(whole: &Path, ray: &Path) {
 }
 
 #[test]
-fn ray_match_stops_at_the_sprt_decision_with_the_single_process_result() {
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
+fn needs_ray_match_stops_at_the_sprt_decision_with_the_single_process_result() {
     let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(python) = python_with_ray("ray_match_stops_at_the_sprt_decision") else {
-        return;
-    };
+    let python = python_with_ray();
     let dir = scratch("sprt");
     // Perfect play against random-ish play decides H1 after a few dozen of the 120 games.
     let args = [
@@ -192,11 +187,10 @@ fn find_batch(run_id: &str, batch: usize) -> Option<(i32, i32)> {
 }
 
 #[test]
-fn ray_match_survives_a_worker_killed_mid_batch() {
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
+fn needs_ray_match_survives_a_worker_killed_mid_batch() {
     let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(python) = python_with_ray("ray_match_survives_a_worker_killed_mid_batch") else {
-        return;
-    };
+    let python = python_with_ray();
     let dir = scratch("fault");
     let args = [
         "--engines",

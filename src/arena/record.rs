@@ -96,6 +96,9 @@ pub struct Game {
     pub moves: Vec<(String, String, Option<u64>)>,
     /// Wall time of the game in ms.
     pub wall_ms: u64,
+    /// The think that ended the game without a move (`[colour, ms]`), if one did.
+    #[serde(default)]
+    pub last_think: Option<(String, u64)>,
 }
 
 fn parse_mv(s: &str) -> Result<Mv, String> {
@@ -205,6 +208,10 @@ impl Game {
                 .map(|p| (colour(p.color).to_string(), p.mv.to_string(), p.ms))
                 .collect(),
             wall_ms: g.wall_ms,
+            last_think: g
+                .result
+                .last_think
+                .map(|(c, ms)| (colour(c).to_string(), ms)),
         }
     }
 
@@ -216,15 +223,20 @@ impl Game {
             "1/2-1/2" => Outcome::Draw,
             r => return Err(format!("game {}: bad result {r:?}", self.index + 1)),
         };
+        let colour = |c: &str| match c {
+            "B" => Ok(Color::Black),
+            "W" => Ok(Color::White),
+            _ => Err(format!("game {}: bad colour {c:?}", self.index + 1)),
+        };
+        let last_think = match &self.last_think {
+            Some((c, ms)) => Some((colour(c)?, *ms)),
+            None => None,
+        };
         let moves = self
             .moves
             .iter()
             .map(|(c, mv, ms)| {
-                let color = match c.as_str() {
-                    "B" => Color::Black,
-                    "W" => Color::White,
-                    _ => return Err(format!("game {}: bad colour {c:?}", self.index + 1)),
-                };
+                let color = colour(c)?;
                 let mv = parse_mv(mv).map_err(|e| format!("game {}: {e}", self.index + 1))?;
                 Ok(Played { color, mv, ms: *ms })
             })
@@ -239,6 +251,7 @@ impl Game {
                 moves,
                 outcome,
                 reason: self.reason.clone(),
+                last_think,
             },
             wall_ms: self.wall_ms,
         })
