@@ -256,6 +256,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     };
     let setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
+    tell_gtp_engines(&setup.tc, &entrants)?;
     let schedule = if args.gauntlet {
         Schedule::Gauntlet
     } else {
@@ -273,7 +274,6 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    tell_gtp_engines(&setup.tc, &entrants)?;
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match &args.openings {
         Some(path) => {

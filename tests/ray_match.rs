@@ -1,9 +1,8 @@
 //! `scripts/ray_match.py` on a local Ray instance (2 CPUs): a node-limited match played in
 //! batches of Ray tasks merges to exactly the games, table, Elo and SPRT state of the same
 //! match in one `sente match` process, also when a worker is killed in the middle of a batch.
-//! Needs `ray` in `.venv`: the tests are `#[ignore]`d, so a plain `cargo test` lists them as
-//! ignored, and `.ci/run` installs ray and runs them (`--ignored needs_ray`); asked for, a
-//! missing ray fails them.
+//! Needs `ray` in `.venv`: the tests are `#[ignore]`d, and `.ci/run` installs Ray and runs
+//! them (`--ignored needs_ray`) when it imports, and always under CI, where its absence fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -17,17 +16,18 @@ static RAY: Mutex<()> = Mutex::new(());
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 
-/// The venv's python, which must import ray: these tests run only on request.
-fn python_with_ray(test: &str) -> PathBuf {
+/// The venv's python, which must import ray: asked for explicitly, a missing Ray is a
+/// failure, not a pass.
+fn python_with_ray() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join(".venv/bin/python");
     match Command::new(&python).args(["-c", "import ray"]).output() {
         Ok(o) if o.status.success() => python,
         Ok(o) => panic!(
-            "{test}: ray is not importable ({}); .ci/run installs it in .venv",
+            "ray is not importable ({}); .ci/run installs it in .venv",
             String::from_utf8_lossy(&o.stderr).trim()
         ),
-        Err(e) => panic!("{test}: cannot run {}: {e}; .ci/run makes .venv", python.display()),
+        Err(e) => panic!("cannot run {}: {e}", python.display()),
     }
 }
 
@@ -135,10 +135,10 @@ fn same_result(whole: &Path, ray: &Path) {
 }
 
 #[test]
-#[ignore = "needs ray in .venv; .ci/run runs it (cargo test --release -- --ignored needs_ray)"]
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
 fn needs_ray_match_stops_at_the_sprt_decision_with_the_single_process_result() {
     let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
-    let python = python_with_ray("ray_match_stops_at_the_sprt_decision");
+    let python = python_with_ray();
     let dir = scratch("sprt");
     // Perfect play against random-ish play decides H1 after a few dozen of the 120 games.
     let args = [
@@ -187,10 +187,10 @@ fn find_batch(run_id: &str, batch: usize) -> Option<(i32, i32)> {
 }
 
 #[test]
-#[ignore = "needs ray in .venv; .ci/run runs it (cargo test --release -- --ignored needs_ray)"]
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
 fn needs_ray_match_survives_a_worker_killed_mid_batch() {
     let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
-    let python = python_with_ray("ray_match_survives_a_worker_killed_mid_batch");
+    let python = python_with_ray();
     let dir = scratch("fault");
     let args = [
         "--engines",

@@ -94,11 +94,11 @@ pub struct Game {
     pub reason: EndReason,
     /// Moves as `[colour, move, think ms]`, the think time null for opening moves.
     pub moves: Vec<(String, String, Option<u64>)>,
-    /// A think that ended the game without a move (on time, say): `[colour, ms]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_think: Option<(String, u64)>,
     /// Wall time of the game in ms.
     pub wall_ms: u64,
+    /// The think that ended the game without a move (`[colour, ms]`), if one did.
+    #[serde(default)]
+    pub last_think: Option<(String, u64)>,
 }
 
 fn parse_mv(s: &str) -> Result<Mv, String> {
@@ -207,11 +207,11 @@ impl Game {
                 .iter()
                 .map(|p| (colour(p.color).to_string(), p.mv.to_string(), p.ms))
                 .collect(),
+            wall_ms: g.wall_ms,
             last_think: g
                 .result
                 .last_think
                 .map(|(c, ms)| (colour(c).to_string(), ms)),
-            wall_ms: g.wall_ms,
         }
     }
 
@@ -223,20 +223,20 @@ impl Game {
             "1/2-1/2" => Outcome::Draw,
             r => return Err(format!("game {}: bad result {r:?}", self.index + 1)),
         };
-        let color_of = |c: &str| match c {
+        let colour = |c: &str| match c {
             "B" => Ok(Color::Black),
             "W" => Ok(Color::White),
             _ => Err(format!("game {}: bad colour {c:?}", self.index + 1)),
         };
         let last_think = match &self.last_think {
-            Some((c, ms)) => Some((color_of(c)?, *ms)),
+            Some((c, ms)) => Some((colour(c)?, *ms)),
             None => None,
         };
         let moves = self
             .moves
             .iter()
             .map(|(c, mv, ms)| {
-                let color = color_of(c)?;
+                let color = colour(c)?;
                 let mv = parse_mv(mv).map_err(|e| format!("game {}: {e}", self.index + 1))?;
                 Ok(Played { color, mv, ms: *ms })
             })
