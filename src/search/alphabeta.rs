@@ -13,11 +13,19 @@
 //! ```
 //! Leaves are resolved by a quiescence search over fours only (a VCF at every leaf), so a
 //! horizon never hides a forced win by fours.
+//!
+//! Selectivity, each kept only when a node-limited SPRT against the previous version passed:
+//! the weakest candidates are not searched at all ([`move_limit`]); near the leaves a
+//! non-PV node far above beta returns its static value (reverse futility, [`RFP_DEPTH`]);
+//! late quiet moves are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and
+//! one ply less or more by their history ([`lmr`], [`Searcher::update_history`]). Nothing is
+//! pruned while the opponent threatens a forced win (an open three, a 4-3 or 3-3 point).
 
 use std::time::{Duration, Instant};
 
 use crate::eval::patterns::{
-    PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX4,
+    PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
+    P4_FLEX4,
 };
 use crate::players::SearchInfo;
 use crate::rules::mnk::{Color, Pos};
@@ -51,6 +59,11 @@ const UNTIMED_THREAT_NODES: u64 = 400_000;
 const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
 /// Move-ordering weight of the threat a move takes away from the opponent, by P4 level.
 const DEFEND: [i32; P4_COUNT] = [0, 14, 12, 45, 85, 125, 700, 70, 160, 1600, 6000, 60000];
+
+/// Reverse futility pruning: at most this many plies from the leaves, a non-PV node whose
+/// static value beats beta by [`RFP_MARGIN`] per ply returns it (measured: see the commit).
+const RFP_DEPTH: i32 = 3;
+const RFP_MARGIN: i32 = 150;
 
 /// Non-forcing moves kept at each remaining depth (forward pruning of the weakest candidates).
 fn move_limit(depth: i32) -> usize {
@@ -115,7 +128,11 @@ pub struct Searcher<'a, 'm, 's> {
     stopped: bool,
     seldepth: u32,
     killers: Vec<[Pos; 2]>,
+    /// Per colour (index [`hist_at`]), kept within +-[`HIST_MAX`]: how often a quiet move at
+    /// a point caused a cut-off lately (up) or was tried before the one that did (down).
     history: Vec<i32>,
+    /// Points on the board's padded array (the stride of a colour's half of `history`).
+    cells: usize,
     moves: Vec<Vec<(Pos, i32)>>,
     started: Instant,
     /// This searcher's thread in a parallel search: 0 leads (owns the clock and reports),
@@ -148,7 +165,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             stopped: false,
             seldepth: 0,
             killers: vec![[Pos(0); 2]; MAX_PLY + 2],
-            history: vec![0; cells],
+            history: vec![0; 2 * cells],
+            cells,
             moves: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(capacity))
                 .collect(),
@@ -224,7 +242,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 + DEFEND[d as usize]
                 + self.pb.cell_value(c, p)
                 + self.pb.cell_value(o, p) * 3 / 4
-                + self.history[p.idx()].min(400) / 8;
+                + self.history[hist_at(c, p, self.cells)] / HIST_SCALE;
             if Some(p) == tt_move {
                 score += 1 << 24;
             } else if self.killers[ply].contains(&p) {
@@ -321,6 +339,20 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 }
             }
         }
+        let c = self.pb.to_move();
+        let o = c.opponent();
+        // The opponent threatens to win by force next move (an open three, a 4-3 or 3-3
+        // point): the static value says nothing about this node, so nothing is pruned here.
+        let danger = self.pb.count(o, P4_FLEX4) > 0
+            || self.pb.count(o, P4_BLOCK4_FLEX3) > 0
+            || self.pb.count(o, P4_FLEX3_2X) > 0;
+        let prunable = !pv_node && !danger && alpha.abs() < MATE_BOUND && beta.abs() < MATE_BOUND;
+        let static_eval = if prunable { self.pb.evaluate() } else { 0 };
+        // Reverse futility: this far above beta so near the leaves, the opponent's replies
+        // will not bring it down.
+        if prunable && depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+            return static_eval;
+        }
         let n = self.generate(ply, tt_move, move_limit(depth));
         if n == 0 {
             return 0;
@@ -331,13 +363,24 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         for i in 0..n {
             let (m, order) = self.moves[ply][i];
             let forcing = order >= ATTACK[P4_FLEX3 as usize];
+            let quiet = self.quiet(m);
             self.pb.play(m);
             let mut score;
             if i == 0 {
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1);
             } else {
-                let reduction = if depth >= 3 && i >= 3 && !forcing {
-                    1 + (i >= 8) as i32
+                // Late quiet moves are searched shallower first (and again at full depth only
+                // if they beat alpha): more so late in the list, off the PV, and for points
+                // whose history is bad.
+                let reduction = if depth >= 2 && i >= 2 && quiet {
+                    let mut r = lmr(depth, i) + !pv_node as i32;
+                    let h = self.history[hist_at(c, m, self.cells)];
+                    if h > HIST_MAX / 4 {
+                        r -= 1;
+                    } else if h < -HIST_MAX / 4 {
+                        r += 1;
+                    }
+                    r.clamp(0, depth - 1)
                 } else {
                     0
                 };
@@ -363,7 +406,16 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                             self.killers[ply][1] = self.killers[ply][0];
                             self.killers[ply][0] = m;
                         }
-                        self.history[m.idx()] += depth * depth;
+                        if quiet {
+                            let bonus = (depth * depth).min(400);
+                            self.update_history(c, m, bonus);
+                            for j in 0..i {
+                                let (q, _) = self.moves[ply][j];
+                                if self.quiet(q) {
+                                    self.update_history(c, q, -bonus);
+                                }
+                            }
+                        }
                         break;
                     }
                 }
@@ -379,6 +431,19 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         self.tt
             .store(hash, best_move, to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// Whether a move neither makes nor blocks a three or more (for the side to move).
+    #[inline]
+    fn quiet(&self, p: Pos) -> bool {
+        let c = self.pb.to_move();
+        self.pb.p4(c, p) < P4_FLEX3 && self.pb.p4(c.opponent(), p) < P4_FLEX3
+    }
+
+    /// Moves a colour's history entry towards `bonus`'s sign (gravity keeps it bounded).
+    fn update_history(&mut self, c: Color, p: Pos, bonus: i32) {
+        let h = &mut self.history[hist_at(c, p, self.cells)];
+        *h += bonus * HIST_GAIN - *h * bonus.abs() * HIST_GAIN / HIST_MAX;
     }
 
     /// Stand pat on the static evaluation, or play on with our fours (the opponent's reply is
@@ -727,8 +792,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             }
             // Moves not reached in an interrupted iteration keep their previous order.
             let finished = !self.stopped;
+            let first_done = root[0].score != -INF;
             root.sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)));
-            if finished || root[0].score > best_info.score {
+            // An interrupted iteration counts once the previous best move has its score at
+            // this depth: the moves scored after it were searched against that score, so the
+            // best of them is at least as good. Scores of different depths are never
+            // compared (they differ by parity and horizon, not only by merit).
+            if finished || first_done {
                 best = root[0].pos;
                 let score = root[0].score;
                 self.tt.store(
@@ -740,8 +810,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 );
                 let pv = self.principal_variation(best, depth as usize + 8);
                 best_info = self.info(depth, score, pv, 1);
+                // Reported even when interrupted, so the last PV shown starts with the move
+                // played.
+                report(&best_info);
                 if finished {
-                    report(&best_info);
                     for (k, rm) in root.iter().enumerate().take(nbest).skip(1) {
                         let pv = self.principal_variation(rm.pos, depth as usize + 4);
                         report(&self.info(depth, rm.score, pv, k + 1));
@@ -772,6 +844,37 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             info: best_info,
         }
     }
+}
+
+/// History entries stay within +-HIST_MAX.
+const HIST_MAX: i32 = 1 << 14;
+/// History points per unit of cut-off bonus (depth squared).
+const HIST_GAIN: i32 = 16;
+/// History points per move-ordering point (so history adds at most 256).
+const HIST_SCALE: i32 = 64;
+
+/// The index of colour `c`'s entry for point `p` in [`Searcher::history`].
+#[inline]
+fn hist_at(c: Color, p: Pos, cells: usize) -> usize {
+    c.index() * cells + p.idx()
+}
+
+/// Late-move reduction for the `i`-th move (from 0) at `depth`: ln(depth) * ln(i) / 2,
+/// rounded up from 0.7, from a table built once.
+fn lmr(depth: i32, i: usize) -> i32 {
+    const DEPTHS: usize = 64;
+    const MOVES: usize = 64;
+    static TABLE: std::sync::OnceLock<[[u8; MOVES]; DEPTHS]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; MOVES]; DEPTHS];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (m as f64).ln() / 2.0 + 0.3) as u8;
+            }
+        }
+        t
+    });
+    t[(depth as usize).min(DEPTHS - 1)][i.min(MOVES - 1)] as i32
 }
 
 #[cfg(test)]
