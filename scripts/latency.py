@@ -19,7 +19,8 @@ Suites:
   20x20 freestyle and 15x15 renju.
 * commands: a fresh engine per rule (0, 1, 4, 8, 9); START, each INFO (timed with an ABOUT
   behind it, since INFO has no reply), BEGIN, TURN, BOARD, YXBOARD; then GTP boardsize,
-  clear_board, komi, play and genmove.
+  clear_board, komi, play and genmove, and the answer to a command that ends a running
+  lz-analyze (from writing the command to reading its response).
 * gtp: the engine plays itself (genmove b, genmove w, ...) under `time_settings 0 1 1` (one
   second per move) on 9x9 and 19x19, under absolute time reported before each move with
   `time_left c seconds 0`, under Canadian overtime (`time_settings 0 3 3`) with
@@ -398,6 +399,18 @@ def commands_suite(binary, gtp_binary, turn_ms):
                 _, dt = eng.gtp("genmove b")
                 stats.setdefault(f"genmove {size}", Stats(f"gtp genmove {size}x{size} 1 s")).add(
                     dt, 1000)
+                # An analysis runs until the next line: how long that line's answer takes.
+                eng.send("lz-analyze b 10")
+                while not eng.next_line("lz-analyze").startswith("info"):
+                    pass
+                t0 = time.perf_counter()
+                eng.send("protocol_version")
+                while eng.next_line("protocol_version").strip() != "= 2":
+                    pass
+                dt = time.perf_counter() - t0
+                eng.next_line("protocol_version")
+                stats.setdefault(f"analysis {size}", Stats(
+                    f"gtp lz-analyze {size}x{size} ended by the next command")).add(dt, None)
     finally:
         eng.close("quit")
     return out + list(stats.values())

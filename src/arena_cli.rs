@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::arena::engine::GameSetup;
-use crate::arena::manifest::{self, GameName, ManifestError};
+use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
 use crate::arena::report::{game_line, pgn, sgf};
 use crate::arena::tc::TimeControl;
 use crate::arena::tournament::{run, Entrant, Schedule, TournamentConfig};
@@ -183,10 +183,36 @@ fn entrants(args: &MatchArgs, game: GameName) -> anyhow::Result<Vec<Entrant>> {
     Ok(out)
 }
 
+/// Refuses a time control GTP engines cannot be told, and says on stderr what they are told
+/// and what not.
+fn tell_gtp_engines(tc: &TimeControl, entrants: &[Entrant]) -> anyhow::Result<()> {
+    let gtp: Vec<String> = entrants
+        .iter()
+        .filter(|e| matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp))
+        .map(Entrant::name)
+        .collect();
+    if gtp.is_empty() {
+        return Ok(());
+    }
+    let terms = tc
+        .gtp_terms()
+        .map_err(|e| anyhow!("--tc: {e} (GTP engines here: {})", gtp.join(", ")))?;
+    eprintln!(
+        "GTP engines ({}) are told: {}",
+        gtp.join(", "),
+        terms.time_settings
+    );
+    for what in terms.untold {
+        eprintln!("  not told (still enforced): {what}");
+    }
+    Ok(())
+}
+
 /// Runs `sente match`.
 pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     let setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
+    tell_gtp_engines(&setup.tc, &entrants)?;
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match &args.openings {
         Some(path) => {

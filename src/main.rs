@@ -55,8 +55,8 @@ enum Cmd {
     Play(sente::play_cli::PlayArgs),
     /// Reproduce a paper's experiment and print its tables.
     Study {
-        /// Which study: ttt (the GA tic-tac-toe paper, SEEDS 000) or kernels (the learning
-        /// gomoku player, SEEDS 001).
+        /// Which study: ttt (the paper on tic-tac-toe strategies found by a genetic algorithm)
+        /// or kernels (the paper on a rule-based, semi-supervised gomoku player).
         #[arg(value_parser = ["ttt", "kernels"], default_value = "ttt")]
         which: String,
         /// Seed of the genetic algorithm (ttt) or of every game (kernels).

@@ -2,39 +2,42 @@
 //! library of the Sabaki GUI) the way Sabaki does: attach, pipelined sync, undo sync, genmove,
 //! lz-analyze / kata-analyze interrupted by the next command, lz-genmove_analyze, quit. Runs when
 //! `node` exists and `scripts/sabaki/node_modules` holds the library (`.ci/run` installs it with
-//! `npm ci`); otherwise it says why it is skipped and passes. The session runs twice: on one
-//! search thread and on two (`--threads 2`, one tree grown by both).
+//! `npm ci`): the tests are `#[ignore]`d, so a plain `cargo test` lists them as ignored, and
+//! `.ci/run` runs them (`--ignored needs_sabaki`) when the library is installed, and always
+//! under CI, where a missing library fails them. The session runs twice: on one search thread
+//! and on two (`--threads 2`, one tree grown by both).
 
 use std::path::Path;
 use std::process::Command;
 
 #[test]
-fn sabaki_session() {
-    run_session("sabaki_session", &[]);
+#[ignore = "needs node and npm ci in scripts/sabaki; .ci/run runs it (cargo test --release -- --ignored needs_sabaki)"]
+fn needs_sabaki_session() {
+    run_session(&[]);
 }
 
 #[test]
-fn sabaki_session_on_two_threads() {
-    run_session("sabaki_session_on_two_threads", &["--threads", "2"]);
+#[ignore = "needs node and npm ci in scripts/sabaki; .ci/run runs it (cargo test --release -- --ignored needs_sabaki)"]
+fn needs_sabaki_session_on_two_threads() {
+    run_session(&["--threads", "2"]);
 }
 
-/// Runs the script against `sente` with the test's arguments plus `extra`.
-fn run_session(name: &str, extra: &[&str]) {
+/// Runs the script against `sente` with the test's arguments plus `extra`. Asked for
+/// explicitly, a missing tool is a failure, not a pass.
+fn run_session(extra: &[&str]) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/sabaki");
-    match Command::new("node").arg("--version").output() {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            eprintln!("SKIPPED {name}: node is not installed");
-            return;
-        }
-    }
-    if !dir.join("node_modules/@sabaki/gtp").exists() {
-        eprintln!(
-            "SKIPPED {name}: {} has no node_modules/@sabaki/gtp (run .ci/run, which runs npm ci there)",
-            dir.display()
-        );
-        return;
-    }
+    assert!(
+        Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "node is not installed"
+    );
+    assert!(
+        dir.join("node_modules/@sabaki/gtp").exists(),
+        "{} has no node_modules/@sabaki/gtp (run .ci/run, which runs npm ci there)",
+        dir.display()
+    );
     let out = Command::new("node")
         .current_dir(&dir)
         .arg("session.js")

@@ -85,8 +85,9 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 #? ?[syntax error.*]
 46 komi inf
 #? ?[syntax error.*]
+# The description holds for the whole run: not this game's size and komi.
 47 gomill-describe_engine
-#? [.*game: Go, 7x5, komi 0, .*]
+#? [.*\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\n.*]
 
 50 quit
 #? []

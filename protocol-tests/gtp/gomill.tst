@@ -13,13 +13,15 @@
 
 # The description repeats name and version, then every setting that decides the play.
 5 gomill-describe_engine
-#? [sente \d+\.\d+\.\d+\ngame: Go, 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\nlevel: mcts: .*search settings: expand_after=\d+ .*\nseed: 1\ntime: 200 playouts per move, clock off]
+#? [sente \d+\.\d+\.\d+\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\nlevel: mcts: .*search settings: expand_after=\d+ .*\nseed: 1\ntime: 200 playouts per move, clock off]
 
 boardsize 9
 clear_board
 komi 6.5
+# The ringmaster asks once per run, before the first boardsize, and writes the answer into
+# every game record: it describes the run, not the game of the moment.
 6 gomill-describe_engine
-#? [sente .*\ngame: Go, 9x9, komi 6\.5, .*]
+#? [sente [^\n]*\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\n.*]
 
 # Nothing to explain before the first genmove of a game.
 7 gomill-explain_last_move
@@ -47,7 +49,7 @@ clear_board
 15 gomill-explain_last_move
 #? [[A-HJ][1-9]: scorer value -?\d+ \(one ply\), \d+ point\(s\) tied at that value]
 16 gomill-describe_engine
-#? [sente .*\n.*\nlevel: heuristic: the seed's one-ply scorer .*\nseed: 1\n.*]
+#? [sente .*\n.*\nlevel: heuristic: scores every move one ply deep.*\nseed: 1\n.*]
 
 # None of them takes arguments.
 17 gomill-cpu_time now

@@ -27,6 +27,9 @@ komi 7.5
 #? ?[invalid color.*]
 11 play b
 #? ?[syntax error.*]
+# A refused move is answered with GTP's text exactly, as GNU Go and KataGo answer it: gomill's
+# ringmaster forfeits the mover only when the whole message is "illegal move" (any other text
+# forfeits the engine that refused). The reason goes to stderr.
 12 play b d4
 #? ?[illegal move]
 13 play w E5

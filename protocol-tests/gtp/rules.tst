@@ -47,8 +47,9 @@ play w B4
 #? [\{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY","suicide":false,"tax":"SEKI","whiteHandicapBonus":"0"\}]
 14 final_score
 #? [B\+1\.5]
+# The description names the rules the engine starts with, not the game's (gomill asks once).
 15 gomill-describe_engine
-#? [sente .*\ngame: Go, 7x7, komi 6\.5, territory scoring, no territory in seki, simple ko, no suicide, dead stones lifted before counting\n.*]
+#? [sente [^\n]*\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\n.*]
 # Tromp-Taylor counts every stone as alive: B4 stays, columns A-C are dame.
 16 kata-set-rules Tromp-Taylor
 #? []

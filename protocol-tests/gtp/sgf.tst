@@ -5,19 +5,26 @@ boardsize 19
 clear_board
 play b D4
 
-# Failures change nothing.
+# Failures change nothing, and say why after GTP's text.
 1 loadsgf nosuchfile.sgf
-#? ?[cannot load file]
+#? ?[cannot load file: no such file]
 2 loadsgf notsgf.sgf
-#? ?[cannot load file]
+#? ?[cannot load file: not a Go SGF file: .+]
 3 loadsgf illegal.sgf
-#? ?[cannot load file]
+#? ?[cannot load file: move 2: point is occupied]
 4 loadsgf
 #? ?[syntax error.*]
 5 loadsgf game.sgf x
 #? ?[syntax error.*]
 7 loadsgf hugekomi.sgf
-#? ?[cannot load file]
+#? ?[cannot load file: malformed KM\[[0-9]+\]]
+# Only regular files are read: a device never ends, a FIFO waits for a writer.
+8 loadsgf /dev/zero
+#? ?[cannot load file: not a regular file]
+9 loadsgf /dev/urandom
+#? ?[cannot load file: not a regular file]
+13 loadsgf .
+#? ?[cannot load file: not a regular file]
 6 showboard
 #? [\s*A B C D E F G H J K L M N O P Q R S T\n.*\n 4 \. \. \. X \. .*]
 
@@ -103,6 +110,6 @@ play b D4
 #? [.*\n 7 \. \. X X \. \. \. \. \. 7\n.*\n 5 \. \. \. \. O \. \. \. \. 5\n.*\n 3 \. \. \. \. \. \. O \. \. 3\n.*]
 # A set-up that leaves a group without a liberty describes no position.
 71 loadsgf nolibs.sgf
-#? ?[cannot load file]
+#? ?[cannot load file: setup after move 0: .+]
 72 showboard
 #? [.*\n 7 \. \. X X \. \. \. \. \. 7\n.*]

@@ -40,6 +40,15 @@ clear_board
 #? ?[syntax error.*]
 23 time_left x 120 0
 #? ?[invalid color.*]
+# A clock never runs below zero: negative times are malformed, for every clock command.
+26 time_left b -5 0
+#? ?[syntax error.*]
+27 time_left w -0.5 1
+#? ?[syntax error.*]
+28 kgs-time_settings absolute -60
+#? ?[syntax error.*]
+29 kgs-time_settings byoyomi 600 -30 5
+#? ?[syntax error.*]
 24 genmove b
 #? [[A-HJ][1-9]|pass|resign]
 25 genmove w

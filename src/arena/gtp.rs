@@ -170,16 +170,13 @@ impl Engine for GtpEngine {
         for cmd in self.spec.manifest.gtp_commands.clone() {
             self.must(&cmd, deadline)?;
         }
-        let tc = &setup.tc;
-        let secs_up = |ms: u64| ms.div_ceil(1000).max(1);
-        match (tc.game_ms, tc.move_ms) {
-            (Some(g), _) => {
-                self.advisory(&format!("time_settings {} 0 0", secs_up(g)), deadline)?
+        // `sente match` refuses a time control GTP cannot say before any game starts.
+        match setup.tc.gtp_terms() {
+            Ok(terms) if !terms.time_settings.is_empty() => {
+                self.advisory(&terms.time_settings, deadline)?
             }
-            (None, Some(m)) => {
-                self.advisory(&format!("time_settings 0 {} 1", secs_up(m)), deadline)?
-            }
-            (None, None) => {}
+            Ok(_) => {}
+            Err(e) => warn!("{}: no time_settings: {e}", self.spec.name()),
         }
         self.told = 0;
         Ok(())
@@ -208,7 +205,7 @@ impl Engine for GtpEngine {
             let secs = (left.max(0) / 1000).max(0);
             self.advisory(&format!("time_left {} {secs} 0", colour(color)), deadline)?;
         } else if let Some(m) = budget.move_ms {
-            let secs = m.div_ceil(1000).max(1);
+            let secs = m / 1000;
             self.advisory(&format!("time_left {} {secs} 1", colour(color)), deadline)?;
         }
         let cmd = format!("genmove {}", colour(color));

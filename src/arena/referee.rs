@@ -158,6 +158,9 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// Why it ended.
     pub reason: EndReason,
+    /// The think that ended the game without adding a move (lost on time, a crash, garbage,
+    /// an illegal move, a resignation): who thought, and for how long in ms.
+    pub last_think: Option<(Color, u64)>,
 }
 
 /// The position the referee keeps.
@@ -281,6 +284,7 @@ pub fn play_game(
         moves: Vec::new(),
         outcome: Outcome::Draw,
         reason: EndReason::MoveLimit,
+        last_think: None,
     };
     let lose = |result: &mut GameResult, side: Color, reason: EndReason| {
         result.outcome = Outcome::win_for(side.opponent());
@@ -338,6 +342,8 @@ pub fn play_game(
         let start = Instant::now();
         let answer = engines[side.index()].genmove(setup, &history, side, &budget, start);
         let ms = start.elapsed().as_millis() as u64;
+        // Until the move is on the board, this think is the game's last.
+        result.last_think = Some((side, ms));
         let answer = match answer {
             Err(f) => {
                 lose(&mut result, side, EndReason::from_fault(f));
@@ -367,6 +373,7 @@ pub fn play_game(
             mv,
             ms: Some(ms),
         });
+        result.last_think = None;
         history.push((side, mv));
         played += 1;
     }
@@ -625,5 +632,23 @@ mod tests {
         let mut white = scripted(vec![at(8, 8)]);
         let r = play_game(&s, &[], [&mut black, &mut white], 10, Some(2));
         assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
+    }
+
+    #[test]
+    fn the_think_that_loses_is_recorded_though_no_move_came_of_it() {
+        let mut s = setup(GameName::Gomoku, 9);
+        s.tc.move_ms = Some(20);
+        // 50 ms against 20 ms + 10 ms: lost on time, and those 50 ms (at least) were thought.
+        let mut black = scripted(vec![(50, Ok(Answer::Move(Mv::At(0, 0))))]);
+        let r = play_game(&s, &[], [&mut black, &mut scripted(vec![])], 10, None);
+        assert_eq!(r.reason, EndReason::Time);
+        assert!(r.moves.is_empty());
+        let (who, ms) = r.last_think.expect("the losing think");
+        assert!(who == Color::Black && ms >= 50, "{:?}", r.last_think);
+        // A game that ends on a move leaves nothing over.
+        let mut black = scripted(vec![at(0, 0)]);
+        let mut white = scripted(vec![at(8, 8)]);
+        let r = play_game(&s, &[], [&mut black, &mut white], 1000, Some(2));
+        assert_eq!((r.reason, r.last_think), (EndReason::MoveLimit, None));
     }
 }

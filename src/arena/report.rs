@@ -155,6 +155,16 @@ impl fmt::Display for TournamentReport {
                 };
                 longest[e] = longest[e].max(p.ms.unwrap_or(0));
             }
+            // A think that lost the game (on time, say) put no move on the board, but it was
+            // thought all the same.
+            if let Some((color, ms)) = g.result.last_think {
+                let e = if color == Color::Black {
+                    g.black
+                } else {
+                    g.white
+                };
+                longest[e] = longest[e].max(ms);
+            }
         }
         let thinks: Vec<String> = longest
             .iter()

@@ -136,6 +136,65 @@ impl SideClock {
     }
 }
 
+/// How a time control is put to a GTP engine: GTP counts whole seconds and has no per-move cap
+/// beside a game clock, and no increment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GtpTerms {
+    /// The `time_settings` command sent before each game.
+    pub time_settings: String,
+    /// What the engine is not told (the runner still enforces it), in words.
+    pub untold: Vec<String>,
+}
+
+impl TimeControl {
+    /// What a GTP engine is told of this time control, or why it cannot be told: a game or
+    /// per-move time that is not a whole number of seconds (rounding up would let the engine
+    /// think past the limit it is held to, rounding down to 0 would mean "no limit").
+    pub fn gtp_terms(&self) -> Result<GtpTerms, String> {
+        let whole = |ms: u64, what: &str| {
+            if ms.is_multiple_of(1000) {
+                Ok(ms / 1000)
+            } else {
+                Err(format!(
+                    "GTP engines are told their time in whole seconds, so {what} {} s cannot be \
+                     told to them; use whole seconds",
+                    ms as f64 / 1000.0
+                ))
+            }
+        };
+        let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+        let mut untold = Vec::new();
+        let time_settings = match (self.game_ms, self.move_ms) {
+            (Some(g), m) => {
+                if let Some(m) = m {
+                    untold.push(format!(
+                        "the {} s per-move limit (GTP has none beside a game clock)",
+                        secs(m)
+                    ));
+                }
+                format!("time_settings {} 0 0", whole(g, "a game time of")?)
+            }
+            (None, Some(m)) => format!("time_settings 0 {} 1", whole(m, "a move time of")?),
+            (None, None) => {
+                return Ok(GtpTerms {
+                    time_settings: String::new(),
+                    untold,
+                })
+            }
+        };
+        if self.increment_ms > 0 && self.game_ms.is_some() {
+            untold.push(format!(
+                "the {} s increment (GTP has none; each time_left includes it, in whole seconds)",
+                secs(self.increment_ms)
+            ));
+        }
+        Ok(GtpTerms {
+            time_settings,
+            untold,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +244,24 @@ mod tests {
         let mut c = SideClock::new(&inc);
         c.charge(&inc, 1000);
         assert_eq!(c.left_ms, Some(250));
+    }
+
+    #[test]
+    fn gtp_engines_are_told_whole_seconds_or_nothing() {
+        let terms = |tc: &str| tc.parse::<TimeControl>().unwrap().gtp_terms();
+        assert_eq!(terms("0/2").unwrap().time_settings, "time_settings 0 2 1");
+        assert!(terms("0/2").unwrap().untold.is_empty());
+        assert_eq!(terms("60").unwrap().time_settings, "time_settings 60 0 0");
+        let t = terms("60/5").unwrap();
+        assert_eq!(t.time_settings, "time_settings 60 0 0");
+        assert_eq!(t.untold.len(), 1, "{t:?}");
+        assert!(t.untold[0].contains("5 s per-move"), "{t:?}");
+        let t = terms("10+0.5").unwrap();
+        assert!(t.untold[0].contains("0.5 s increment"), "{t:?}");
+        // Less than a second, or a fraction past one, cannot be said in GTP's whole seconds.
+        for tc in ["0/0.3", "0/1.5", "0.5", "90.5/5"] {
+            let e = terms(tc).unwrap_err();
+            assert!(e.contains("whole seconds"), "{tc}: {e}");
+        }
     }
 }

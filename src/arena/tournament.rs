@@ -349,6 +349,7 @@ fn missing_engine(side: Color) -> GameResult {
         moves: Vec::new(),
         outcome: Outcome::win_for(side.opponent()),
         reason: EndReason::Refused("the engine could not be created".into()),
+        last_think: None,
     }
 }
 

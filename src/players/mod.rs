@@ -101,11 +101,13 @@ pub const GOMOKU_LEVELS: &[(&str, &str)] = &[
     ),
     (
         "classic",
-        "the seed's 5-cell window scoring with depth-2 alpha-beta (SEEDS 003)",
+        "scores every 5-cell stretch of every line (fives, fours, threes, twos, for both sides), \
+         looks two moves ahead with alpha-beta; wins or blocks a five at once",
     ),
     (
         "learner",
-        "rule map plus kernels learned from finished games, kept across games (SEEDS 001)",
+        "weighs each point by the runs of stones next to it, plus board patterns learned from the \
+         end of its finished games, remembered across games (weak by design: no search)",
     ),
 ];
 

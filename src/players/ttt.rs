@@ -46,25 +46,22 @@ pub const TTT_LEVELS: &[(&str, &str)] = &[
     ),
     (
         "minimax",
-        "the blog's plain minimax, +1 win / 0 draw / -1 loss (SEEDS 002): never loses",
+        "plain minimax, +1 win / 0 draw / -1 loss: never loses",
     ),
     (
         "rules+heuristic",
-        "win, block, fork, block a fork, else heuristic2 (SEEDS 004)",
+        "win, block, fork, block a fork, else heuristic2",
     ),
     (
         "heuristic2",
-        "line scores 1000/100/15/10/1 summed per square, ties at random (SEEDS 004)",
+        "line scores 1000/100/15/10/1 summed per square, ties at random",
     ),
     (
         "heuristic1",
-        "line scores +1 per own mark, -1 per opponent's, summed per square (SEEDS 004)",
+        "line scores +1 per own mark, -1 per opponent's, summed per square",
     ),
-    (
-        "dumb",
-        "win, block, centre, sides 2-4-6-8, corners 1-3-7-9 (SEEDS 004)",
-    ),
-    ("dumber", "the first empty square (SEEDS 004)"),
+    ("dumb", "win, block, centre, sides 2-4-6-8, corners 1-3-7-9"),
+    ("dumber", "the first empty square"),
 ];
 
 /// Makes the tic-tac-toe player named `level` (case-insensitive; `smart` is `minimax`, `rules`

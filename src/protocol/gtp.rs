@@ -477,7 +477,11 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             let e = "time_left <color> <time> <stones>";
             arity(args, 3, e)?;
             let color = color_arg(args[0])?;
-            let seconds = parse_float(args[1]).ok_or_else(|| syntax(e))?;
+            // A clock does not run below zero: a negative time is malformed, as in GTP's
+            // grammar (an unsigned count of seconds; we also take decimals).
+            let seconds = parse_float(args[1])
+                .filter(|s| !s.is_sign_negative())
+                .ok_or_else(|| syntax(e))?;
             let stones = uint_arg(args[2], e)?;
             Ok(Command::TimeLeft {
                 color,
@@ -1316,6 +1320,18 @@ mod tests {
             })
         );
         assert!(matches!(cmd("time_left b 120"), Err(LineError::Syntax(_))));
+        for negative in ["time_left b -5 0", "time_left w -0.5 1", "time_left b -0 0"] {
+            assert!(
+                matches!(cmd(negative), Err(LineError::Syntax(_))),
+                "{negative}"
+            );
+        }
+        for negative in ["time_settings -1 0 0", "kgs-time_settings absolute -60"] {
+            assert!(
+                matches!(cmd(negative), Err(LineError::Syntax(_))),
+                "{negative}"
+            );
+        }
     }
 
     #[test]

@@ -428,11 +428,12 @@ mod tests {
     }
 
     /// Runs Go over a live pipe, one step at a time: sends each step's text, then waits until
-    /// the output written since holds the step's marker. Closes the input after the last step
-    /// and returns all the output and how long each marker took to appear.
-    fn live_go_steps(steps: &[(&str, &str)]) -> (String, Vec<Duration>) {
+    /// the output written since holds the step's marker (30 s of silence fail the test: a hang
+    /// guard, not a latency check). Closes the input after the last step and returns all the
+    /// output.
+    fn live_go_steps(steps: &[(&str, &str)]) -> String {
         use std::io::BufReader;
-        use std::time::{Duration, Instant};
+        use std::time::Duration;
         let (reader, writer) = std::io::pipe().unwrap();
         let mut writer = Some(writer);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -448,13 +449,10 @@ mod tests {
         let engine = std::thread::spawn(move || {
             run_with(BufReader::new(reader), Tee(tx), options).unwrap();
         });
-        let t = Instant::now();
         let mut out = String::new();
-        let mut took = Vec::new();
         for (text, marker) in steps {
             // From the last byte already seen, so that a marker split across writes is found.
             let from = out.len().saturating_sub(1);
-            let sent = Instant::now();
             writer.as_mut().unwrap().write_all(text.as_bytes()).unwrap();
             while !out[from..].contains(marker) {
                 let chunk = rx
@@ -462,29 +460,27 @@ mod tests {
                     .unwrap_or_else(|_| panic!("{marker:?} after {text:?}; output: {out}"));
                 out.push_str(&String::from_utf8_lossy(&chunk));
             }
-            took.push(sent.elapsed());
         }
         drop(writer.take()); // end of input: the engine quits
         while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
             out.push_str(&String::from_utf8_lossy(&chunk));
         }
         engine.join().unwrap();
-        assert!(t.elapsed() < Duration::from_secs(60));
-        (out, took)
+        out
     }
 
     /// [`live_go_steps`] with two steps: `before` until `marker`, then `after` (which must end
-    /// with `9 protocol_version`) until that is answered; how long the answer took.
-    fn live_go(before: &str, marker: &str, after: &str) -> (String, Duration) {
-        let (out, took) = live_go_steps(&[(before, marker), (after, "=9 2\n\n")]);
-        (out, took[1])
+    /// with `9 protocol_version`) until that is answered.
+    fn live_go(before: &str, marker: &str, after: &str) -> String {
+        live_go_steps(&[(before, marker), (after, "=9 2\n\n")])
     }
-
-    use std::time::Duration;
 
     #[test]
     fn a_live_line_ends_the_analysis_at_once() {
-        let (out, latency) = live_go(
+        // An analysis has no end of its own: the next line is the only thing that can end it,
+        // so the answer to that line arriving at all is the proof. How fast it comes is
+        // measured, not asserted, by `scripts/latency.py commands`.
+        let out = live_go(
             "boardsize 9\nclear_board\nplay b E5\n5 lz-analyze w 5\n",
             "info move",
             "9 protocol_version\n",
@@ -496,13 +492,12 @@ mod tests {
             "{body}"
         );
         assert_eq!(rest, "=9 2\n\n");
-        assert!(latency < Duration::from_secs(2), "{latency:?}");
     }
 
     #[test]
     fn a_bare_newline_ends_the_analysis_without_a_response() {
         // KataGo's rule (GTP.md section 5): a bare newline ends lz-analyze / kata-analyze.
-        let (out, _) = live_go_steps(&[
+        let out = live_go_steps(&[
             (
                 "boardsize 9\nclear_board\n5 kata-analyze b 5\n",
                 "info move",

@@ -33,6 +33,43 @@ pub enum Event {
     Eof,
 }
 
+/// The longest line kept (1 MiB, far beyond any command: a 25x25 board's every vertex is 2 KB).
+/// The rest of a longer line is read and dropped, so that a client sending bytes without a line
+/// end cannot make the engine hold them all; what is kept gets its reply (an error, usually).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Reads one line, line end included, into `raw` (cleared first), keeping at most
+/// [`MAX_LINE_BYTES`] of it; how many bytes were consumed (0 at end of input).
+fn read_line_capped<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<usize> {
+    raw.clear();
+    let mut consumed = 0;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(consumed);
+        }
+        let (chunk, ends) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(raw.len());
+        raw.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let n = chunk.len();
+        input.consume(n);
+        consumed += n;
+        if ends {
+            if consumed > MAX_LINE_BYTES {
+                warn!("an input line of {consumed} bytes was cut to {MAX_LINE_BYTES}");
+            }
+            return Ok(consumed);
+        }
+    }
+}
+
 /// Normalises raw bytes of one line: invalid UTF-8 replaced, tabs become spaces, `\r` and other
 /// control characters dropped, surrounding space trimmed. `None` for a blank line.
 pub fn normalise(raw: &[u8]) -> Option<String> {
@@ -69,8 +106,7 @@ where
             let mut seq = 0u64;
             let mut raw = Vec::new();
             loop {
-                raw.clear();
-                match input.read_until(b'\n', &mut raw) {
+                match read_line_capped(&mut input, &mut raw) {
                     Ok(0) => break,
                     Ok(_) => {}
                     Err(e) => {
@@ -168,5 +204,22 @@ mod tests {
             ]
         );
         assert_eq!(events.last(), Some(&Event::Eof));
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_and_the_next_one_read_whole() {
+        let mut input = vec![b'x'; 3 * MAX_LINE_BYTES];
+        input.extend_from_slice(b" tail\nname\nlast");
+        let mut reader = std::io::BufReader::with_capacity(4096, Cursor::new(input));
+        let mut raw = Vec::new();
+        let n = read_line_capped(&mut reader, &mut raw).unwrap();
+        assert_eq!(n, 3 * MAX_LINE_BYTES + 6);
+        assert_eq!(raw.len(), MAX_LINE_BYTES);
+        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 5);
+        assert_eq!(raw, b"name\n");
+        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 4);
+        assert_eq!(raw, b"last");
+        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 0);
+        assert!(raw.is_empty());
     }
 }

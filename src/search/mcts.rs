@@ -1499,10 +1499,11 @@ mod tests {
         assert!(r.playouts > 0);
         assert_eq!(r.total_visits(), r.playouts);
         assert_settled(&m);
-        // The hard deadline ends a timed search with both threads.
+        // The hard deadline ends a timed search with both threads: a request made a second
+        // before a 200 ms limit is past its deadline at the first look at the clock, and the
+        // helpers stop with the lead (a search that ignored the deadline would not return).
         let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
-        let t = Instant::now();
+        let tm = TimeManager::new(&SearchLimit::move_time(200), a_second_ago(), &stop);
         let mut m = threaded(2, 1);
         let spec = SearchSpec {
             mode: Mode::PlayTurn,
@@ -1510,12 +1511,16 @@ mod tests {
             filter: &NO_FILTER,
         };
         let r = m.search(&g, Color::Black, &tm, spec, &mut |_, _| {});
-        assert!(
-            t.elapsed() < Duration::from_millis(200),
-            "{:?}",
-            t.elapsed()
-        );
-        assert!(r.playouts > 0);
+        assert!(r.best.is_some());
+        assert_eq!(r.total_visits(), r.playouts);
+        assert_settled(&m);
+    }
+
+    /// A request time whose deadlines of up to a second have all passed.
+    fn a_second_ago() -> Instant {
+        Instant::now()
+            .checked_sub(Duration::from_secs(1))
+            .expect("the machine has been up for a second")
     }
 
     #[test]
@@ -1551,16 +1556,19 @@ mod tests {
         let r = black_search(&g, &tm, Mode::Analyze);
         assert_eq!(r.playouts, 0);
         assert!(r.best.is_some(), "a move is ready before any playout");
+        // The clock is read before the first simulation: past the hard deadline, none runs.
         let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::move_time(200), Instant::now(), &stop);
-        let t = Instant::now();
+        let tm = TimeManager::new(&SearchLimit::move_time(200), a_second_ago(), &stop);
         let r = black_search(&g, &tm, Mode::Play);
-        assert!(
-            t.elapsed() < Duration::from_millis(200),
-            "{:?}",
-            t.elapsed()
-        );
-        assert!(r.playouts > 0);
+        assert_eq!(r.playouts, 0);
+        assert!(r.best.is_some());
+        // Before it, the search runs: here up to its node budget, an hour before the deadline.
+        let limit = SearchLimit {
+            nodes: Some(100),
+            ..SearchLimit::move_time(3_600_000)
+        };
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        assert_eq!(black_search(&g, &tm, Mode::Play).playouts, 100);
     }
 
     #[test]
@@ -1843,15 +1851,22 @@ mod tests {
         assert_eq!(r.playouts, 400);
         let own = r.ownership.expect("ownership was asked");
         let b = g.board();
+        // Black's side (A-D) is black's, white's (E-J) white's, in most simulations. One
+        // thread replays the same 400 simulations every run, so its map is fixed and held to
+        // three in four (|v| > 0.5). Two threads share the simulations out by timing: a point
+        // near 0.5 (invasions of the wide side live in some playouts) was once seen at 0.495.
+        // There "most" is held as it is meant, the majority: the standard error of a mean of
+        // 400 values of +-1 near 0.5 is sqrt(0.75 / 400) = 0.043, so 0 lies over ten of them
+        // from anything seen.
+        let most = if threads == 1 { 0.5 } else { 0.0 };
         for p in b.points() {
             let v = own[p.idx()];
             assert!((-1.0..=1.0).contains(&v), "{v}");
             let (x, _) = b.xy(p);
-            // Black's side (A-D) is black's, white's (E-J) white's, in most simulations.
             if x <= 3 {
-                assert!(v > 0.5, "{:?} {v}", b.xy(p));
+                assert!(v > most, "{:?} {v}", b.xy(p));
             } else {
-                assert!(v < -0.5, "{:?} {v}", b.xy(p));
+                assert!(v < -most, "{:?} {v}", b.xy(p));
             }
         }
     }

@@ -9,7 +9,8 @@
 //!   and what we refuse of it: [`crate::session::kata_rules`]): the game so far is replayed
 //!   under the new rules and the change is refused, nothing changed, if a move played becomes
 //!   illegal (a suicide, or a repetition simple ko let through); the player's tree is dropped.
-//!   Counting, dead stones, the players' pass checks and `gomill-describe_engine` follow.
+//!   Counting, dead stones and the players' pass checks follow; `gomill-describe_engine`
+//!   names the rules the engine starts with (gomill asks once, before the first game).
 //! * **clear_cache** drops the player's search tree only. Our searches seed their playouts
 //!   from the position, so a fresh search of the same position gives the same answer (KataGo
 //!   re-randomises; we stay deterministic). **stop** has nothing to do: we never ponder, and
@@ -36,7 +37,8 @@
 //!   otherwise; it may place fewer than `n`, as the spec allows.
 //! * **loadsgf**: the file is replayed on a fresh game (set-up nodes through
 //!   [`GoGame::edit_position`], `PL` through [`GoGame::set_to_move`]); any failure leaves the
-//!   current game as it was and answers `cannot load file`.
+//!   current game as it was and answers `cannot load file: <why>` (what [`read_file`] and
+//!   [`read_record`] refuse, or the first event that does not apply).
 //! * **Analysis** (`lz-analyze`, `kata-analyze`) runs until the next input line (or end of
 //!   input), however early the player finishes. With `ownership true` each report carries the
 //!   player's ownership map, turned here into the protocol's order (row by row from the top
@@ -58,11 +60,11 @@ use crate::search::move_filter::{FilterRule, MoveFilter};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
     winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
-    MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
+    MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_LOAD, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
     UNACCEPTABLE_SIZE,
 };
 use crate::session::kata_rules::KataRules;
-use crate::session::sgf::{decode, read_record, SgfEvent, Xy};
+use crate::session::sgf::{decode, read_file, read_record, SgfEvent, Xy};
 use crate::session::StopSignal;
 
 /// Time per move when no time system was given and no `--nodes` budget.
@@ -403,11 +405,12 @@ impl GoSession {
 
     /// `loadsgf file [move_number]`: the position before move `move_number` (or the end).
     pub fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> GtpResult<()> {
+        // GTP's text first (clients match on it), then why, on one line.
         let fail = |why: String| {
             warn!("loadsgf {file}: {why}");
-            "cannot load file".to_string()
+            format!("{CANNOT_LOAD}: {}", why.replace(['\r', '\n'], " "))
         };
-        let bytes = std::fs::read(file).map_err(|e| fail(e.to_string()))?;
+        let bytes = read_file(file).map_err(|e| fail(e.to_string()))?;
         let record = read_record(&decode(&bytes)).map_err(|e| fail(e.to_string()))?;
         let mut rules = *self.game.rules();
         if let Some(k) = record.komi {
@@ -719,7 +722,7 @@ impl GtpGame for GoSession {
     fn play(&mut self, color: Color, v: Vertex) -> GtpResult<()> {
         let mv = self.go_move(v)?;
         self.game.play(mv, color).map_err(|e| {
-            info!("play {color:?} {v:?} refused: {e}");
+            warn!("play {color:?} {v:?} refused: {e}");
             ILLEGAL_MOVE.to_string()
         })
     }
@@ -753,9 +756,11 @@ impl GtpGame for GoSession {
         Ok(Score::from_black_lead(self.game.score(&dead, &seki)))
     }
 
+    /// gomill asks once per run, before the first `boardsize`, and copies the answer into every
+    /// game record: so the game line says what the engine starts with and leaves the board
+    /// size, komi and rules of each game to the records themselves.
     fn describe(&self) -> Vec<String> {
-        let b = self.game.board();
-        let r = self.game.rules();
+        let r = GoRules::default();
         let scoring = match r.scoring {
             Scoring::Area => "area scoring",
             Scoring::Territory => "territory scoring",
@@ -793,9 +798,9 @@ impl GtpGame for GoSession {
         };
         vec![
             format!(
-                "game: Go, {}x{}, komi {}, {scoring}{tax}{bonus}, {ko}, {suicide}, {dead}",
-                b.width(),
-                b.height(),
+                "game: Go, board size, komi and rules as the controller sets them; until then \
+                 {DEFAULT_SIZE}x{DEFAULT_SIZE}, komi {}, {scoring}{tax}{bonus}, {ko}, {suicide}, \
+                 {dead}",
                 r.komi
             ),
             format!("level: {}", self.player.describe()),
@@ -1321,9 +1326,13 @@ mod tests {
         std::fs::write(&bad, "(;GM[1]SZ[9];B[ee];W[ee])").unwrap();
         let mut s = session();
         s.play(Color::Black, at(0, 0)).unwrap();
-        let cannot = Err("cannot load file".to_string());
-        for f in [bad.to_str().unwrap(), "/nonexistent/file.sgf"] {
-            assert_eq!(s.loadsgf(f, None), cannot);
+        for (f, why) in [
+            (bad.to_str().unwrap(), "move 2: point is occupied"),
+            ("/nonexistent/file.sgf", "no such file"),
+            ("/dev/zero", "not a regular file"),
+            (dir.to_str().unwrap(), "not a regular file"),
+        ] {
+            assert_eq!(s.loadsgf(f, None), Err(format!("cannot load file: {why}")));
             assert_eq!(s.game().board().width(), 19, "unchanged");
             assert_eq!(s.game().moves().len(), 1);
         }
@@ -1359,12 +1368,19 @@ mod tests {
         let (mut s, seen) = session_with(None, Vec::new(), Some(5));
         let signal = s.signal.clone();
         s.boardsize(9, 9).unwrap();
+        // The scripted player reports three times and returns; the stop comes only after
+        // that, so the session has to wait for it (the order is fixed, not timed).
+        let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (seen_by_stopper, stopped_by_stopper) = (seen.clone(), stopped.clone());
         let stopper = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(150));
+            while seen_by_stopper.lock().unwrap().reports < 3 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            stopped_by_stopper.store(true, std::sync::atomic::Ordering::SeqCst);
             signal.interrupt(8, Interrupt::Stop);
         });
         let mut lines = 0;
-        let t = Instant::now();
         let options = AnalyzeOptions {
             interval_cs: 1,
             ..AnalyzeOptions::default()
@@ -1378,19 +1394,20 @@ mod tests {
                 lines += 1;
             },
         );
-        stopper.join().unwrap();
         assert!(
-            t.elapsed() >= Duration::from_millis(140),
-            "{:?}",
-            t.elapsed()
+            stopped.load(std::sync::atomic::Ordering::SeqCst),
+            "returned before the stop"
         );
+        stopper.join().unwrap();
         assert_eq!(lines, 3);
         assert_eq!(seen.lock().unwrap().reports, 3);
-        // Stopped before it starts: returns at once.
+        // Stopped before it starts: the player reports nothing and the session returns.
         s.signal.interrupt(10, Interrupt::Stop);
-        let t = Instant::now();
-        s.analyze(options, 9, &mut |_: &[Candidate], _: Option<&[f32]>| {});
-        assert!(t.elapsed() < Duration::from_secs(1));
+        s.analyze(options, 9, &mut |_: &[Candidate], _: Option<&[f32]>| {
+            lines += 1;
+        });
+        assert_eq!(lines, 3);
+        assert_eq!(seen.lock().unwrap().reports, 3);
     }
 
     /// Runs `kata-analyze`'s session side for `color` (asking for ownership or not) and
@@ -1556,7 +1573,12 @@ mod tests {
         assert_eq!(s.game().board().hash(), before);
         assert_eq!(s.game().rules().komi, 0.5);
         assert_eq!(s.game().board().captures(Color::White), 1);
-        assert!(s.describe()[0].contains("territory scoring"));
+        // The description names the rules the engine starts with, not this game's.
+        assert!(
+            s.describe()[0].contains("until then 19x19, komi 7.5, area scoring"),
+            "{:?}",
+            s.describe()
+        );
     }
 
     #[test]

@@ -225,8 +225,13 @@ pub type GtpResult<T> = Result<T, String>;
 
 /// Message for a size the game cannot play.
 pub const UNACCEPTABLE_SIZE: &str = "unacceptable size";
-/// Message for a move the rules refuse (gomill treats exactly this text as a claim).
+/// Message for a move the rules refuse. It carries no reason (GNU Go and KataGo answer `play`
+/// with exactly this text too): gomill's ringmaster compares the whole message with it, and only
+/// on a match does it forfeit the player who made the move; any other failure forfeits the
+/// engine that refused it. The reason goes to the log.
 pub const ILLEGAL_MOVE: &str = "illegal move";
+/// The start of `loadsgf`'s failure message; the reason follows after `: `.
+pub const CANNOT_LOAD: &str = "cannot load file";
 /// Message for `undo` with nothing to take back.
 pub const CANNOT_UNDO: &str = "cannot undo";
 /// Message for a vertex that is not on the current board.

@@ -9,8 +9,14 @@
 //! and `PL` in any node, as the SGF spec has them (GNU Go 3.8 reads them too, but ignores `AE`),
 //! and `B`/`W` moves, passes written `B[]` or, on boards up to 19x19, `B[tt]`. In one node the
 //! set-up comes first (`AE`, then `AB`/`AW`), then `PL`, then the move.
+//!
+//! Limits, so that no file can hang, bloat or crash the engine: only regular files are read
+//! (not FIFOs or devices such as `/dev/zero`), at most [`MAX_FILE_BYTES`], and no path from a
+//! game's root may hold more than [`MAX_DEPTH`] nodes (the parser's tree is freed recursively,
+//! so a deeper one would overflow the stack). Real game records are far below both.
 
 use std::fmt;
+use std::io::{ErrorKind, Read};
 
 use sgf_parse::go::{parse, Move, Prop};
 use sgf_parse::SgfNode;
@@ -62,6 +68,97 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
     Err(SgfError(msg.into()))
 }
 
+/// The largest file `loadsgf` reads (4 MiB): a long commented game record takes well under
+/// 100 KB. It also bounds the parser's memory, which holds every property of the file.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// The most nodes on one path from a game's root (a main line of 10,000 moves, or a variation
+/// that far down): a game has a few hundred.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// A file's bytes for [`decode`]: a regular file of at most [`MAX_FILE_BYTES`].
+pub fn read_file(path: &str) -> Result<Vec<u8>, SgfError> {
+    let io_error = |e: std::io::Error| {
+        SgfError(match e.kind() {
+            ErrorKind::NotFound => "no such file".to_string(),
+            ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => e.to_string(),
+        })
+    };
+    let too_large = || err(format!("larger than {} MiB", MAX_FILE_BYTES >> 20));
+    // Opening a FIFO waits for a writer, and a device may never end: look before opening.
+    let meta = std::fs::metadata(path).map_err(io_error)?;
+    if !meta.is_file() {
+        return err("not a regular file");
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return too_large();
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path have become a FIFO since, opening it must not block either.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io_error)?;
+    if !file.metadata().map_err(io_error)?.is_file() {
+        return err("not a regular file");
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return too_large();
+    }
+    Ok(bytes)
+}
+
+/// The most nodes on one path from a root of the collection in `text`, counted as the parser
+/// will see them (bracketed values skipped, `\` escaping the next character), without building
+/// anything; past [`MAX_DEPTH`] it stops counting. The count may exceed the parser's (a `;`
+/// inside a malformed property name counts), never fall short of it.
+fn deepest_path(text: &str) -> usize {
+    // The depth at each open `(`: a `)` returns to it.
+    let mut opened: Vec<usize> = Vec::new();
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'[' => {
+                while let Some(c) = bytes.next() {
+                    match c {
+                        b'\\' => {
+                            bytes.next();
+                        }
+                        b']' => break,
+                        _ => {}
+                    }
+                }
+            }
+            b'(' => {
+                // Nesting deeper than the limit is either malformed or too deep a tree.
+                if opened.len() > MAX_DEPTH {
+                    return MAX_DEPTH + 1;
+                }
+                opened.push(depth);
+            }
+            b')' => depth = opened.pop().unwrap_or(0),
+            b';' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest > MAX_DEPTH {
+                    return deepest;
+                }
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// SGF text from a file's bytes. The properties that matter here are ASCII, but the text around
 /// them need not be UTF-8: old records are often Latin-1 or GB2312 (`CA[...]`), and editors on
 /// Windows start the file with a byte-order mark. Both would make the whole file unreadable, so
@@ -74,6 +171,9 @@ pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 
 /// Reads the first game of an SGF collection.
 pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
+    if deepest_path(text) > MAX_DEPTH {
+        return err(format!("more than {MAX_DEPTH} nodes on one line of play"));
+    }
     let games = parse(text).map_err(|e| SgfError(format!("not a Go SGF file: {e}")))?;
     let root = games
         .first()
@@ -274,5 +374,74 @@ mod tests {
             assert!(read_record(&text).is_err(), "KM[{km}]");
         }
         assert_eq!(read_record("(;SZ[9]KM[-3.5])").unwrap().komi, Some(-3.5));
+    }
+
+    #[test]
+    fn depth_counts_the_longest_path_and_skips_values() {
+        assert_eq!(deepest_path("(;SZ[9];B[aa];W[bb])"), 3);
+        // Variations: the deepest branch counts, siblings do not add up.
+        assert_eq!(deepest_path("(;B[aa](;W[bb];B[cc])(;W[dd]))"), 3);
+        assert_eq!(deepest_path("(;B[aa](;W[bb])(;W[dd];B[ee];W[ff]))"), 4);
+        // Brackets, escaped brackets and semicolons inside values are text.
+        assert_eq!(deepest_path(r"(;C[a;b\];c(;d)];B[aa])"), 2);
+        assert_eq!(deepest_path("no sgf at all"), 0);
+    }
+
+    /// A deeper tree than the limit is refused before the parser builds it; one at the limit is
+    /// built and freed (recursively, by the parser's own types) with room to spare: here on a
+    /// thread with a quarter of the main thread's stack.
+    #[test]
+    fn depth_limit_refuses_before_parsing_and_the_limit_itself_fits_the_stack() {
+        let line = |nodes: usize| format!("(;SZ[9]{})", ";B[]".repeat(nodes - 1));
+        let over = read_record(&line(MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(over.0, "more than 10000 nodes on one line of play");
+        let r = read_record(&line(200_000)).unwrap_err();
+        assert_eq!(r, over);
+        // Nested variations count as deep as a line.
+        let nested = format!(
+            "{}{}",
+            "(;B[]".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(read_record(&nested).unwrap_err(), over);
+        let at_limit = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let ok = read_record(&line(MAX_DEPTH)).map(|r| r.events.len());
+                // A parse error at the very end frees the whole tree inside the parser.
+                let unclosed = line(MAX_DEPTH);
+                let failed = read_record(&unclosed[..unclosed.len() - 1]).is_err();
+                (ok, failed)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(at_limit, (Ok(MAX_DEPTH - 1), true));
+    }
+
+    #[test]
+    fn only_regular_files_of_bounded_size_are_read() {
+        let dir = std::env::temp_dir().join(format!("sente-sgf-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let why = |p: &std::path::Path| read_file(p.to_str().unwrap()).unwrap_err().0;
+        assert_eq!(why(&dir), "not a regular file");
+        assert_eq!(why(std::path::Path::new("/dev/zero")), "not a regular file");
+        assert_eq!(why(&dir.join("missing.sgf")), "no such file");
+        let big = dir.join("big.sgf");
+        std::fs::write(&big, vec![b' '; MAX_FILE_BYTES as usize + 1]).unwrap();
+        assert_eq!(why(&big), "larger than 4 MiB");
+        let fits = dir.join("fits.sgf");
+        std::fs::write(&fits, "(;SZ[9])").unwrap();
+        assert_eq!(read_file(fits.to_str().unwrap()).unwrap(), b"(;SZ[9])");
+        #[cfg(unix)]
+        {
+            // Opening a FIFO for reading would wait for a writer that never comes.
+            let fifo = dir.join("fifo.sgf");
+            let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
+            assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+            assert_eq!(why(&fifo), "not a regular file");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

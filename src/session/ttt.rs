@@ -125,6 +125,12 @@ impl GtpGame for TttSession {
         let p = self.point(v)?;
         if let Some(p) = p {
             if !self.board.is_empty(p) || self.board.winner().is_some() {
+                let why = if self.board.is_empty(p) {
+                    "the game is over"
+                } else {
+                    "point is occupied"
+                };
+                warn!("play {color:?} {v:?} refused: {why}");
                 return Err(ILLEGAL_MOVE.to_string());
             }
         }

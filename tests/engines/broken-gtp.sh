@@ -2,7 +2,7 @@
 # A deliberately broken GTP engine for the arena's tests. $1 chooses how it misbehaves at
 # genmove:
 #   garbage  answers "= banana"
-#   late     sleeps 30 s before answering
+#   late     sleeps 600 s before answering (past any test's watchdog: only a kill ends it)
 #   exits    exits at the first genmove that comes after a play (in the middle of a game)
 #   wrongid  answers genmove with another command id
 #   noblank  answers genmove without the empty line that ends a response
@@ -27,7 +27,7 @@ while IFS= read -r line; do
     genmove)
       case "$mode" in
         garbage) printf '=%s banana\n\n' "$id" ;;
-        late) sleep 30; printf '=%s A1\n\n' "$id" ;;
+        late) sleep 600; printf '=%s A1\n\n' "$id" ;;
         exits)
           if [ "$n" -gt 0 ]; then exit 1; fi
           printf '=%s A1\n\n' "$id" ;;

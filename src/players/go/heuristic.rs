@@ -232,7 +232,7 @@ impl GoPlayer for Heuristic {
     }
     fn describe(&self) -> String {
         format!(
-            "heuristic: the seed's one-ply scorer (SEEDS 003), ties broken at random; passes \
+            "heuristic: scores every move one ply deep, ties broken at random; passes \
              when no move scores above {PASS_THRESHOLD}"
         )
     }

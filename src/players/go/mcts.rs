@@ -349,7 +349,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn describe(&self) -> String {
         format!(
-            "mcts: UCT with RAVE, the seed's scorer and a ladder reader as prior, light \
+            "mcts: UCT with RAVE, the heuristic level's move scores and a ladder reader as prior, light \
              playouts, tree reuse; {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
              {RESIGN_MIN_VISITS} visits; search settings{}: {}",
             match self.search.threads() {

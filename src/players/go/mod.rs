@@ -135,11 +135,13 @@ pub fn genmove_with_limit(
 pub const GO_LEVELS: &[(&str, &str)] = &[
     (
         "mcts",
-        "UCT with RAVE, the seed's scorer as prior, light playouts, tree reuse (default)",
+        "Monte Carlo tree search (UCT with RAVE) guided by the heuristic level's move scores and \
+         a ladder reader, light playouts, tree reuse (default)",
     ),
     (
         "heuristic",
-        "the seed's one-ply move scorer: tactics, phase-weighted strategy, shape, territory (SEEDS 003)",
+        "scores every move one ply deep: captures and ataris, openings and extensions weighted by \
+         the game's phase, good and bad shapes, territory",
     ),
 ];
 
