@@ -1316,6 +1316,15 @@ class StopSession(Exception):
     pass
 
 
+def append_session_log(path, session, argv, history, problem):
+    """Appends one session's command line, every line sent and received, and its problem."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"### session {session}: {' '.join(argv)}\n")
+        f.write("\n".join(map(repr, history)) + "\n")
+        if problem:
+            f.write(f"!!! {problem}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bin")
@@ -1347,11 +1356,7 @@ def main():
             slow += [(dt, sessions, h) for dt, h in s.slow]
             stops += s.stop_latency
             if a.log:
-                with open(a.log, "a", encoding="utf-8") as f:
-                    f.write(f"### session {sessions}: {' '.join(s.argv)}\n")
-                    f.write("\n".join(map(repr, s.history)) + "\n")
-                    if problem:
-                        f.write(f"!!! {problem}\n")
+                append_session_log(a.log, sessions, s.argv, s.history, problem)
             if problem:
                 problems.append((sessions, s.argv, problem, s.history[-40:]))
     print(f"fuzz_gomocup: {a.bin} seed {a.seed}: {sent} commands ({lines} lines) in "

@@ -42,7 +42,7 @@ import time
 import unicodedata
 
 # The engine process (stdout and stderr readers, panic search, kill) is the Gomocup fuzzer's.
-from fuzz_gomocup import Engine
+from fuzz_gomocup import Engine, append_session_log
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 ID_RE = re.compile(r"[0-9]+")
@@ -576,11 +576,7 @@ def main():
             responses += s.responses
             slowest = max(slowest, s.slowest)
             if a.log:
-                with open(a.log, "a", encoding="utf-8") as f:
-                    f.write(f"### session {sessions}: {' '.join(s.argv)}\n")
-                    f.write("\n".join(map(repr, s.history)) + "\n")
-                    if problem:
-                        f.write(f"!!! {problem}\n")
+                append_session_log(a.log, sessions, s.argv, s.history, problem)
             if problem:
                 problems.append((sessions, s.argv, problem, s.history[-40:]))
     print(f"fuzz_gtp: {a.bin} seed {a.seed}: {sent} commands and {probes} state probes in "

@@ -1197,17 +1197,7 @@ mod tests {
     fn seki_is_live_groups_sharing_a_neutral_region_without_two_eyes() {
         let mut s = session();
         s.boardsize(7, 7).unwrap();
-        let mut stones = Vec::new();
-        for y in 0..7 {
-            for x in 0..7 {
-                let c = match x {
-                    0..=2 if (x, y) != (0, 0) && (x, y) != (0, 6) => Color::Black,
-                    4.. if (x, y) != (6, 6) => Color::White,
-                    _ => continue,
-                };
-                stones.push((s.game.board().point(x, y).unwrap(), c));
-            }
-        }
+        let stones = crate::rules::go::seki::tests::seki_example(s.game.board());
         s.game.place_setup(&stones).unwrap();
         // Black has two eyes (A1, A7): alive. White has one eye (G7) and the shared column D.
         let seki = s.final_status_list(Status::Seki);

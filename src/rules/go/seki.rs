@@ -88,17 +88,14 @@ pub fn seki_stones(b: &GoBoard, dead: &HashSet<Point>) -> HashSet<Point> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::go::{GoGame, GoRules};
     use crate::rules::Color;
 
-    #[test]
-    fn a_group_with_one_eye_sharing_a_neutral_column_is_in_seki() {
-        // Black on columns A-C with eyes at A1 and A7: alive. White on E-G with one eye (G7)
-        // and the shared empty column D: seki.
-        let mut game = GoGame::new(7, 7, GoRules::default()).unwrap();
-        let b = game.board().clone();
+    /// A 7x7 seki, for the tests here and the session's: black on columns A-C with eyes at A1
+    /// and A7 (alive), white on E-G with one eye (G7), column D empty and shared.
+    pub(crate) fn seki_example(b: &GoBoard) -> Vec<(Point, Color)> {
         let mut stones = Vec::new();
         for y in 0..7 {
             for x in 0..7 {
@@ -110,6 +107,15 @@ mod tests {
                 stones.push((b.point(x, y).unwrap(), c));
             }
         }
+        stones
+    }
+
+    #[test]
+    fn a_group_with_one_eye_sharing_a_neutral_column_is_in_seki() {
+        // Black on columns A-C with eyes at A1 and A7: alive. White on E-G with one eye (G7)
+        // and the shared empty column D: seki.
+        let mut game = GoGame::new(7, 7, GoRules::default()).unwrap();
+        let stones = seki_example(game.board());
         game.place_setup(&stones).unwrap();
         let b = game.board();
         let seki = seki_stones(b, &HashSet::new());
