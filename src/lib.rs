@@ -14,5 +14,7 @@ pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod session;
 pub mod study;
+pub mod train;

@@ -1,6 +1,6 @@
 //! `sente`: with no subcommand, the protocol loop on stdin/stdout (protocol auto-detected).
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
 
 /// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli), and a Go and
@@ -51,6 +51,12 @@ enum Cmd {
     },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
     Match(Box<sente::arena_cli::MatchArgs>),
+    /// Gomoku self-play at a fixed node budget from seeded openings: training data (resumable,
+    /// shardable).
+    Selfplay(Box<sente::selfplay::SelfplayArgs>),
+    /// Fit the learned gomoku evaluation (value and move policy) to self-play data and write a
+    /// weights file.
+    Train(Box<sente::train::TrainArgs>),
     /// Play tic-tac-toe, gomoku or Go in the terminal against the engine (or another human).
     Play(sente::play_cli::PlayArgs),
     /// Reproduce a paper's experiment and print its tables.
@@ -163,7 +169,17 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> anyhow::Result<()> {
     init_logging();
-    let cli = Cli::parse();
+    // `--version` also names the embedded weights: where they came from and their checksum.
+    let long_version: &'static str = Box::leak(
+        format!(
+            "{}\n{}",
+            env!("CARGO_PKG_VERSION"),
+            sente::eval::learned::provenance_lines().trim_end()
+        )
+        .into_boxed_str(),
+    );
+    let matches = Cli::command().long_version(long_version).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let (engine, protocol) = match cli.command {
         None => (cli.engine, cli.protocol),
         Some(Cmd::Engine { engine, protocol }) => (engine, protocol),
@@ -220,6 +236,11 @@ fn run() -> anyhow::Result<()> {
             return Ok(());
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
+        Some(Cmd::Selfplay(args)) => return sente::selfplay::run_selfplay(*args),
+        Some(Cmd::Train(args)) => {
+            let command: Vec<String> = std::env::args().collect();
+            return sente::train::run_train(*args, &command.join(" "));
+        }
     };
     engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");

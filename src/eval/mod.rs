@@ -9,6 +9,7 @@ pub mod go_ladder;
 pub mod go_patterns;
 pub mod go_priors;
 pub mod kernels;
+pub mod learned;
 pub mod patterns;
 pub mod rulemap;
 pub mod window;

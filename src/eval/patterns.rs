@@ -21,6 +21,7 @@
 use std::sync::OnceLock;
 
 use crate::eval::cellset::{CellSet, Cells};
+use crate::eval::learned::{unpack, ValueTables};
 use crate::rules::mnk::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
@@ -345,7 +346,7 @@ fn combine_table() -> &'static [u8; COMBINED_LEN] {
 
 /// Evaluation weight of each line pattern at an empty cell (what the point is worth to the
 /// colour that could play there).
-const PATTERN_VALUE: [i32; PATTERN_COUNT] = [0, 0, 1, 3, 4, 12, 14, 48, 52, 140, 400];
+pub const PATTERN_VALUE: [i32; PATTERN_COUNT] = [0, 0, 1, 3, 4, 12, 14, 48, 52, 140, 400];
 
 /// What having the move is worth to the static evaluation, in [`PATTERN_VALUE`] units: the
 /// value that made the root scores of odd and even depths agree best on the bench positions
@@ -495,6 +496,10 @@ pub struct PatternBoard {
     words: usize,
     /// Five steps along the longest direction: how far a line update reaches in the array.
     reach: usize,
+    /// Learned value tables replacing the hand-set line sum (`None`: the hand evaluation).
+    learned: Option<&'static ValueTables>,
+    /// Per colour, the sum over empty cells of the learned table entries (see [`unpack`]).
+    lsum: [i64; 2],
 }
 
 impl PatternBoard {
@@ -525,6 +530,8 @@ impl PatternBoard {
             candidates: CellSet::default(),
             words: board.array_len().div_ceil(64),
             reach: 5 * board.dirs().into_iter().max().unwrap_or(0) as usize,
+            learned: None,
+            lsum: [0; 2],
         };
         pb.rebuild();
         pb
@@ -538,6 +545,7 @@ impl PatternBoard {
             *c = CellState::default();
         }
         self.sum = 0;
+        self.lsum = [0; 2];
         self.p4_count = [[0; LEVELS]; 2];
         self.at_level = [[CellSet::default(); LEVELS]; 2];
         self.candidates = CellSet::default();
@@ -580,6 +588,9 @@ impl PatternBoard {
         let st = &mut self.cells[i];
         st.empty = true;
         self.sum = self.sum.wrapping_add(widen(st.code_value));
+        if let Some(t) = self.learned {
+            learned_add::<true>(&mut self.lsum, t, st.code_value);
+        }
         for c in 0..2 {
             let level = st.p4_of(c) as usize & (LEVELS - 1);
             if tracked(level) {
@@ -599,6 +610,9 @@ impl PatternBoard {
         let st = &mut self.cells[i];
         st.empty = false;
         self.sum = self.sum.wrapping_sub(widen(st.code_value));
+        if let Some(t) = self.learned {
+            learned_add::<false>(&mut self.lsum, t, st.code_value);
+        }
         for c in 0..2 {
             let level = st.p4_of(c) as usize & (LEVELS - 1);
             if tracked(level) {
@@ -693,6 +707,8 @@ impl PatternBoard {
         let counts = &mut self.p4_count;
         let at_level = &mut self.at_level;
         let mut sum = self.sum;
+        let learned = self.learned;
+        let mut lsum = self.lsum;
         for di in 0..4 {
             let d = self.dirs[di] as usize;
             let code_value = &CODE_VALUE[di];
@@ -718,6 +734,13 @@ impl PatternBoard {
                         let old = st.pat[di] as usize;
                         if new != old {
                             st.pat[di] = new as u8;
+                            if let Some(t) = learned {
+                                learned_add::<false>(&mut lsum, t, st.code_value);
+                                let next = st
+                                    .code_value
+                                    .wrapping_add(code_value[new].wrapping_sub(code_value[old]));
+                                learned_add::<true>(&mut lsum, t, next);
+                            }
                             st.code_value = st
                                 .code_value
                                 .wrapping_add(code_value[new].wrapping_sub(code_value[old]));
@@ -745,6 +768,7 @@ impl PatternBoard {
             neighbour!(5);
         }
         self.sum = sum;
+        self.lsum = lsum;
     }
 
     /// The threat level a stone of `c` would make at `p`.
@@ -822,6 +846,34 @@ impl PatternBoard {
     /// other side to move); a constant near the value of one move keeps them together.
     #[inline]
     pub fn evaluate(&self) -> i32 {
+        let hand = self.hand_evaluate();
+        let Some(t) = self.learned else {
+            return hand;
+        };
+        // The learned tables replace the line sum; the threat terms and the tempo stay.
+        let me = self.board.to_move().index();
+        let op = 1 - me;
+        let line = self.sum(me) - self.sum(op);
+        hand - line + unpack(self.lsum[me]).0 + unpack(self.lsum[op]).1 + t.bias[me]
+    }
+
+    /// Uses learned value tables (see `eval::learned`) instead of the hand-set line sum in
+    /// [`PatternBoard::evaluate`], or (`None`) the hand evaluation again.
+    pub fn set_learned(&mut self, tables: Option<&'static ValueTables>) {
+        self.learned = tables;
+        self.rebuild();
+    }
+
+    /// The raw learned-table code of `p` for `c`: its four line patterns as base-11 digits,
+    /// one per direction (see `eval::learned::canonical`).
+    #[inline]
+    pub fn code(&self, c: Color, p: Pos) -> usize {
+        (self.cells[p.idx()].code_value >> (16 * c.index()) & 0xFFFF) as usize
+    }
+
+    /// The hand-set evaluation (see [`PatternBoard::evaluate`]).
+    #[inline]
+    fn hand_evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
         let op = 1 - me;
         let mut score = self.sum(me) - self.sum(op) + TEMPO;
@@ -853,6 +905,7 @@ impl PatternBoard {
         let mut fresh = self.clone();
         fresh.rebuild();
         assert_eq!(fresh.sum, self.sum, "pattern sums drifted");
+        assert_eq!(fresh.lsum, self.lsum, "learned sums drifted");
         assert_eq!(fresh.p4_count, self.p4_count, "threat counts drifted");
         assert!(fresh.at_level == self.at_level, "threat point sets drifted");
         assert_eq!(fresh.candidates, self.candidates, "candidate set drifted");
@@ -868,6 +921,20 @@ impl PatternBoard {
                 assert_eq!(a.p4, b.p4);
             }
         }
+    }
+}
+
+/// Adds (`ADD`) or takes away one empty cell's learned table entries, both colours, given its
+/// packed code as in [`CellState::code_value`].
+#[inline]
+fn learned_add<const ADD: bool>(lsum: &mut [i64; 2], t: &ValueTables, code_value: u64) {
+    for (c, sum) in lsum.iter_mut().enumerate() {
+        let v = t.packed[c][(code_value >> (16 * c)) as usize & 0xFFFF];
+        *sum = if ADD {
+            sum.wrapping_add(v)
+        } else {
+            sum.wrapping_sub(v)
+        };
     }
 }
 
@@ -1069,6 +1136,42 @@ mod tests {
         assert_eq!(pb.p4(Color::Black, p), P4_FLEX4);
         assert_eq!(pb.count(Color::Black, P4_FLEX4), 2);
         assert_eq!(pb.count(Color::Black, P4_FIVE), 0);
+    }
+
+    #[test]
+    fn learned_sums_stay_exact_and_hand_tables_give_the_hand_evaluation() {
+        use crate::eval::learned::value_tables;
+        let mut state = 11u64;
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let b = Board::new(15, 15, rule).unwrap();
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(value_tables(rule));
+            let mut hand = PatternBoard::new(&b);
+            for step in 0..50 {
+                if pb.board().is_over() {
+                    break;
+                }
+                let empties: Vec<Pos> = pb.board().empty_points().collect();
+                let p = empties[(splitmix64(&mut state) % empties.len() as u64) as usize];
+                pb.play(p);
+                hand.play(p);
+                if step % 6 == 5 {
+                    pb.undo();
+                    hand.undo();
+                }
+                pb.validate();
+                // The learned value differs from the hand one only through the line sum.
+                let me = pb.to_move().index();
+                let line = hand.sum(me) - hand.sum(1 - me);
+                let learned_line = pb.evaluate() - (hand.evaluate() - line);
+                let t = value_tables(rule).unwrap();
+                let (mine, _) = unpack(pb.lsum[me]);
+                let (_, theirs) = unpack(pb.lsum[1 - me]);
+                assert_eq!(learned_line, mine + theirs + t.bias[me]);
+            }
+            pb.set_learned(None);
+            assert_eq!(pb.evaluate(), hand.evaluate());
+        }
     }
 
     #[test]

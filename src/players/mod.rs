@@ -83,6 +83,11 @@ pub const GOMOKU_LEVELS: &[(&str, &str)] = &[
         "iterative-deepening PVS with patterns, transposition table and threat search (default)",
     ),
     (
+        "learned",
+        "strong's search over the evaluation fitted to self-play (`sente train`, weights/*.sw) \
+         under freestyle and renju; strong's own elsewhere",
+    ),
+    (
         "classic",
         "scores every 5-cell stretch of every line (fives, fours, threes, twos, for both sides), \
          looks two moves ahead with alpha-beta; wins or blocks a five at once",
@@ -98,6 +103,7 @@ pub const GOMOKU_LEVELS: &[(&str, &str)] = &[
 pub fn gomoku_player(level: &str, seed: u64) -> Option<Box<dyn GomokuPlayer>> {
     let mut player: Box<dyn GomokuPlayer> = match level.to_ascii_lowercase().as_str() {
         "strong" | "default" => Box::new(strong::Strong::new()),
+        "learned" => Box::new(strong::Strong::learned()),
         "classic" => Box::new(classic::Classic::new()),
         "learner" => Box::new(learner::Learner::new()),
         _ => return None,

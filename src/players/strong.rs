@@ -32,6 +32,8 @@ pub struct Strong {
     /// The memory limit the caches were sized for (0 = none), once sized: from a memory limit,
     /// else (no limit came before the first search) the defaults.
     limit: Option<u64>,
+    /// Evaluate with the embedded learned tables (`eval::learned`) where the rule has them.
+    learned: bool,
 }
 
 impl Strong {
@@ -46,6 +48,16 @@ impl Strong {
             threats: Threats::new(0),
             helpers: Vec::new(),
             limit: None,
+            learned: false,
+        }
+    }
+
+    /// The `learned` level: the same search over the learned evaluation of the rule's embedded
+    /// weights (the hand evaluation under rules that have none).
+    pub fn learned() -> Strong {
+        Strong {
+            learned: true,
+            ..Strong::new()
         }
     }
 }
@@ -106,7 +118,11 @@ impl Strong {
 
 impl GomokuPlayer for Strong {
     fn name(&self) -> &'static str {
-        "strong"
+        if self.learned {
+            "learned"
+        } else {
+            "strong"
+        }
     }
     fn new_game(&mut self) {
         self.tt.clear();
@@ -141,7 +157,10 @@ impl GomokuPlayer for Strong {
             // Cheap on the clock: the tables are allocated zeroed (see `search::zeroed`).
             self.set_memory_limit(0);
         }
-        let pb = PatternBoard::new(board);
+        let mut pb = PatternBoard::new(board);
+        if self.learned {
+            pb.set_learned(crate::eval::learned::value_tables(board.rule()));
+        }
         let result = smp::search(
             &pb,
             &mut self.tt,

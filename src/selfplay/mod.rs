@@ -1,0 +1,375 @@
+//! `sente selfplay`: fixed-node games of a gomoku level against itself from seeded balanced
+//! openings, written as training data (format in [`record`]).
+//!
+//! The schedule is `--games` numbered jobs; job j's opening comes from a generator seeded by
+//! (`--seed`, j) alone, so a job plays the same game in any shard and any run (the search is
+//! deterministic under a node limit on one thread). `--shard K/N` plays the K-th block of jobs
+//! ([`Shard`]): the parts' files concatenate to the whole run's games, none twice. Re-running
+//! the same command on an existing file continues it: the jobs already there are skipped and a
+//! last line cut short by a crash is dropped first.
+
+pub mod record;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::arena::coords::Mv;
+use crate::arena::engine::GameSetup;
+use crate::arena::manifest::GameName;
+use crate::arena::openings;
+use crate::arena::shard::Shard;
+use crate::arena::tc::TimeControl;
+use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
+use crate::rules::mnk::splitmix64;
+use crate::rules::{Board, Color, Rule};
+use crate::search::clock::{SearchLimit, TimeManager};
+use record::{GameLine, Outcome, Score, Searched, MAGIC};
+
+/// `sente selfplay`: options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// File the games are appended to (created if missing; an existing one is continued).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Rule: freestyle, standard, renju, caro (the names `INFO rule` takes).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Board side.
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=32))]
+    pub size: u8,
+    /// Games in the whole schedule (all shards).
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// The level that plays both sides (`strong`, or `learned` for the embedded weights).
+    #[arg(long, default_value = "strong")]
+    pub level: String,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stones of a generated opening, MIN-MAX.
+    #[arg(long, default_value = "2-4")]
+    pub stones: String,
+    /// Play only part K of N of the schedule (K/N).
+    #[arg(long, default_value = "1/1")]
+    pub shard: Shard,
+}
+
+/// The settings a file's games depend on, as its header line states them.
+fn header(args: &SelfplayArgs, rule: Rule, stones: (usize, usize)) -> String {
+    format!(
+        "{MAGIC} rule={} size={} level={} nodes={} seed={} stones={}-{}",
+        rule.name(),
+        args.size,
+        args.level,
+        args.nodes,
+        args.seed,
+        stones.0,
+        stones.1
+    )
+}
+
+/// Runs `sente selfplay`.
+pub fn run_selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
+    let rule =
+        Rule::from_name(&args.rule).with_context(|| format!("unknown rule {:?}", args.rule))?;
+    let stones = parse_stones(&args.stones).map_err(anyhow::Error::msg)?;
+    if gomoku_player(&args.level, 0).is_none() {
+        bail!("unknown level {:?}", args.level);
+    }
+    let head = header(&args, rule, stones);
+    let done = resume(&args.out, &head)?;
+    let jobs: Vec<usize> = args
+        .shard
+        .range(args.games)
+        .filter(|j| !done.contains(j))
+        .collect();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("opening {}", args.out.display()))?;
+    if done.is_empty() && std::fs::metadata(&args.out)?.len() == 0 {
+        writeln!(file, "{head}")?;
+    }
+    let total = args.shard.range(args.games).len();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed}<{eta} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_position((total - jobs.len()) as u64);
+    let mut player = gomoku_player(&args.level, args.seed).context("level")?;
+    let (mut positions, mut wins) = (0usize, [0usize; 3]);
+    for job in jobs {
+        let game = play_job(&args, rule, stones, job, player.as_mut())?;
+        positions += game.moves.len();
+        wins[game.outcome as usize] += 1;
+        file.write_all(game.to_line().as_bytes())?;
+        file.flush()?;
+        bar.inc(1);
+        bar.set_message(format!(
+            "{positions} positions, B {} W {} D {}",
+            wins[0], wins[1], wins[2]
+        ));
+    }
+    bar.finish();
+    eprintln!(
+        "{}: {positions} new positions (black {} white {} draws {})",
+        args.out.display(),
+        wins[0],
+        wins[1],
+        wins[2]
+    );
+    Ok(())
+}
+
+/// `MIN-MAX` (or one number) of opening stones.
+fn parse_stones(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--stones {s:?}: expected MIN-MAX, e.g. 2-4");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b || b > 40 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// The jobs already in `path` (missing: none). Checks the file's first header against `head`
+/// and cuts an unterminated last line (a run killed mid-write) off the file.
+fn resume(path: &Path, head: &str) -> anyhow::Result<HashSet<usize>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    if complete < text.len() {
+        log::warn!(
+            "{}: dropping an unfinished last line ({} bytes)",
+            path.display(),
+            text.len() - complete
+        );
+        let f = std::fs::OpenOptions::new().write(true).open(path)?;
+        f.set_len(complete as u64)?;
+    }
+    let mut done = HashSet::new();
+    for (n, line) in text[..complete].lines().enumerate() {
+        if line.starts_with('#') {
+            if line.starts_with(MAGIC) && line != head {
+                bail!(
+                    "{} was written with other settings:\n  {line}\nthis run:\n  {head}",
+                    path.display()
+                );
+            }
+            continue;
+        }
+        let game = GameLine::parse(line)
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+        done.insert(game.job);
+    }
+    Ok(done)
+}
+
+/// The seed of job `job`'s opening: a function of the run's seed and the job number only.
+fn job_seed(seed: u64, job: usize) -> u64 {
+    let mut s = seed ^ (job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut s)
+}
+
+/// Plays job `job`: its opening, then `player` on both sides at `args.nodes` per move until a
+/// five, a full board or no legal move (a draw).
+fn play_job(
+    args: &SelfplayArgs,
+    rule: Rule,
+    stones: (usize, usize),
+    job: usize,
+    player: &mut dyn GomokuPlayer,
+) -> anyhow::Result<GameLine> {
+    let size = args.size as usize;
+    let setup = GameSetup {
+        game: if rule.renju() {
+            GameName::Renju
+        } else {
+            GameName::Gomoku
+        },
+        rule,
+        width: size,
+        height: size,
+        komi: 0.0,
+        tc: TimeControl {
+            game_ms: None,
+            increment_ms: 0,
+            move_ms: None,
+        },
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(job_seed(args.seed, job));
+    let opening = openings::generate(&setup, stones, &mut rng).with_context(|| {
+        format!(
+            "no {}-{} stone opening on {size}x{size}",
+            stones.0, stones.1
+        )
+    })?;
+    let mut board = Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut xy = Vec::with_capacity(opening.len());
+    for mv in opening {
+        let Mv::At(x, y) = mv else {
+            bail!("a pass in a gomoku opening")
+        };
+        let p = board
+            .pos(x as i64, y as i64)
+            .context("opening off the board")?;
+        board.play(p).map_err(|e| anyhow::anyhow!("opening: {e}"))?;
+        xy.push((x, y));
+    }
+    player.new_game();
+    player.prepare(rule);
+    let mut moves = Vec::new();
+    let stop = AtomicBool::new(false);
+    while !board.is_over() {
+        let tm = TimeManager::new(&SearchLimit::nodes(args.nodes), Instant::now(), &stop);
+        let mut last: Option<(i32, Option<i32>)> = None;
+        let mut report = |i: &SearchInfo| {
+            // Depth 0: the one candidate was answered without a search.
+            last = (i.depth > 0).then_some((i.score, i.mate))
+        };
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            report: &mut report,
+        };
+        // A block of the opponent's five is answered without a search (reported as 0): its
+        // score says nothing about the position, so it is recorded as unknown.
+        let opponent = board.to_move().opponent();
+        let must_block = board.empty_points().any(|q| board.makes_win(q, opponent));
+        let Some(p) = player.choose(&board, &mut req) else {
+            break;
+        };
+        let score = match last {
+            Some((_, Some(n))) => Score::Mate(n),
+            Some((v, None)) if !must_block => Score::Eval(v),
+            _ => Score::Unknown,
+        };
+        board
+            .play(p)
+            .map_err(|e| anyhow::anyhow!("job {job}: the player chose an illegal move: {e}"))?;
+        moves.push(Searched {
+            mv: board.xy(p),
+            score,
+        });
+    }
+    let outcome = match board.winner() {
+        Some(Color::Black) => Outcome::BlackWon,
+        Some(Color::White) => Outcome::WhiteWon,
+        None => Outcome::Draw,
+    };
+    Ok(GameLine {
+        job,
+        outcome,
+        opening: xy,
+        moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(out: &Path, games: usize, shard: &str) -> SelfplayArgs {
+        SelfplayArgs {
+            out: out.to_path_buf(),
+            rule: "renju".into(),
+            size: 15,
+            games,
+            nodes: 300,
+            level: "strong".into(),
+            seed: 5,
+            stones: "2-4".into(),
+            shard: shard.parse().unwrap(),
+        }
+    }
+
+    fn games_of(path: &Path) -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn shards_concatenate_to_the_whole_run_and_resume_never_duplicates() {
+        let dir = std::env::temp_dir().join(format!("sente-selfplay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let whole = dir.join("whole.txt");
+        let _ = std::fs::remove_file(&whole);
+        run_selfplay(args(&whole, 5, "1/1")).unwrap();
+        let all = games_of(&whole);
+        assert_eq!(all.len(), 5);
+        // Each game replays under the rules and ends as recorded.
+        for line in &all {
+            let g = GameLine::parse(line).unwrap();
+            let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+            g.replay(&mut b, &mut |_, _, _| {}).unwrap();
+            assert_eq!(
+                b.winner().map(|c| c as usize),
+                match g.outcome {
+                    Outcome::BlackWon => Some(Color::Black as usize),
+                    Outcome::WhiteWon => Some(Color::White as usize),
+                    Outcome::Draw => None,
+                }
+            );
+        }
+        // Two shards, the second cut mid-line and resumed.
+        let mut parts = Vec::new();
+        for k in 1..=2 {
+            let part = dir.join(format!("part{k}.txt"));
+            let _ = std::fs::remove_file(&part);
+            run_selfplay(args(&part, 5, &format!("{k}/2"))).unwrap();
+            parts.extend(games_of(&part));
+            if k == 2 {
+                let text = std::fs::read_to_string(&part).unwrap();
+                let cut = text.trim_end().rfind('\n').unwrap() + 10;
+                std::fs::write(&part, &text[..cut]).unwrap();
+                run_selfplay(args(&part, 5, "2/2")).unwrap();
+                run_selfplay(args(&part, 5, "2/2")).unwrap();
+                let again = games_of(&part);
+                assert_eq!(again.len(), 3, "resumed part holds each of its jobs once");
+            }
+        }
+        parts.sort();
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(parts, sorted, "the parts are the whole run's games");
+        // Other settings on the same file are refused.
+        let mut other = args(&whole, 5, "1/1");
+        other.nodes = 301;
+        assert!(run_selfplay(other).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        let out = std::env::temp_dir().join("sente-selfplay-never-written.txt");
+        let mut a = args(&out, 1, "1/1");
+        a.rule = "nosuch".into();
+        assert!(run_selfplay(a).is_err());
+        let mut a = args(&out, 1, "1/1");
+        a.level = "nosuch".into();
+        assert!(run_selfplay(a).is_err());
+        for bad in ["", "4-2", "a-b", "1-99"] {
+            assert!(parse_stones(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_stones("3").unwrap(), (3, 3));
+        assert!(!out.exists());
+    }
+}

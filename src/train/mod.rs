@@ -1,0 +1,494 @@
+//! `sente train`: fits the learned evaluation (`eval::learned`) to self-play data
+//! (`selfplay::record`) and writes a weights file.
+//!
+//! Value: Texel-style logistic regression. A position's value is the learned line sum (the
+//! tables summed over its empty cells, see `eval::learned`) plus what the hand evaluation adds
+//! besides its line sum (tempo, threat terms: a fixed offset here); the model says the mover
+//! wins with probability `sigmoid(value / K)`. K is fitted first with the hand tables (so the
+//! learned values keep the hand scale the search's margins are tuned to); the target mixes the
+//! game result with `sigmoid(search score / K)` (a forced win or loss counts as 1 or 0). The
+//! tables start at the hand values and an L2 term pulls them back there, so rare codes keep
+//! their hand value. Positions where a five is on the board's next move are left out: the
+//! search never evaluates them.
+//!
+//! Policy: softmax over the legal points near a stone of `attack[mover's code] +
+//! defend[opponent's code]`, fitted to the move the search played (cross-entropy).
+//!
+//! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
+//! of (seed, job), so no position of a held-out game is trained on.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+
+use crate::eval::learned::{
+    canonical, patterns_of, Weights, CODES, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE, VALUE_THEIRS,
+};
+use crate::eval::patterns::{PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE};
+use crate::rules::mnk::splitmix64;
+use crate::rules::{Board, Color, Rule};
+use crate::selfplay::record::{GameLine, Outcome, Score, MAGIC};
+
+/// `sente train`: options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Self-play files (`sente selfplay --out`), all of one rule.
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// Rule family of the data and the weights (freestyle or renju).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Where to write the weights file (e.g. weights/freestyle.sw).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of the training / held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One game in this many is held out.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+    pub holdout: u64,
+    /// Full-batch steps of the value fit (0: write the hand tables).
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Full-batch steps of the policy fit.
+    #[arg(long, default_value_t = 200)]
+    pub policy_epochs: usize,
+    /// Weight of the game result in the value target (the rest is the search's score).
+    #[arg(long, default_value_t = 0.5)]
+    pub result_weight: f64,
+    /// L2 pull of the value tables towards the hand values, per position.
+    #[arg(long, default_value_t = 1e-6)]
+    pub l2: f64,
+}
+
+/// One position's features.
+struct Sample {
+    /// (feature, count): value-table entries summed over the empty cells.
+    value: Vec<(u16, u16)>,
+    /// What the hand evaluation adds besides its line sum.
+    offset: f64,
+    /// The hand evaluation (the baseline).
+    hand: f64,
+    /// Mover's colour index (bias feature).
+    mover: usize,
+    /// Value target in [0, 1].
+    target: f64,
+    /// Candidate moves as (attack feature, defend feature); the played one first.
+    policy: Vec<(u16, u16)>,
+    /// Whether the hand baseline (largest sum of both colours' line values) ranks the played
+    /// move first.
+    hand_top1: bool,
+}
+
+/// Index of a feature in the flat parameter vector: colour slot, table, code.
+fn feature(slot: usize, table: usize, code: usize) -> usize {
+    (slot * 4 + table) * CODES + code
+}
+
+/// Runs `sente train`.
+pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
+    let rule =
+        Rule::from_name(&args.rule).with_context(|| format!("unknown rule {:?}", args.rule))?;
+    if !matches!(rule, Rule::Freestyle | Rule::Renju) {
+        bail!("weights exist for freestyle and renju only");
+    }
+    // Colours differ only under renju.
+    let slot = |c: Color| if rule == Rule::Renju { c.index() } else { 0 };
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    let mut games = 0usize;
+    for path in &args.data {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') {
+                if line.starts_with(MAGIC) && !line.contains(&format!(" rule={} ", rule.name())) {
+                    bail!("{}: not {} games: {line}", path.display(), rule.name());
+                }
+                continue;
+            }
+            let game = GameLine::parse(line)
+                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            let mut h = args.seed ^ (game.job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let holdout = splitmix64(&mut h).is_multiple_of(args.holdout);
+            let into = if holdout { &mut held } else { &mut train };
+            let mut board = Board::new(15, 15, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
+            game.replay(&mut board, &mut |b, p, m| {
+                if let Some(s) = sample(b, p, m.score, game.outcome, &slot) {
+                    into.push(s);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            games += 1;
+        }
+    }
+    if train.is_empty() || held.is_empty() {
+        bail!(
+            "too little data: {} training and {} held-out positions",
+            train.len(),
+            held.len()
+        );
+    }
+    eprintln!(
+        "{games} games: {} training positions, {} held out",
+        train.len(),
+        held.len()
+    );
+
+    let mut params = hand_params();
+    let k = fit_k(&train, &params);
+    eprintln!("K = {k:.1} (logistic scale of the hand evaluation against the results)");
+    for s in train.iter_mut().chain(held.iter_mut()) {
+        s.target = mix(s.target, s.hand, k, args.result_weight);
+    }
+    // `mix` needs the search score: it was parked in `hand` only for the positions that had
+    // one; restore the real hand evaluation.
+    for s in train.iter_mut().chain(held.iter_mut()) {
+        s.hand = value_of(s, &params);
+    }
+    let before = (loss(&train, &params, k), loss(&held, &params, k));
+    fit_value(&train, &mut params, k, &args);
+    let after = (loss(&train, &params, k), loss(&held, &params, k));
+    println!(
+        "value loss (cross-entropy vs the mixed target), hand -> learned: training {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
+        before.0, after.0, before.1, after.1
+    );
+    let mut policy = vec![0.0f64; 2 * 2 * CODES];
+    fit_policy(&train, &mut policy, args.policy_epochs);
+    let (hand_top1, learned_top1) = top1(&held, &policy);
+    println!(
+        "move prediction on held-out positions (top-1 against the search's move): hand line values {:.1}%, learned policy {:.1}%",
+        100.0 * hand_top1,
+        100.0 * learned_top1
+    );
+
+    let mut tables = vec![[[0i16; CODES]; 4]; 2];
+    for (c, colour) in tables.iter_mut().enumerate() {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        for code in 0..CODES {
+            for t in [VALUE_MINE, VALUE_THEIRS] {
+                colour[t][code] = to_i16(params[feature(s, t, code)]);
+            }
+            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
+                colour[t][code] = to_i16(100.0 * policy[(s * 2 + i) * CODES + code]);
+            }
+        }
+    }
+    let bias_at = 2 * 4 * CODES;
+    let provenance = format!(
+        "rule={}\ncommand={command}\nseed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
+        rule.name(),
+        args.seed,
+        train.len(),
+        held.len(),
+        utc_now(),
+        after.1,
+        before.1,
+        learned_top1,
+        hand_top1
+    );
+    let w = Weights {
+        provenance,
+        tables,
+        bias: [
+            params[bias_at].round() as i32,
+            params[bias_at + 1].round() as i32,
+        ],
+    };
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&args.out, w.to_bytes())
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {} (fnv1a {:016x})", args.out.display(), w.checksum());
+    Ok(())
+}
+
+fn to_i16(v: f64) -> i16 {
+    v.round().clamp(-32000.0, 32000.0) as i16
+}
+
+/// The features of the position on `b` whose searched move was `played`, or `None` when the
+/// static evaluation never sees it (a five to make or to block, an open four to make).
+fn sample(
+    b: &Board,
+    played: crate::rules::Pos,
+    score: Score,
+    outcome: Outcome,
+    slot: &dyn Fn(Color) -> usize,
+) -> Option<Sample> {
+    let pb = PatternBoard::new(b);
+    let me = b.to_move();
+    let op = me.opponent();
+    if pb.count(me, P4_FIVE) > 0 || pb.count(op, P4_FIVE) > 0 || pb.count(me, P4_FLEX4) > 0 {
+        return None;
+    }
+    let mut counts = std::collections::BTreeMap::<u16, u16>::new();
+    let mut line = 0i32;
+    let mut policy = Vec::new();
+    let mut hand_best = (i32::MIN, false);
+    for p in b.empty_points() {
+        let (cm, co) = (canonical(pb.code(me, p)), canonical(pb.code(op, p)));
+        *counts
+            .entry(feature(slot(me), VALUE_MINE, cm) as u16)
+            .or_default() += 1;
+        *counts
+            .entry(feature(slot(op), VALUE_THEIRS, co) as u16)
+            .or_default() += 1;
+        line += pb.cell_value(me, p) - pb.cell_value(op, p);
+        if pb.is_near(p) && b.check(p).is_ok() {
+            let f = (
+                ((slot(me) * 2) * CODES + cm) as u16,
+                ((slot(me) * 2 + 1) * CODES + co) as u16,
+            );
+            let hv = pb.cell_value(me, p) + pb.cell_value(op, p);
+            if hv > hand_best.0 {
+                hand_best = (hv, p == played);
+            }
+            if p == played {
+                policy.insert(0, f);
+            } else {
+                policy.push(f);
+            }
+        }
+    }
+    if !pb.board().is_empty(played) || policy.is_empty() {
+        return None;
+    }
+    let played_is_candidate = pb.is_near(played);
+    let hand = pb.evaluate() as f64;
+    let result = outcome.score_for(me) as f64;
+    // The target is finished in `run_train` once K is known; the search's score waits in
+    // `hand` until then (NaN: none).
+    let (target, parked) = match score {
+        Score::Mate(n) => (if n > 0 { 1.0 } else { 0.0 }, f64::NAN),
+        Score::Eval(v) => (result, v as f64),
+        Score::Unknown => (result, f64::NAN),
+    };
+    Some(Sample {
+        value: counts.into_iter().collect(),
+        offset: hand - line as f64,
+        hand: parked,
+        mover: me.index(),
+        target,
+        policy: if played_is_candidate {
+            policy
+        } else {
+            Vec::new()
+        },
+        hand_top1: hand_best.1,
+    })
+}
+
+/// The value target: a game result mixed with the search's score (when there is one).
+fn mix(result: f64, score: f64, k: f64, result_weight: f64) -> f64 {
+    if score.is_nan() {
+        result
+    } else {
+        result_weight * result + (1.0 - result_weight) * sigmoid(score / k)
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The hand tables as parameters: `mine` = the code's line-value sum, `theirs` = its negation,
+/// biases 0.
+fn hand_params() -> Vec<f64> {
+    let mut p = vec![0.0; 2 * 4 * CODES + 2];
+    for slot in 0..2 {
+        for code in 0..CODES {
+            let v: i32 = patterns_of(code).iter().map(|&q| PATTERN_VALUE[q]).sum();
+            p[feature(slot, VALUE_MINE, code)] = v as f64;
+            p[feature(slot, VALUE_THEIRS, code)] = -v as f64;
+        }
+    }
+    p
+}
+
+fn value_of(s: &Sample, params: &[f64]) -> f64 {
+    let bias = params[2 * 4 * CODES + s.mover];
+    s.offset
+        + bias
+        + s.value
+            .iter()
+            .map(|&(f, n)| params[f as usize] * n as f64)
+            .sum::<f64>()
+}
+
+/// Mean cross-entropy of `sigmoid(value / k)` against the targets.
+fn loss(data: &[Sample], params: &[f64], k: f64) -> f64 {
+    let total: f64 = data
+        .iter()
+        .map(|s| {
+            let p = sigmoid(value_of(s, params) / k).clamp(1e-9, 1.0 - 1e-9);
+            -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
+        })
+        .sum();
+    total / data.len() as f64
+}
+
+/// The K that fits the hand evaluation best to the game results (golden-section search).
+fn fit_k(data: &[Sample], params: &[f64]) -> f64 {
+    let values: Vec<f64> = data.iter().map(|s| value_of(s, params)).collect();
+    let f = |k: f64| -> f64 {
+        data.iter()
+            .zip(&values)
+            .map(|(s, &v)| {
+                let p = sigmoid(v / k).clamp(1e-9, 1.0 - 1e-9);
+                -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
+            })
+            .sum()
+    };
+    let (mut a, mut b) = (10.0f64, 5000.0f64);
+    let g = 0.618_033_988_75;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Full-batch Adam over the value tables and biases.
+fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
+    let init = params.to_vec();
+    let n = params.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, lr) = (0.9, 0.999, 1.0);
+    let scale = 1.0 / data.len() as f64;
+    for step in 1..=args.epochs {
+        let mut grad = vec![0.0; n];
+        for s in data {
+            let p = sigmoid(value_of(s, params) / k);
+            let d = (p - s.target) / k * scale;
+            for &(f, c) in &s.value {
+                grad[f as usize] += d * c as f64;
+            }
+            grad[2 * 4 * CODES + s.mover] += d;
+        }
+        for i in 0..n {
+            let g = grad[i] + 2.0 * args.l2 * (params[i] - init[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(step as i32));
+            let vh = v[i] / (1.0 - b2.powi(step as i32));
+            if grad[i] != 0.0 || params[i] != init[i] {
+                params[i] -= lr * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        if step % 50 == 0 {
+            log::info!(
+                "value step {step}: training loss {:.5}",
+                loss(data, params, k)
+            );
+        }
+    }
+}
+
+/// Full-batch Adam over the policy tables (softmax cross-entropy, played move first).
+fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
+    let n = policy.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, lr) = (0.9, 0.999, 0.05);
+    let used: Vec<&Sample> = data.iter().filter(|s| !s.policy.is_empty()).collect();
+    let scale = 1.0 / used.len().max(1) as f64;
+    let mut probs = Vec::new();
+    for step in 1..=epochs {
+        let mut grad = vec![0.0; n];
+        for s in &used {
+            probs.clear();
+            probs.extend(
+                s.policy
+                    .iter()
+                    .map(|&(a, d)| policy[a as usize] + policy[d as usize]),
+            );
+            let top = probs.iter().cloned().fold(f64::MIN, f64::max);
+            let z: f64 = probs.iter().map(|x| (x - top).exp()).sum();
+            for (i, &(a, d)) in s.policy.iter().enumerate() {
+                let p = (probs[i] - top).exp() / z;
+                let g = (p - if i == 0 { 1.0 } else { 0.0 }) * scale;
+                grad[a as usize] += g;
+                grad[d as usize] += g;
+            }
+        }
+        for i in 0..n {
+            let g = grad[i];
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(step as i32));
+            let vh = v[i] / (1.0 - b2.powi(step as i32));
+            policy[i] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+    }
+}
+
+/// Top-1 rates on `data` of the hand baseline and of the policy (ties count against).
+fn top1(data: &[Sample], policy: &[f64]) -> (f64, f64) {
+    let used: Vec<&Sample> = data.iter().filter(|s| !s.policy.is_empty()).collect();
+    let hand = used.iter().filter(|s| s.hand_top1).count();
+    let learned = used
+        .iter()
+        .filter(|s| {
+            let score = |&(a, d): &(u16, u16)| policy[a as usize] + policy[d as usize];
+            let first = score(&s.policy[0]);
+            s.policy[1..].iter().all(|f| score(f) < first)
+        })
+        .count();
+    let n = used.len().max(1) as f64;
+    (hand as f64 / n, learned as f64 / n)
+}
+
+/// The current UTC date and time, ISO 8601 (civil-from-days; no calendar crate needed).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_parameters_reproduce_the_hand_evaluation() {
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut b2 = b.clone();
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6), (9, 7)] {
+            b2.play(b2.pos(x, y).unwrap()).unwrap();
+        }
+        let p = b2.pos(7, 6).unwrap();
+        let s = sample(&b2, p, Score::Eval(0), Outcome::Draw, &|_| 0).unwrap();
+        let hand = PatternBoard::new(&b2).evaluate() as f64;
+        assert_eq!(value_of(&s, &hand_params()), hand);
+        assert!(s.policy.len() > 5);
+    }
+
+    #[test]
+    fn utc_dates_are_iso() {
+        let d = utc_now();
+        assert_eq!(d.len(), 20, "{d}");
+        assert!(d.starts_with("20") && d.ends_with('Z'));
+    }
+}
