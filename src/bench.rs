@@ -179,7 +179,9 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     let mut tt = TranspositionTable::new(16 << 20);
     let mut threats = Threats::default();
     let mut helpers: Vec<Threats> = (1..threads).map(|_| Threats::new(0)).collect();
-    let pb = PatternBoard::new(&board);
+    let mut pb = PatternBoard::new(&board);
+    // The default level's evaluation: the embedded learned tables where the rule has them.
+    pb.set_learned(crate::eval::learned::value_tables(bp.rule));
     // One thread: that thread's CPU time; more: the process's, every thread included.
     let cpu_now = || {
         if threads > 1 {

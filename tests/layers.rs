@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["players"],
     &["session"],
     &["protocol"],
-    &["arena", "play", "study", "bench"],
+    &["arena", "play", "study", "bench", "selfplay", "train"],
     &["cli", "arena_cli", "play_cli", "main", "lib", "bin"],
 ];
 

@@ -217,13 +217,21 @@ impl ValueTables {
     }
 }
 
-/// The weights file embedded for a rule family, if it has one: freestyle (and caro, whose
-/// patterns are freestyle's less the fives closed at both ends) use `weights/freestyle.sw`,
-/// renju `weights/renju.sw`; the exact-five rules have none yet.
+/// The weights file embedded for a rule family, if it has one: freestyle uses
+/// `weights/freestyle.sw`, renju `weights/renju.sw`; standard and caro have none yet.
 pub fn embedded_bytes(rule: Rule) -> Option<&'static [u8]> {
     match rule {
         Rule::Freestyle => Some(include_bytes!("../../weights/freestyle.sw")),
         Rule::Renju => Some(include_bytes!("../../weights/renju.sw")),
+        _ => None,
+    }
+}
+
+/// Which of the embedded files `rule` uses.
+fn slot(rule: Rule) -> Option<usize> {
+    match rule {
+        Rule::Freestyle => Some(0),
+        Rule::Renju => Some(1),
         _ => None,
     }
 }
@@ -238,12 +246,7 @@ fn family(rule: Rule) -> &'static str {
 /// logged once and the hand-set evaluation is used.
 pub fn embedded(rule: Rule) -> Option<&'static Weights> {
     static PARSED: [OnceLock<Option<Weights>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let slot = match rule {
-        Rule::Freestyle => 0,
-        Rule::Renju => 1,
-        _ => return None,
-    };
-    PARSED[slot]
+    PARSED[slot(rule)?]
         .get_or_init(|| {
             let bytes = embedded_bytes(rule)?;
             match check(bytes, rule) {
@@ -260,12 +263,7 @@ pub fn embedded(rule: Rule) -> Option<&'static Weights> {
 /// The run-time tables of `rule`'s embedded weights, built once.
 pub fn value_tables(rule: Rule) -> Option<&'static ValueTables> {
     static BUILT: [OnceLock<Option<ValueTables>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let slot = match rule {
-        Rule::Freestyle => 0,
-        Rule::Renju => 1,
-        _ => return None,
-    };
-    BUILT[slot]
+    BUILT[slot(rule)?]
         .get_or_init(|| embedded(rule).map(ValueTables::new))
         .as_ref()
 }

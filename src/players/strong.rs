@@ -48,15 +48,15 @@ impl Strong {
             threats: Threats::new(0),
             helpers: Vec::new(),
             limit: None,
-            learned: false,
+            learned: true,
         }
     }
 
-    /// The `learned` level: the same search over the learned evaluation of the rule's embedded
-    /// weights (the hand evaluation under rules that have none).
-    pub fn learned() -> Strong {
+    /// The `strong-hand` level: the same search over the hand-set evaluation (what `strong`
+    /// was before the learned tables beat it; the baseline of the next generation's SPRT).
+    pub fn hand() -> Strong {
         Strong {
-            learned: true,
+            learned: false,
             ..Strong::new()
         }
     }
@@ -119,9 +119,9 @@ impl Strong {
 impl GomokuPlayer for Strong {
     fn name(&self) -> &'static str {
         if self.learned {
-            "learned"
-        } else {
             "strong"
+        } else {
+            "strong-hand"
         }
     }
     fn new_game(&mut self) {

@@ -50,7 +50,7 @@ pub struct SelfplayArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// The level that plays both sides (`strong`, or `learned` for the embedded weights).
+    /// The level that plays both sides (`strong` with the embedded weights, `strong-hand`).
     #[arg(long, default_value = "strong")]
     pub level: String,
     /// Seed of the openings.
