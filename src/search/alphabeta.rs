@@ -636,7 +636,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// Whether a forced move is searched anyway (see [`TimeManager::may_deepen`]): when the time
     /// of this move is lost if unused.
     fn thinks_when_forced(&self) -> bool {
-        self.tm.time_is_per_move() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
+        self.tm.turn_binds() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
     }
 
     /// Whether iteration `depth` may start: the clock's decision for the leading thread; for a
