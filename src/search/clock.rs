@@ -657,12 +657,12 @@ mod tests {
         assert!(tm.turn_binds());
         assert!(!tm.time_is_per_move());
         assert!(tm.may_deepen(9, 0, ms(100), &calm));
-        // 3 s left: a share is about 107 ms, the match clock binds (its hard deadline, 268
+        // 3 s left: a share is about 107 ms, the match clock binds (its hard deadline, 267
         // ms, is the tighter) and 150 ms is past its target, though not past the turn's.
         let tm = TimeManager::new(&clock(3_000), Instant::now() - ms(150), &stop);
         assert!(!tm.turn_binds());
         assert!(!tm.may_deepen(9, 0, ms(10), &calm));
-        assert_eq!(tm.hard_limit(), Some(ms(268)));
+        assert_eq!(tm.hard_limit(), Some(ms(267)));
     }
 
     #[test]
