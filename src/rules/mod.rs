@@ -4,6 +4,7 @@
 pub mod go;
 pub mod mnk;
 pub mod renju;
+pub mod three_three;
 pub mod ttt;
 
 pub use mnk::{Board, Cell, Color, MoveError, Pos, Rule};
