@@ -363,11 +363,12 @@ impl TerminalGame for Gomoku<'_> {
                 Rule::Standard => " (exactly five: an overline does not)",
                 Rule::Caro | Rule::CaroStandard => " unless both ends are blocked",
                 Rule::Freestyle => " (or more)",
+                Rule::NoDoubleThree => " (or more); black may not make two open threes at once (marked *)",
             }
         )?;
         let end = loop {
             let color = board.to_move();
-            let forbidden = if rule.renju() && color == Color::Black && board.winner().is_none() {
+            let forbidden = if rule.restricts_black() && color == Color::Black && board.winner().is_none() {
                 forbidden_points(&board)
             } else {
                 Vec::new()

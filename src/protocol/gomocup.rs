@@ -210,6 +210,8 @@ pub fn parse_info(args: &str) -> Setting {
         "max_memory" => num(Setting::MaxMemory),
         "game_type" => num(Setting::GameType),
         "rule" => num(Setting::Rule),
+        "rule_name" if !value.is_empty() => Setting::RuleName(value.to_ascii_lowercase()),
+        "rule_name" => invalid(),
         "max_depth" => num(Setting::MaxDepth),
         "max_node" => num(Setting::MaxNode),
         "thread_num" => num(Setting::ThreadNum),
@@ -553,6 +555,10 @@ mod tests {
         assert_eq!(i("INFO TIMEOUT_TURN 1000"), Setting::TimeoutTurn(1000));
         assert_eq!(i("info time_left -50"), Setting::TimeLeft(-50));
         assert_eq!(i("INFO rule 4"), Setting::Rule(4));
+        assert_eq!(
+            i("INFO rule_name No-Double-Three"),
+            Setting::RuleName("no-double-three".into())
+        );
         assert_eq!(
             i("INFO max_memory 367001600"),
             Setting::MaxMemory(367001600)

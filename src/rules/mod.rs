@@ -5,6 +5,7 @@ pub mod go;
 pub mod mnk;
 pub mod notation;
 pub mod renju;
+pub mod three_three;
 pub mod ttt;
 
 pub use mnk::{Board, Cell, Color, MoveError, Pos, Rule};

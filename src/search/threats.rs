@@ -37,12 +37,16 @@ impl Default for Vcf {
     }
 }
 
-/// Whether black may not play `p` in the current position of `pb` (renju only). The few points
+/// Whether black may not play `p` in the current position of `pb` (renju, no-double-three). The few points
 /// that need the full test get it in place (hypothetical stones put on `pb`'s board and taken
 /// off again), so the search never allocates for it.
 pub fn forbidden_for(pb: &mut PatternBoard, color: Color, p: Pos) -> bool {
-    if color != Color::Black || !pb.board().rule().renju() {
+    if color != Color::Black || !pb.board().rule().restricts_black() {
         return false;
+    }
+    if !pb.board().rule().renju() {
+        // No-double-three: a read-only scan of the four lines through p.
+        return crate::rules::three_three::forbidden(pb.board(), p).is_some();
     }
     let level = pb.p4(Color::Black, p);
     if level == P4_FIVE {
@@ -616,7 +620,7 @@ impl Vct {
             class * 10_000 + pb.cell_value(att, p) + pb.cell_value(att.opponent(), p) / 2
         };
         self.stack[base..].sort_unstable_by_key(|&p| (std::cmp::Reverse(rank(p)), p.0));
-        if att == Color::Black && pb.board().rule().renju() {
+        if att == Color::Black && pb.board().rule().restricts_black() {
             // Drop forbidden points (tested only for the few suspicious levels).
             let mut keep = base;
             for i in base..self.stack.len() {
@@ -650,7 +654,7 @@ impl Vct {
         if pb.count(att, P4_FLEX4) == 0 {
             return false;
         }
-        if att == Color::Black && pb.board().rule().renju() {
+        if att == Color::Black && pb.board().rule().restricts_black() {
             return first_point_at(pb, att, P4_FLEX4, true).is_some();
         }
         true

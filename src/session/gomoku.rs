@@ -91,6 +91,9 @@ pub enum Setting {
     MaxMemory(i64),
     GameType(i64),
     Rule(i64),
+    /// `INFO rule_name NAME`: a rule by name, for rules with no Gomocup number
+    /// (`no-double-three`); the numbered rules' names work too.
+    RuleName(String),
     Folder(String),
     Evaluate(i64, i64),
     MaxDepth(i64),
@@ -401,6 +404,13 @@ impl GomokuSession {
                     "INFO rule {v}: unsupported rule (supported: 0 freestyle, 1 standard, \
                      4 renju, 8 caro, 9 caro with exact five, 2 renju as Yixin-Board sends it; \
                      +2 continuous is otherwise ignored)"
+                )),
+            },
+            Setting::RuleName(name) => match Rule::from_name(&name) {
+                Some(rule) => self.set_rule(rule),
+                None => self.complain(format!(
+                    "INFO rule_name {name}: unknown rule (freestyle, standard, renju, caro, \
+                     caro-standard, no-double-three)"
                 )),
             },
             Setting::Folder(f) => {
