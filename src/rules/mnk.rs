@@ -120,6 +120,15 @@ impl Rule {
             _ => None,
         }
     }
+    /// Every rule by name: the numbered ones, then those a manager must name.
+    pub const NAMED: [Rule; 6] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroStandard,
+        Rule::NoDoubleThree,
+    ];
     /// The Gomocup bitmask for this rule (no-double-three has none and gives freestyle's 0: a
     /// manager must name it with `INFO rule_name`).
     pub fn gomocup_mask(self) -> u32 {

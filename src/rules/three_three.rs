@@ -157,6 +157,17 @@ mod tests {
     }
 
     #[test]
+    fn a_line_that_never_becomes_a_straight_four_is_not_a_three() {
+        // X _ X _ ? _ X across: the best one more stone makes is X_XXX_X, two fives but no
+        // straight four; with the vertical three that is one three, not two.
+        let b = board(&[(3, 7), (5, 7), (9, 7), (7, 5), (7, 6)], &[]);
+        assert_eq!(at(&b, 7, 7), None);
+        // With (4,7) instead of (3,7) the line is XX_?_X across, a split three: two threes.
+        let b = board(&[(4, 7), (5, 7), (9, 7), (7, 5), (7, 6)], &[]);
+        assert_eq!(at(&b, 7, 7), Some(Forbidden::DoubleThree));
+    }
+
+    #[test]
     fn fours_overlines_and_fives_are_allowed() {
         // Four-four: two lines of three plus the stone.
         let b = board(&[(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)], &[]);
@@ -166,7 +177,16 @@ mod tests {
         assert_eq!(at(&b, 7, 7), None);
         // A five made together with two threes wins.
         let b = board(
-            &[(3, 7), (4, 7), (5, 7), (6, 7), (7, 5), (7, 6), (8, 6), (9, 5)],
+            &[
+                (3, 7),
+                (4, 7),
+                (5, 7),
+                (6, 7),
+                (7, 5),
+                (7, 6),
+                (8, 6),
+                (9, 5),
+            ],
             &[],
         );
         assert_eq!(at(&b, 7, 7), None);
@@ -185,7 +205,10 @@ mod tests {
         }
         b.set_to_move(Color::Black);
         assert_eq!(b.check_for(b.pos(7, 7).unwrap(), Color::Black), Ok(()));
-        assert_eq!(Rule::from_name("no-double-three"), Some(Rule::NoDoubleThree));
+        assert_eq!(
+            Rule::from_name("no-double-three"),
+            Some(Rule::NoDoubleThree)
+        );
         assert_eq!(Rule::NoDoubleThree.name(), "no-double-three");
         assert!(!Rule::NoDoubleThree.exact_five(Color::Black));
     }

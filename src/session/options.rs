@@ -106,6 +106,15 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
               game, is accepted and ignored",
     },
     EngineOption {
+        cli: "`--rule R`",
+        info: "`INFO rule_name R`",
+        doc: "the rule by name: `freestyle`, `standard`, `renju`, `caro`, `caro-standard`, or \
+              `no-double-three`, which has no Gomocup number (the rule of the wiki page \
+              `classic` comes from: black may not make two open threes with one stone; four-fours and overlines are allowed, five \
+              or more wins, a five is never forbidden); `--rule` outranks every `INFO rule` \
+              and `INFO rule_name`, for managers that cannot send the key (Piskvork)",
+    },
+    EngineOption {
         cli: "",
         info: "`INFO max_memory bytes`",
         doc: "passed to the player",
