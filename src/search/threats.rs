@@ -979,38 +979,20 @@ mod tests {
     }
 
     #[test]
-    fn renju_black_may_not_use_a_forbidden_double_three() {
-        let mut pb = setup_rule(Rule::Renju, &THREE_THREE, &FAR, Color::Black);
-        let p = pb.board().pos(8, 7).unwrap();
-        assert!(
-            forbidden_for(&mut pb, Color::Black, p),
-            "(8,7) is a renju 3-3"
-        );
-        if let Some((m, _)) = vct(&mut pb, 4) {
-            assert_ne!(m, p);
-            assert!(!forbidden_for(&mut pb, Color::Black, m));
+    fn black_may_not_use_a_forbidden_double_three_under_renju_or_no_double_three() {
+        for rule in [Rule::Renju, Rule::NoDoubleThree] {
+            let mut pb = setup_rule(rule, &THREE_THREE, &FAR, Color::Black);
+            let p = pb.board().pos(8, 7).unwrap();
+            assert!(forbidden_for(&mut pb, Color::Black, p), "(8,7) is a 3-3");
+            if let Some((m, _)) = vct(&mut pb, 4) {
+                assert_ne!(m, p);
+                assert!(!forbidden_for(&mut pb, Color::Black, m));
+            }
+            // White may: the same shape in white stones wins.
+            let mut pb = setup_rule(rule, &FAR, &THREE_THREE, Color::White);
+            let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins");
+            assert_eq!((xy(&pb, m), depth), ((8, 7), 1), "{rule:?}");
         }
-        // White may: the same shape in white stones wins.
-        let mut pb = setup_rule(Rule::Renju, &FAR, &THREE_THREE, Color::White);
-        let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins in renju");
-        assert_eq!((xy(&pb, m), depth), ((8, 7), 1));
-    }
-
-    #[test]
-    fn no_double_three_black_may_not_use_a_double_three_but_white_may() {
-        let mut pb = setup_rule(Rule::NoDoubleThree, &THREE_THREE, &FAR, Color::Black);
-        let p = pb.board().pos(8, 7).unwrap();
-        assert!(
-            forbidden_for(&mut pb, Color::Black, p),
-            "(8,7) makes two open threes"
-        );
-        if let Some((m, _)) = vct(&mut pb, 4) {
-            assert_ne!(m, p);
-            assert!(!forbidden_for(&mut pb, Color::Black, m));
-        }
-        let mut pb = setup_rule(Rule::NoDoubleThree, &FAR, &THREE_THREE, Color::White);
-        let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins");
-        assert_eq!((xy(&pb, m), depth), ((8, 7), 1));
     }
 
     #[test]
