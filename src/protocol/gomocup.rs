@@ -15,7 +15,9 @@ use nom::IResult;
 use std::fmt;
 
 use crate::rules::notation::gomocup_name;
+use crate::search::format_eval;
 use crate::session::gomoku::{Progress, Reply, Setting, StoneLine};
+use crate::session::options::{info_value, InfoValue};
 use crate::session::Interrupt;
 
 /// A parsed Gomocup command line.
@@ -193,7 +195,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     Ok(c)
 }
 
-/// `INFO key value` arguments -> a typed setting. Never fails: INFO is never answered, so a bad
+/// `INFO key value` arguments -> a typed setting, the value read as the options table
+/// ([`crate::session::options`]) says the key's is. Never fails: INFO is never answered, so a bad
 /// value travels on as [`Setting::Invalid`] for the session to complain about later.
 pub fn parse_info(args: &str) -> Setting {
     let (key, value) = head(args);
@@ -202,32 +205,20 @@ pub fn parse_info(args: &str) -> Setting {
         key: key.clone(),
         value: value.to_string(),
     };
-    let num = |f: fn(i64) -> Setting| whole(value, integer).map(f).unwrap_or_else(invalid);
-    match key.as_str() {
-        "timeout_turn" => num(Setting::TimeoutTurn),
-        "timeout_match" => num(Setting::TimeoutMatch),
-        "time_left" => num(Setting::TimeLeft),
-        "max_memory" => num(Setting::MaxMemory),
-        "game_type" => num(Setting::GameType),
-        "rule" => num(Setting::Rule),
-        "rule_name" if !value.is_empty() => Setting::RuleName(value.to_ascii_lowercase()),
-        "rule_name" => invalid(),
-        "max_depth" => num(Setting::MaxDepth),
-        "max_node" => num(Setting::MaxNode),
-        "thread_num" => num(Setting::ThreadNum),
-        "time_increment" => num(Setting::TimeIncrement),
-        "folder" => Setting::Folder(value.to_string()),
-        "evaluate" => whole(value, coords)
-            .map(|(x, y)| Setting::Evaluate(x, y))
-            .unwrap_or_else(invalid),
-        "level" if !value.is_empty() && !value.contains(char::is_whitespace) => {
-            Setting::Level(value.to_string())
+    match info_value(&key) {
+        Some(InfoValue::Integer(make)) => whole(value, integer).map(make).unwrap_or_else(invalid),
+        Some(InfoValue::Unsigned(make)) => whole(value, unsigned).map(make).unwrap_or_else(invalid),
+        Some(InfoValue::Word(make))
+            if !value.is_empty() && !value.contains(char::is_whitespace) =>
+        {
+            make(value.to_string())
         }
-        "level" => invalid(),
-        "seed" => whole(value, unsigned)
-            .map(Setting::Seed)
+        Some(InfoValue::Word(_)) => invalid(),
+        Some(InfoValue::Text(make)) => make(value.to_string()),
+        Some(InfoValue::Point(make)) => whole(value, coords)
+            .map(|(x, y)| make(x, y))
             .unwrap_or_else(invalid),
-        _ => Setting::Other {
+        Some(InfoValue::Player) | None => Setting::Other {
             key,
             value: value.to_string(),
         },
@@ -402,15 +393,6 @@ fn si(n: u64) -> String {
     }
 }
 
-/// The evaluation as printed: centi-stones, or `+M7` / `-M4` for a forced win / loss in plies.
-pub fn format_eval(score: i32, mate: Option<i32>) -> String {
-    match mate {
-        Some(m) if m >= 0 => format!("+M{m}"),
-        Some(m) => format!("-M{}", m.unsigned_abs()),
-        None => score.to_string(),
-    }
-}
-
 /// A `MESSAGE` line for search progress, Rapfi-like:
 /// `MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i9 j10`.
 pub fn format_progress(p: &Progress) -> String {
@@ -557,7 +539,7 @@ mod tests {
         assert_eq!(i("INFO rule 4"), Setting::Rule(4));
         assert_eq!(
             i("INFO rule_name No-Double-Three"),
-            Setting::RuleName("no-double-three".into())
+            Setting::RuleName("No-Double-Three".into())
         );
         assert_eq!(
             i("INFO max_memory 367001600"),
