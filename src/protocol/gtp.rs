@@ -59,6 +59,9 @@ pub enum Command {
     Play(Color, Vertex),
     Genmove(Color),
     RegGenmove(Color),
+    /// `kgs-genmove_cleanup <colour>`: genmove in the cleanup phase (capture every dead stone
+    /// before passing; never resign).
+    GenmoveCleanup(Color),
     Undo,
     FixedHandicap(usize),
     PlaceFreeHandicap(usize),
@@ -172,6 +175,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "sente-ownership",
     "gomill-explain_last_move",
     "gomill-genmove_ex",
+    "kgs-genmove_cleanup",
     "kata-get-rules",
     "kata-set-rules",
     "kata-set-rule",
@@ -418,13 +422,13 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             arity(args, 2, "play <color> <vertex>")?;
             Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))
         }
-        "genmove" | "reg_genmove" => {
+        "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
             arity(args, 1, &format!("{name} <color>"))?;
             let c = color_arg(args[0])?;
-            Ok(if name == "genmove" {
-                Command::Genmove(c)
-            } else {
-                Command::RegGenmove(c)
+            Ok(match name {
+                "genmove" => Command::Genmove(c),
+                "reg_genmove" => Command::RegGenmove(c),
+                _ => Command::GenmoveCleanup(c),
             })
         }
         "fixed_handicap" | "place_free_handicap" => {
@@ -1152,6 +1156,18 @@ mod tests {
         assert!(matches!(cmd("play b d4 d5"), Err(LineError::Syntax(_))));
         assert_eq!(cmd("genmove w"), Ok(Command::Genmove(Color::White)));
         assert_eq!(cmd("reg_genmove B"), Ok(Command::RegGenmove(Color::Black)));
+        assert_eq!(
+            cmd("kgs-genmove_cleanup white"),
+            Ok(Command::GenmoveCleanup(Color::White))
+        );
+        assert!(matches!(
+            cmd("kgs-genmove_cleanup"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("kgs-genmove_cleanup b c3"),
+            Err(LineError::Syntax(_))
+        ));
         assert!(matches!(cmd("genmove"), Err(LineError::Syntax(_))));
         assert!(matches!(cmd("genmove d4"), Err(LineError::Syntax(_))));
     }

@@ -231,6 +231,10 @@ fn execute(
                 let mut req = GtpRequest::plain(input.seq, input.at);
                 return Ok(format_genmove(go.genmove_ex(color, claim, &mut req)));
             }
+            Command::GenmoveCleanup(color) => {
+                let mut req = GtpRequest::plain(input.seq, input.at);
+                return Ok(format_genmove(go.genmove_cleanup(color, &mut req)));
+            }
             Command::GetRules => return Ok(format_kata_rules(&go.rules())),
             Command::SetRules(rules) => return empty(go.set_rules(rules)),
             Command::SetRule(option) => return empty(go.set_rules(option.applied_to(go.rules()))),

@@ -10,7 +10,8 @@
 //!   eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
-//!   the board's points have been played as moves.
+//!   the board's points have been played as moves; only in `genmove` (never in `reg_genmove`
+//!   or cleanup, [`GoPlayer::genmove_playing_on`], which play the best move instead).
 //! - **Claim** (only asked by gomill, `gomill-genmove_ex <colour> claim`): under the same
 //!   conditions, at or above [`CLAIM_WINRATE`], the player reports the game won beyond doubt
 //!   ([`GoPlayer::certain_win`]); the session then answers `claim`.
@@ -154,12 +155,14 @@ impl MctsPlayer {
             })
     }
 
-    /// The decision for `color` and, in words, why (for `gomill-explain_last_move`).
+    /// The decision for `color` and, in words, why (for `gomill-explain_last_move`). With
+    /// `may_resign` false (`reg_genmove`, cleanup) a hopeless position still gets its best move.
     fn decide(
         &mut self,
         game: &GoGame,
         color: Color,
         req: &mut GoRequest<'_, '_>,
+        may_resign: bool,
     ) -> (GoDecision, String) {
         if req.tm.must_answer_now() {
             let mv = quick_move(game, color);
@@ -169,7 +172,10 @@ impl MctsPlayer {
             );
             return (GoDecision::Play(mv), why);
         }
-        if self.game_won_after_pass(game, color, req.tm) {
+        // A pass the request forbids (cleanup, `avoid pass`) is not ours to play, won or not.
+        if !req.filter.forbids(1, color, GoMove::Pass)
+            && self.game_won_after_pass(game, color, req.tm)
+        {
             let why = "pass: the opponent passed and the game is won by area, both with every \
                        stone alive and with the stones Monte Carlo ownership calls dead removed";
             return (GoDecision::Play(GoMove::Pass), why.to_string());
@@ -195,7 +201,7 @@ impl MctsPlayer {
         let area = game.board().width() * game.board().height();
         let settled = result.total_visits() >= RESIGN_MIN_VISITS && game.moves().len() >= area / 2;
         self.certain_win = settled && result.winrate() >= CLAIM_WINRATE;
-        if settled && result.winrate() < RESIGN_WINRATE {
+        if may_resign && settled && result.winrate() < RESIGN_WINRATE {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
                 result.winrate(),
@@ -314,7 +320,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
-        let (decision, why) = self.decide(game, color, req);
+        let (decision, why) = self.decide(game, color, req, true);
         self.last_explanation = why;
         decision
     }
@@ -327,8 +333,19 @@ impl GoPlayer for MctsPlayer {
         // The tree this search grows would be reused by the next genmove and change its
         // answer: put the old one back.
         let kept = self.search.clone();
-        let decision = self.genmove(game, color, req);
+        let decision = self.genmove_playing_on(game, color, req);
         self.search = kept;
+        decision
+    }
+    fn genmove_playing_on(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        self.certain_win = false;
+        let (decision, why) = self.decide(game, color, req, false);
+        self.last_explanation = why;
         decision
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
@@ -495,6 +512,40 @@ mod tests {
         // Nor does black claim there, however good its position.
         gen(&mut p, &h, Color::Black, SearchLimit::nodes(6000));
         assert!(!p.certain_win(), "{}", p.explain_last_move());
+    }
+
+    #[test]
+    fn reg_genmove_answers_a_move_where_genmove_resigns() {
+        // The hopeless 7x7 position of the test above, white to move.
+        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+        for s in "A4 B4 C4 D4 E4 F4 G4 B2 D2 F2 B6 D6 F6".split_whitespace() {
+            g.play(GoMove::Play(pt(&g, s)), Color::Black).unwrap();
+            g.play(GoMove::Pass, Color::White).unwrap();
+        }
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        let mut p = MctsPlayer::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limit = SearchLimit::nodes(6000);
+        let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+        let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
+        let filter = crate::search::move_filter::MoveFilter::default();
+        let mut req = GoRequest {
+            tm: &tm,
+            report: &mut sink,
+            report_every: None,
+            ownership: false,
+            filter: &filter,
+        };
+        let d = p.reg_genmove(&g, Color::White, &mut req);
+        let GoDecision::Play(mv) = d else {
+            panic!("reg_genmove must answer a move, not {d:?}")
+        };
+        assert!(g.check(mv, Color::White).is_ok());
+        // The real game still resigns there.
+        assert_eq!(
+            gen(&mut p, &g, Color::White, SearchLimit::nodes(6000)),
+            GoDecision::Resign
+        );
     }
 
     #[test]
