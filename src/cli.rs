@@ -10,38 +10,36 @@ use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
 use crate::search::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
+use crate::session::options::{help, value_name};
 
-/// Options of the engine loop.
+/// Options of the engine loop. Each flag's help and value name come from the options table
+/// ([`crate::session::options`]), as do the Gomocup `INFO` keys and the README's table.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Player level; the default is the game's first (gomoku `strong`, Go `mcts`, tic-tac-toe
-    /// `perfect`). Switchable with `INFO level <name>` (Gomocup) or `sente-level <name>` (GTP).
-    #[arg(long, value_parser = level_parser())]
+    /// `--level`.
+    #[arg(long, value_parser = level_parser(), help = help("level"), value_name = value_name("level"))]
     pub level: Option<String>,
-    /// The game GTP plays (Gomocup picks gomoku or tic-tac-toe from `START`).
-    #[arg(long, value_enum, default_value_t = GameArg::Go)]
+    /// `--game`.
+    #[arg(long, value_enum, default_value_t = GameArg::Go, help = help("game"))]
     pub game: GameArg,
-    /// Seed for every random choice, so a game can be replayed.
-    #[arg(long, default_value_t = 0)]
+    /// `--seed`.
+    #[arg(long, default_value_t = 0, help = help("seed"), value_name = value_name("seed"))]
     pub seed: u64,
-    /// Fixed node budget per move; overrides every time limit (deterministic play).
-    #[arg(long)]
+    /// `--nodes`.
+    #[arg(long, help = help("nodes"), value_name = value_name("nodes"))]
     pub nodes: Option<u64>,
-    /// Maximum search depth per move.
-    #[arg(long)]
+    /// `--depth`.
+    #[arg(long, help = help("depth"), value_name = value_name("depth"))]
     pub depth: Option<u32>,
-    /// Search threads (default 1). Go's `mcts`: all grow one shared tree; gomoku's `strong`:
-    /// Lazy SMP over one shared hash table (outranks Gomocup's `INFO thread_num`). A `--nodes`
-    /// budget counts every thread's playouts or nodes; with more than one thread the answer
-    /// depends on their timing, so only `--threads 1` replays exactly. Tic-tac-toe ignores it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    /// `--threads`.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64),
+          help = help("threads"), value_name = value_name("threads"))]
     pub threads: Option<u16>,
-    /// File where the `learner` level keeps its kernels between games and runs (default:
-    /// `<INFO folder>/sente/learner.kernels` when the manager sends a folder, else none).
-    #[arg(long, value_name = "PATH")]
+    /// `--memory`.
+    #[arg(long, help = help("memory"), value_name = value_name("memory"))]
     pub memory: Option<std::path::PathBuf>,
-    /// Kernel side of the `learner` level: 1, 3, ..., 15 (also `INFO kernel K`).
-    #[arg(long, value_parser = kernel_size)]
+    /// `--kernel`.
+    #[arg(long, value_parser = kernel_size, help = help("kernel"), value_name = value_name("kernel"))]
     pub kernel: Option<usize>,
 }
 

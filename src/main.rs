@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
+use sente::session::options::help;
 
 /// sente: a gomoku / renju engine for Gomocup managers (Piskvork, c-gomoku-cli), and a Go and
 /// tic-tac-toe engine over GTP (Sabaki, GoGui, gomill).
@@ -12,8 +13,8 @@ struct Cli {
     command: Option<Cmd>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Protocol to speak on stdin/stdout.
-    #[arg(long, value_enum, default_value_t = ProtocolArg::Auto)]
+    /// `--protocol`.
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Auto, help = help("protocol"))]
     protocol: ProtocolArg,
 }
 
@@ -23,8 +24,8 @@ enum Cmd {
     Engine {
         #[command(flatten)]
         engine: EngineArgs,
-        /// Protocol to speak on stdin/stdout.
-        #[arg(long, value_enum, default_value_t = ProtocolArg::Auto)]
+        /// `--protocol`.
+        #[arg(long, value_enum, default_value_t = ProtocolArg::Auto, help = help("protocol"))]
         protocol: ProtocolArg,
     },
     /// Search fixed positions to a fixed depth on one thread: nodes, nodes/s and a signature.

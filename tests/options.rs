@@ -1,13 +1,15 @@
 //! The options table (`src/session/options.rs`) against its readers: the README's table is
-//! rendered from it, the command line declares exactly its flags, and every `INFO` key in it is
-//! one the Gomocup parser or the gomoku player that uses it takes.
+//! rendered from it, the command line declares exactly its flags and shows its help, every
+//! `INFO` key in it is one the Gomocup parser or the gomoku player that uses it takes, and every
+//! GTP command in it is one GTP answers.
 
 use clap::Args;
 use sente::players::learner::Learner;
 use sente::players::GomokuPlayer;
 use sente::protocol::gomocup::parse_info;
+use sente::protocol::gtp::{is_supported, GtpGameKind};
 use sente::session::gomoku::Setting;
-use sente::session::options::{flags, info_keys, readme_table};
+use sente::session::options::{flags, gtp_commands, help, info_keys, readme_table};
 
 #[test]
 fn the_readme_table_is_the_options_table() {
@@ -31,9 +33,26 @@ fn the_command_line_declares_exactly_the_tables_flags() {
     // `--protocol` is the binary's own (main.rs), beside the engine's arguments.
     declared.push("--protocol".to_string());
     declared.sort();
-    let mut table: Vec<String> = flags().iter().map(|f| f.to_string()).collect();
+    let mut table = flags();
     table.sort();
     assert_eq!(declared, table);
+}
+
+#[test]
+fn sente_help_shows_the_tables_text_for_every_flag() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+        .arg("--help")
+        .output()
+        .expect("sente --help runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in flags() {
+        let long = flag.trim_start_matches('-');
+        let at = text
+            .find(&format!("      {flag} "))
+            .unwrap_or_else(|| panic!("{flag} missing from sente --help:\n{text}"));
+        let entry = text[at..].lines().nth(1).unwrap_or("").trim();
+        assert_eq!(entry, help(long), "{flag}'s help is not the table's");
+    }
 }
 
 #[test]
@@ -47,4 +66,12 @@ fn every_info_key_is_read() {
     // And a key nobody reads is not mistaken for one.
     assert!(matches!(parse_info("nonesuch 1"), Setting::Other { .. }));
     assert!(learner.set_option("nonesuch", "1").is_none());
+}
+
+#[test]
+fn every_gtp_command_is_answered() {
+    for c in gtp_commands() {
+        assert!(is_supported(c, GtpGameKind::Go), "GTP {c}");
+        assert!(is_supported(c, GtpGameKind::Ttt), "GTP {c}");
+    }
 }

@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::rules::notation::gomocup_name;
 use crate::session::gomoku::{Progress, Reply, Setting, StoneLine};
+use crate::session::options::{info_value, InfoValue};
 use crate::session::Interrupt;
 
 /// A parsed Gomocup command line.
@@ -193,7 +194,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     Ok(c)
 }
 
-/// `INFO key value` arguments -> a typed setting. Never fails: INFO is never answered, so a bad
+/// `INFO key value` arguments -> a typed setting, the value read as the options table
+/// ([`crate::session::options`]) says the key's is. Never fails: INFO is never answered, so a bad
 /// value travels on as [`Setting::Invalid`] for the session to complain about later.
 pub fn parse_info(args: &str) -> Setting {
     let (key, value) = head(args);
@@ -202,30 +204,20 @@ pub fn parse_info(args: &str) -> Setting {
         key: key.clone(),
         value: value.to_string(),
     };
-    let num = |f: fn(i64) -> Setting| whole(value, integer).map(f).unwrap_or_else(invalid);
-    match key.as_str() {
-        "timeout_turn" => num(Setting::TimeoutTurn),
-        "timeout_match" => num(Setting::TimeoutMatch),
-        "time_left" => num(Setting::TimeLeft),
-        "max_memory" => num(Setting::MaxMemory),
-        "game_type" => num(Setting::GameType),
-        "rule" => num(Setting::Rule),
-        "max_depth" => num(Setting::MaxDepth),
-        "max_node" => num(Setting::MaxNode),
-        "thread_num" => num(Setting::ThreadNum),
-        "time_increment" => num(Setting::TimeIncrement),
-        "folder" => Setting::Folder(value.to_string()),
-        "evaluate" => whole(value, coords)
-            .map(|(x, y)| Setting::Evaluate(x, y))
-            .unwrap_or_else(invalid),
-        "level" if !value.is_empty() && !value.contains(char::is_whitespace) => {
-            Setting::Level(value.to_string())
+    match info_value(&key) {
+        Some(InfoValue::Integer(make)) => whole(value, integer).map(make).unwrap_or_else(invalid),
+        Some(InfoValue::Unsigned(make)) => whole(value, unsigned).map(make).unwrap_or_else(invalid),
+        Some(InfoValue::Word(make))
+            if !value.is_empty() && !value.contains(char::is_whitespace) =>
+        {
+            make(value.to_string())
         }
-        "level" => invalid(),
-        "seed" => whole(value, unsigned)
-            .map(Setting::Seed)
+        Some(InfoValue::Word(_)) => invalid(),
+        Some(InfoValue::Text(make)) => make(value.to_string()),
+        Some(InfoValue::Point(make)) => whole(value, coords)
+            .map(|(x, y)| make(x, y))
             .unwrap_or_else(invalid),
-        _ => Setting::Other {
+        Some(InfoValue::Player) | None => Setting::Other {
             key,
             value: value.to_string(),
         },
