@@ -85,18 +85,6 @@ pub fn parse_gomocup(s: &str, width: usize, height: usize) -> Option<(usize, usi
     (x < width && y < height).then_some((x, y))
 }
 
-/// The SGF point of `(x, y)`: `a`..`z` then `A`..`Z` (SGF `FF[4]` allows 52 lines).
-pub fn sgf_point(x: usize, y: usize) -> String {
-    let letter = |v: usize| -> char {
-        if v < 26 {
-            (b'a' + v as u8) as char
-        } else {
-            (b'A' + (v - 26) as u8) as char
-        }
-    };
-    format!("{}{}", letter(x), letter(y))
-}
-
 /// Reads one line of an openings file: whitespace- or comma-separated tokens, each a Gomocup
 /// pair `x,y`, a GTP vertex (`go`: `D4`, row 1 at the bottom) or, for the gomoku family, the
 /// `h8` notation (letter = column from `a`, number = row from the top, 1-based) written with or
@@ -187,10 +175,7 @@ mod tests {
     }
 
     #[test]
-    fn sgf_points_and_opening_lines() {
-        assert_eq!(sgf_point(0, 0), "aa");
-        assert_eq!(sgf_point(7, 14), "ho");
-        assert_eq!(sgf_point(27, 1), "Bb");
+    fn opening_lines() {
         let want = vec![Mv::At(7, 7), Mv::At(8, 8), Mv::At(9, 6)];
         assert_eq!(
             parse_opening_line("h8i9j7", 15, 15, false),

@@ -7,21 +7,16 @@
 //! can always resynchronise after a restart.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::coords::{go_move, gtp_vertex, mv_of_go, Mv};
 use super::manifest::GameName;
 use super::tc::{MoveBudget, TimeControl};
-use crate::players::go::genmove_with_limit;
-use crate::players::ttt::TttPlayer;
-use crate::players::{
-    go_player, gomoku_player, ttt::ttt_player, GoDecision, GoPlayer, GomokuPlayer, MoveRequest,
-    SearchInfo,
-};
-use crate::rules::go::{GoBoard, GoGame, GoRules, KoRule, Scoring};
-use crate::rules::{Board, Color, Rule};
-use crate::search::clock::{GameClock, SearchLimit, TimeManager};
+use crate::players::player::{decide_with_limit, go_level, mnk_level};
+use crate::players::{Decision, Player};
+use crate::rules::go::{GoGame, GoMove, GoRules, KoRule, Scoring};
+use crate::rules::{Board, Color, Pos, Position, Rule};
+use crate::search::clock::{GameClock, SearchLimit};
 
 /// The game every engine is set up for.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,66 +166,142 @@ pub trait Engine: Send {
 /// answer is measured and forfeited after the fact.
 pub struct Internal {
     name: String,
-    level: String,
-    player: InternalPlayer,
+    side: Box<dyn InternalSide>,
     nodes: Option<u64>,
 }
 
-enum InternalPlayer {
-    Gomoku(Box<dyn GomokuPlayer>),
-    Ttt(Box<dyn TttPlayer>),
-    Go(Box<GoSide>),
-}
-
-/// A Go level and the game it has been told so far. The player and the game live across the
-/// moves of a game so that the search can reuse its tree, as it does under GTP.
-struct GoSide {
-    player: Box<dyn GoPlayer>,
-    game: Option<GoGame>,
-}
-
-impl GoSide {
-    /// The game after `moves`, left in `slot`: the one kept there from the last request when
-    /// `moves` extends it, else a fresh one, replayed. A move the rules or the turn order
-    /// refuse is a refusal.
-    fn sync<'g>(
-        slot: &'g mut Option<GoGame>,
+/// What [`Internal`] asks of its level, whatever the game.
+trait InternalSide: Send {
+    fn reseed(&mut self, seed: u64);
+    fn start_game(&mut self, setup: &GameSetup) -> Result<(), Fault>;
+    fn ask(
+        &mut self,
         setup: &GameSetup,
         moves: &[(Color, Mv)],
-    ) -> Result<&'g GoGame, Fault> {
-        let kept = slot.take().filter(|g| {
-            g.moves().len() <= moves.len()
-                && g.moves()
-                    .iter()
-                    .zip(moves)
-                    .all(|(&(gm, gc), &(c, mv))| gc == c && go_move(mv, g.board()) == Some(gm))
-        });
-        let mut game = match kept {
-            Some(g) => g,
-            None => setup
-                .go_game()
-                .ok_or_else(|| Fault::Refused("not a Go game".into()))?,
+        color: Color,
+        limit: &SearchLimit,
+        start: Instant,
+    ) -> Result<Answer, Fault>;
+}
+
+/// A game's position as the referee's moves reach it.
+pub trait ArenaPosition: Position + 'static {
+    /// The empty position of `setup`, if it is this game on a board it can play.
+    fn from_setup(setup: &GameSetup) -> Option<Self>;
+    /// The move `mv` here; a refusal says why not (off the board, a pass where none exists).
+    fn to_move_of(&self, mv: Mv) -> Result<Self::Move, String>;
+    /// The referee's spelling of our move `m`.
+    fn mv_of(&self, m: Self::Move) -> Mv;
+    /// How `mv` is named in a refusal.
+    fn name_of(&self, mv: Mv) -> String;
+}
+
+impl ArenaPosition for Board {
+    fn from_setup(setup: &GameSetup) -> Option<Board> {
+        setup.mnk_board()
+    }
+    fn to_move_of(&self, mv: Mv) -> Result<Pos, String> {
+        let Mv::At(x, y) = mv else {
+            return Err("a pass in a gomoku game".into());
         };
-        for &(c, mv) in &moves[game.moves().len()..] {
-            if c != game.to_move() {
-                return Err(Fault::Refused(format!("{c:?} moved out of turn")));
-            }
-            let name = gtp_vertex(mv, game.board().height());
-            let gm = go_move(mv, game.board())
-                .ok_or_else(|| Fault::Refused(format!("{name} is off the board")))?;
-            game.play(gm, c)
-                .map_err(|e| Fault::Refused(format!("{name}: {e}")))?;
-        }
-        Ok(slot.insert(game))
+        self.pos(x as i64, y as i64)
+            .ok_or_else(|| format!("{mv} is off the board"))
+    }
+    fn mv_of(&self, p: Pos) -> Mv {
+        let (x, y) = self.xy(p);
+        Mv::At(x, y)
+    }
+    fn name_of(&self, mv: Mv) -> String {
+        mv.to_string()
     }
 }
 
-/// What the referee hears of a Go player's decision: what the GTP driver makes of `resign`
-/// and of a vertex or `pass`.
-fn go_answer(decision: GoDecision, board: &GoBoard) -> Answer {
-    match decision {
-        GoDecision::Resign => Answer::Resign,
-        GoDecision::Play(mv) => Answer::Move(mv_of_go(mv, board)),
+impl ArenaPosition for GoGame {
+    fn from_setup(setup: &GameSetup) -> Option<GoGame> {
+        setup.go_game()
+    }
+    fn to_move_of(&self, mv: Mv) -> Result<GoMove, String> {
+        go_move(mv, self.board()).ok_or_else(|| format!("{} is off the board", self.name_of(mv)))
+    }
+    fn mv_of(&self, m: GoMove) -> Mv {
+        mv_of_go(m, self.board())
+    }
+    fn name_of(&self, mv: Mv) -> String {
+        gtp_vertex(mv, self.board().height())
+    }
+}
+
+/// A level and the game it has been told so far. The player and the position live across the
+/// moves of a game, so that a search can reuse its tree as it does under a protocol, and a
+/// request that extends the last one is played on, not replayed.
+struct Side<P: ArenaPosition> {
+    player: Box<dyn Player<P>>,
+    /// The position after `told`.
+    kept: Option<(P, Vec<(Color, Mv)>)>,
+}
+
+impl<P: ArenaPosition> Side<P> {
+    /// The position after `moves`, kept for the next request. A move the rules or the turn
+    /// order refuse is a refusal.
+    fn sync(&mut self, setup: &GameSetup, moves: &[(Color, Mv)]) -> Result<&P, Fault> {
+        let (mut pos, mut told) = match self.kept.take() {
+            Some((pos, told)) if moves.starts_with(&told) => (pos, told),
+            _ => (
+                P::from_setup(setup)
+                    .ok_or_else(|| Fault::Refused(format!("not a {} game", setup.game.name())))?,
+                Vec::new(),
+            ),
+        };
+        for &(c, mv) in &moves[told.len()..] {
+            if c != pos.to_move() {
+                return Err(Fault::Refused(format!("{c:?} moved out of turn")));
+            }
+            let m = pos.to_move_of(mv).map_err(Fault::Refused)?;
+            pos.play(m)
+                .map_err(|e| Fault::Refused(format!("{}: {e}", pos.name_of(mv))))?;
+            told.push((c, mv));
+        }
+        Ok(&self.kept.insert((pos, told)).0)
+    }
+}
+
+impl<P: ArenaPosition> InternalSide for Side<P> {
+    fn reseed(&mut self, seed: u64) {
+        self.player.set_seed(seed);
+    }
+
+    fn start_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
+        let start = P::from_setup(setup).ok_or_else(|| {
+            Fault::Refused(format!(
+                "cannot play {} on {}x{}",
+                setup.game.name(),
+                setup.width,
+                setup.height
+            ))
+        })?;
+        self.player.new_game(&start);
+        self.kept = None;
+        Ok(())
+    }
+
+    fn ask(
+        &mut self,
+        setup: &GameSetup,
+        moves: &[(Color, Mv)],
+        color: Color,
+        limit: &SearchLimit,
+        start: Instant,
+    ) -> Result<Answer, Fault> {
+        let pos = Side::sync(self, setup, moves)?;
+        if pos.to_move() != color {
+            return Err(Fault::Refused("asked to move out of turn".into()));
+        }
+        let pos = pos.clone();
+        match decide_with_limit(self.player.as_mut(), &pos, limit, start) {
+            Some(Decision::Play(m)) => Ok(Answer::Move(pos.mv_of(m))),
+            Some(Decision::Resign) => Ok(Answer::Resign),
+            None => Err(Fault::Garbage("no move".into())),
+        }
     }
 }
 
@@ -252,20 +323,23 @@ fn move_limit(setup: &GameSetup, budget: &MoveBudget, nodes: Option<u64>) -> Sea
 impl Internal {
     /// The level `level` of `game`, seeded with `seed`, searching at most `nodes` per move.
     pub fn new(game: GameName, level: &str, seed: u64, nodes: Option<u64>) -> Option<Internal> {
-        let player = match game {
-            GameName::Gomoku | GameName::Renju => {
-                InternalPlayer::Gomoku(gomoku_player(level, seed)?)
-            }
-            GameName::Ttt => InternalPlayer::Ttt(ttt_player(level, seed)?),
-            GameName::Go => InternalPlayer::Go(Box::new(GoSide {
-                player: go_player(level, seed)?,
-                game: None,
-            })),
+        let side: Box<dyn InternalSide> = match game {
+            GameName::Gomoku | GameName::Renju => Box::new(Side::<Board> {
+                player: mnk_level(false, level, seed)?,
+                kept: None,
+            }),
+            GameName::Ttt => Box::new(Side::<Board> {
+                player: mnk_level(true, level, seed)?,
+                kept: None,
+            }),
+            GameName::Go => Box::new(Side::<GoGame> {
+                player: go_level(level, seed)?,
+                kept: None,
+            }),
         };
         Some(Internal {
             name: format!("internal:{level}"),
-            level: level.to_string(),
-            player,
+            side,
             nodes,
         })
     }
@@ -277,43 +351,11 @@ impl Engine for Internal {
     }
 
     fn reseed(&mut self, seed: u64) {
-        match &mut self.player {
-            InternalPlayer::Gomoku(p) => p.set_seed(seed),
-            InternalPlayer::Go(side) => side.player.set_seed(seed),
-            // The tic-tac-toe levels take their seed when made, and are cheap to make.
-            InternalPlayer::Ttt(p) => {
-                if let Some(fresh) = ttt_player(&self.level, seed) {
-                    *p = fresh;
-                }
-            }
-        }
+        self.side.reseed(seed);
     }
 
     fn start_game(&mut self, setup: &GameSetup, _: Instant) -> Result<(), Fault> {
-        let playable = match self.player {
-            InternalPlayer::Go(_) => setup.go_game().is_some(),
-            InternalPlayer::Gomoku(_) | InternalPlayer::Ttt(_) => setup.mnk_board().is_some(),
-        };
-        if !playable {
-            return Err(Fault::Refused(format!(
-                "cannot play {} on {}x{}",
-                setup.game.name(),
-                setup.width,
-                setup.height
-            )));
-        }
-        match &mut self.player {
-            InternalPlayer::Gomoku(p) => {
-                p.new_game();
-                p.prepare(setup.rule);
-            }
-            InternalPlayer::Go(side) => {
-                side.player.new_game();
-                side.game = None;
-            }
-            InternalPlayer::Ttt(_) => {}
-        }
-        Ok(())
+        self.side.start_game(setup)
     }
 
     fn ask(
@@ -325,68 +367,14 @@ impl Engine for Internal {
         start: Instant,
     ) -> Result<Answer, Fault> {
         let limit = move_limit(setup, budget, self.nodes);
-        let (board, chosen) = match &mut self.player {
-            InternalPlayer::Go(side) => {
-                let game = GoSide::sync(&mut side.game, setup, moves)?;
-                if game.to_move() != color {
-                    return Err(Fault::Refused("asked to move out of turn".into()));
-                }
-                let decision = genmove_with_limit(side.player.as_mut(), game, color, &limit);
-                return Ok(go_answer(decision, game.board()));
-            }
-            InternalPlayer::Gomoku(p) => {
-                let board = mnk_position(setup, moves, color)?;
-                let stop = AtomicBool::new(false);
-                let tm = TimeManager::new(&limit, start, &stop);
-                let mut sink = |_: &SearchInfo| {};
-                let mut req = MoveRequest {
-                    tm: &tm,
-                    nbest: 1,
-                    report: &mut sink,
-                };
-                let chosen = p.choose(&board, &mut req);
-                (board, chosen)
-            }
-            InternalPlayer::Ttt(p) => {
-                let board = mnk_position(setup, moves, color)?;
-                let chosen = p.choose(&board);
-                (board, chosen)
-            }
-        };
-        let p = chosen.ok_or_else(|| Fault::Garbage("no move".into()))?;
-        let (x, y) = board.xy(p);
-        Ok(Answer::Move(Mv::At(x, y)))
+        self.side.ask(setup, moves, color, &limit, start)
     }
-}
-
-/// The gomoku-family board after `moves`, with `color` to move; a move the rules refuse, a
-/// pass or a request out of turn is a refusal.
-fn mnk_position(setup: &GameSetup, moves: &[(Color, Mv)], color: Color) -> Result<Board, Fault> {
-    let mut board = setup
-        .mnk_board()
-        .ok_or_else(|| Fault::Refused("not a gomoku-family game".into()))?;
-    for &(_, mv) in moves {
-        let Mv::At(x, y) = mv else {
-            return Err(Fault::Refused("a pass in a gomoku game".into()));
-        };
-        let p = board
-            .pos(x as i64, y as i64)
-            .ok_or_else(|| Fault::Refused(format!("{mv} is off the board")))?;
-        board
-            .play(p)
-            .map_err(|e| Fault::Refused(format!("{mv}: {e}")))?;
-    }
-    if board.to_move() != color {
-        return Err(Fault::Refused("asked to move out of turn".into()));
-    }
-    Ok(board)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::arena::referee::{play_game, Position};
-    use crate::rules::go::GoMove;
 
     /// A square board of `game` (freestyle), komi 7.5, a minute per move: the clock never
     /// cuts a node-limited search short.
@@ -501,19 +489,24 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn go_decisions_reach_the_referee_as_the_gtp_driver_reports_them() {
-        let board = GoBoard::new(5, 5).unwrap();
-        assert_eq!(go_answer(GoDecision::Resign, &board), Answer::Resign);
-        assert_eq!(
-            go_answer(GoDecision::Play(GoMove::Pass), &board),
-            Answer::Move(Mv::Pass)
-        );
+    fn go_moves_reach_the_referee_as_the_gtp_driver_reports_them() {
+        let game = GoGame::new(5, 5, GoRules::default()).unwrap();
+        assert_eq!(game.mv_of(GoMove::Pass), Mv::Pass);
         // GTP A5 is the top-left corner: the arena's (0, 0).
-        let a5 = board.point(0, 4).unwrap();
+        let a5 = game.board().point(0, 4).unwrap();
+        assert_eq!(game.mv_of(GoMove::Play(a5)), Mv::At(0, 0));
+        assert_eq!(game.to_move_of(Mv::At(0, 0)), Ok(GoMove::Play(a5)));
         assert_eq!(
-            go_answer(GoDecision::Play(GoMove::Play(a5)), &board),
-            Answer::Move(Mv::At(0, 0))
+            game.to_move_of(Mv::At(5, 0)),
+            Err("F5 is off the board".into())
         );
+        let board = Board::new(9, 9, Rule::Freestyle).unwrap();
+        assert_eq!(
+            board.to_move_of(Mv::Pass),
+            Err("a pass in a gomoku game".into())
+        );
+        let p = board.to_move_of(Mv::At(2, 3)).unwrap();
+        assert_eq!(board.mv_of(p), Mv::At(2, 3));
     }
 
     #[test]

@@ -194,6 +194,7 @@ mod tests {
     fn scores_agree_with_gnu_go() {
         use crate::players::go_player;
         use crate::rules::go::{score, GoMove};
+        use crate::rules::notation::sgf_point;
         use std::io::Write;
         use std::process::{Command, Stdio};
 
@@ -222,8 +223,8 @@ mod tests {
                     GoMove::Pass => sgf.push_str(&format!(";{who}[]")),
                     GoMove::Play(p) => {
                         let (x, y) = b.xy(p);
-                        let (cx, cy) = ((b'a' + x as u8) as char, (b'a' + (8 - y) as u8) as char);
-                        sgf.push_str(&format!(";{who}[{cx}{cy}]"));
+                        let point = sgf_point(x, b.height() - 1 - y);
+                        sgf.push_str(&format!(";{who}[{point}]"));
                     }
                 }
             }

@@ -8,12 +8,13 @@
 
 use std::fmt;
 
-use super::coords::{sgf_point, Mv};
+use super::coords::Mv;
 use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::referee::{EndReason, Outcome};
 use super::stats::{elo_estimate, fmt_elo, los, SprtDecision};
 use super::tournament::{GameRecord, TournamentReport};
+use crate::rules::notation::sgf_point;
 use crate::rules::Color;
 
 /// Games lost by a fault that the table lists one by one.
@@ -26,6 +27,17 @@ fn score_text(w: &super::stats::Wdl) -> String {
 
 impl fmt::Display for TournamentReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_setup(f)?;
+        self.write_table(f)?;
+        self.write_endings(f)?;
+        self.write_thinks(f)?;
+        self.write_sprt(f)
+    }
+}
+
+impl TournamentReport {
+    /// The first line: game, board, time control, games played and planned.
+    fn write_setup(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.config;
         let s = &c.setup;
         let rule = match s.game {
@@ -48,6 +60,11 @@ impl fmt::Display for TournamentReport {
             c.openings.len().min(c.games.div_ceil(2)).max(1),
             self.elapsed.as_secs_f64()
         )?;
+        Ok(())
+    }
+
+    /// Each pairing's score, Elo and LOS, then each engine's when more than two play.
+    fn write_table(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let label = |p: &(usize, usize)| format!("{} vs {}", self.names[p.0], self.names[p.1]);
         let w0 = self
             .pairings
@@ -110,6 +127,11 @@ impl fmt::Display for TournamentReport {
                 )?;
             }
         }
+        Ok(())
+    }
+
+    /// Wins by colour, mean length, how games ended, and the games lost by a fault.
+    fn write_endings(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let count = |o: Outcome| self.games.iter().filter(|g| g.result.outcome == o).count();
         let plies: usize = self.games.iter().map(|g| g.result.moves.len()).sum();
         writeln!(
@@ -145,6 +167,11 @@ impl fmt::Display for TournamentReport {
                 faults.len() - FAULTS_SHOWN
             )?;
         }
+        Ok(())
+    }
+
+    /// Each engine's longest think (no newline after it).
+    fn write_thinks(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut longest = vec![0u64; self.names.len()];
         for g in &self.games {
             for p in &g.result.moves {
@@ -172,6 +199,11 @@ impl fmt::Display for TournamentReport {
             .map(|(e, ms)| format!("{} {ms} ms", self.names[e]))
             .collect();
         write!(f, "longest think: {}", thinks.join(", "))?;
+        Ok(())
+    }
+
+    /// The SPRT line, when the run had a test.
+    fn write_sprt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some((t, llr, d)) = &self.sprt {
             let (lo, hi) = t.bounds();
             let verdict = match d {

@@ -26,11 +26,11 @@ use crate::play::menu::{
     TerminalGame, Word,
 };
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::protocol::gomocup::format_eval;
 use crate::rules::notation::{column_letter, renju_name, split_letter_number};
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, MoveError, Pos, Rule};
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::format_eval;
 
 /// Smallest board side (five in a row must fit).
 pub const MIN_SIZE: usize = 5;

@@ -1,4 +1,5 @@
-//! Named, selectable players (levels). A player turns a position and a time manager into a move;
+//! Named, selectable players (levels), each game's behind its own trait and all behind one
+//! [`Player`] over the game's [`crate::rules::Position`]. A player turns a position and a time manager into a move;
 //! it never prints: progress goes out through the `report` callback as [`SearchInfo`] values that
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
@@ -6,6 +7,7 @@ pub mod classic;
 pub mod go;
 pub mod kernel_file;
 pub mod learner;
+pub mod player;
 pub mod strong;
 pub mod swap2;
 pub mod ttt;
@@ -17,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 /// What a player reports while it thinks (defined by the search that fills it).
 pub use crate::search::SearchInfo;
 pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+pub use player::{Decision, Player};
 
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;

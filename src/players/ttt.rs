@@ -25,6 +25,9 @@ use crate::search::ttt::{minimax_value, Solver};
 pub trait TttPlayer: Send {
     /// The level's name as listed in [`TTT_LEVELS`].
     fn name(&self) -> &'static str;
+    /// Reseeds the tie-breaks (a level without any ignores it): the same as making the level
+    /// afresh with `seed`, since no level's choice depends on what it kept from earlier moves.
+    fn set_seed(&mut self, _seed: u64) {}
     /// The square to play, or `None` when the game is over or the board is not tic-tac-toe.
     fn choose(&mut self, board: &Board) -> Option<Pos> {
         let g = Grid::from_board(board)?;
@@ -99,6 +102,9 @@ struct Perfect {
 }
 
 impl TttPlayer for Perfect {
+    fn set_seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
     fn name(&self) -> &'static str {
         "perfect"
     }
@@ -232,6 +238,9 @@ struct Heuristic {
 }
 
 impl TttPlayer for Heuristic {
+    fn set_seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
     fn name(&self) -> &'static str {
         self.name
     }
@@ -251,6 +260,9 @@ fn fork_square(g: &Grid, c: Color) -> Option<usize> {
 }
 
 impl TttPlayer for RulesHeuristic {
+    fn set_seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
     fn name(&self) -> &'static str {
         "rules+heuristic"
     }

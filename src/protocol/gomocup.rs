@@ -15,6 +15,7 @@ use nom::IResult;
 use std::fmt;
 
 use crate::rules::notation::gomocup_name;
+use crate::search::format_eval;
 use crate::session::gomoku::{Progress, Reply, Setting, StoneLine};
 use crate::session::options::{info_value, InfoValue};
 use crate::session::Interrupt;
@@ -389,15 +390,6 @@ fn si(n: u64) -> String {
         10_000..=999_999 => format!("{:.1}K", n as f64 / 1e3),
         1_000_000..=999_999_999 => format!("{:.1}M", n as f64 / 1e6),
         _ => format!("{:.1}G", n as f64 / 1e9),
-    }
-}
-
-/// The evaluation as printed: centi-stones, or `+M7` / `-M4` for a forced win / loss in plies.
-pub fn format_eval(score: i32, mate: Option<i32>) -> String {
-    match mate {
-        Some(m) if m >= 0 => format!("+M{m}"),
-        Some(m) => format!("-M{}", m.unsigned_abs()),
-        None => score.to_string(),
     }
 }
 

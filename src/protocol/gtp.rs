@@ -30,9 +30,6 @@ use crate::session::gtp_game::{
     TimeSystem, Vertex,
 };
 
-/// Largest board side the vertex notation can name (columns `A`..`Z` without `I`).
-pub const MAX_SIDE: usize = 25;
-
 /// Which game a GTP session plays; it decides which commands exist.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GtpGameKind {

@@ -15,6 +15,9 @@
 //!   ([`gomocup_name`], [`parse_gomocup_name`]). `h8` is the centre of 15x15 in both gomoku
 //!   spellings; off the centre they differ.
 //!
+//! - **SGF points** (the arena's game records): two letters `a`..`z` then `A`..`Z`, column then
+//!   row from the **top** ([`sgf_point`]).
+//!
 //! Gomoku names stop at 26 columns (one letter each); wider boards fall back to `x,y`.
 
 /// GTP column letters: `A` to `Z` without `I` (so at most 25 columns).
@@ -91,6 +94,19 @@ fn letter_number(s: &str) -> Option<(usize, usize)> {
         (x, n, "") => Some((x, n)),
         _ => None,
     }
+}
+
+/// The SGF point of `(x, y)`, `y` from the top: `a`..`z` then `A`..`Z` (SGF `FF[4]` allows 52
+/// lines).
+pub fn sgf_point(x: usize, y: usize) -> String {
+    let letter = |v: usize| -> char {
+        if v < 26 {
+            (b'a' + v as u8) as char
+        } else {
+            (b'A' + (v - 26) as u8) as char
+        }
+    };
+    format!("{}{}", letter(x), letter(y))
 }
 
 /// The Gomocup-order name of `(x, y)`, `y` from the top: letter, then `y + 1` (`h8` = 7,7).
@@ -192,5 +208,12 @@ mod tests {
         assert_eq!(split_letter_number("J10"), Some((9, 10, "")));
         assert_eq!(split_letter_number("h08"), None);
         assert_eq!(split_letter_number("8h"), None);
+    }
+
+    #[test]
+    fn sgf_points_count_rows_from_the_top_and_go_on_in_capitals() {
+        assert_eq!(sgf_point(0, 0), "aa");
+        assert_eq!(sgf_point(7, 14), "ho");
+        assert_eq!(sgf_point(27, 1), "Bb");
     }
 }

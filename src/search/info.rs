@@ -36,3 +36,12 @@ impl SearchInfo {
             .unwrap_or(self.nodes * 1000)
     }
 }
+
+/// The evaluation as printed: centi-stones, or `+M7` / `-M4` for a forced win / loss in plies.
+pub fn format_eval(score: i32, mate: Option<i32>) -> String {
+    match mate {
+        Some(m) if m >= 0 => format!("+M{m}"),
+        Some(m) => format!("-M{}", m.unsigned_abs()),
+        None => score.to_string(),
+    }
+}

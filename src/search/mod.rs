@@ -14,7 +14,7 @@ pub mod tt;
 pub mod ttt;
 pub mod zeroed;
 
-pub use info::SearchInfo;
+pub use info::{format_eval, SearchInfo};
 
 /// Most threads one search may use (Go's tree search, gomoku's Lazy SMP).
 pub const MAX_THREADS: usize = 64;

@@ -42,8 +42,11 @@ use log::{info, warn};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
-use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
+use crate::players::player::mnk_level;
+use crate::players::ttt::TTT_LEVELS;
+use crate::players::{
+    gomoku_player, Decision, GomokuPlayer, MoveRequest, Player, SearchInfo, GOMOKU_LEVELS,
+};
 use crate::rules::mnk::MAX_SIZE;
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
@@ -201,8 +204,9 @@ pub struct GomokuSession {
     settings: Settings,
     config: SessionConfig,
     player: Box<dyn GomokuPlayer>,
-    /// Who plays when the board is tic-tac-toe (`START 3`).
-    ttt: Box<dyn TttPlayer>,
+    /// Who plays when the board is tic-tac-toe (`START 3`): a level of its own, kept apart so
+    /// that `INFO level` switches only the game it names.
+    ttt: Box<dyn Player<Board>>,
     complaints: Vec<String>,
     /// Points a BOARD marked with field 3 (continuous game): empty for the board, taken for
     /// the manager, so we never play there.
@@ -224,7 +228,7 @@ impl GomokuSession {
     /// (the CLI validates levels before getting here).
     pub fn new(config: SessionConfig, signal: Arc<StopSignal>) -> GomokuSession {
         // A level names a gomoku player or a tic-tac-toe one; the other game gets its default.
-        let ttt = ttt_player(&config.level, config.seed);
+        let ttt = mnk_level(true, &config.level, config.seed);
         let player = gomoku_player(&config.level, config.seed).unwrap_or_else(|| {
             if ttt.is_none() {
                 warn!("unknown level '{}', using the default", config.level);
@@ -232,7 +236,7 @@ impl GomokuSession {
             gomoku_player(GOMOKU_LEVELS[0].0, config.seed).expect("default level exists")
         });
         let ttt = ttt.unwrap_or_else(|| {
-            ttt_player(TTT_LEVELS[0].0, config.seed).expect("default tic-tac-toe level exists")
+            mnk_level(true, TTT_LEVELS[0].0, config.seed).expect("default tic-tac-toe level exists")
         });
         let mut s = GomokuSession {
             board: None,
@@ -434,7 +438,7 @@ impl GomokuSession {
                     self.player = p;
                     self.config.level = name;
                     self.configure_player();
-                } else if let Some(p) = ttt_player(&name, self.config.seed) {
+                } else if let Some(p) = mnk_level(true, &name, self.config.seed) {
                     info!("tic-tac-toe level switched to {}", p.name());
                     self.ttt = p;
                     self.config.level = name;
@@ -453,9 +457,7 @@ impl GomokuSession {
             Setting::Seed(seed) => {
                 self.config.seed = seed;
                 self.player.set_seed(seed);
-                if let Some(p) = ttt_player(self.ttt.name(), seed) {
-                    self.ttt = p;
-                }
+                self.ttt.set_seed(seed);
                 self.rng = ChaCha8Rng::seed_from_u64(seed);
             }
             Setting::Other { key, value } => {
@@ -889,7 +891,10 @@ impl GomokuSession {
             report: &mut report,
         };
         let choice = if is_tic_tac_toe(board) {
-            self.ttt.choose(board)
+            match self.ttt.decide(board, &tm) {
+                Some(Decision::Play(p)) => Some(p),
+                Some(Decision::Resign) | None => None,
+            }
         } else {
             self.player.choose(board, &mut mr)
         };

@@ -1,0 +1,182 @@
+//! [`Player`]: one interface over every game's levels, for code that only needs moves (the
+//! arena's in-process engines, generic game loops). A level of any game is a
+//! `Box<dyn Player<P>>` for its [`Position`] `P`; the game-specific traits
+//! ([`GomokuPlayer`], [`GoPlayer`], [`TttPlayer`]) stay for what only their protocols ask
+//! (SWAP2, analysis, ownership, player options) and each level is a [`Player`] through a
+//! wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
+//! [`go_level`].
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest};
+use super::ttt::{ttt_player, TttPlayer};
+use super::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
+use crate::rules::go::{GoGame, GoMove};
+use crate::rules::{Board, Position};
+use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::move_filter::MoveFilter;
+
+/// What a player decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision<M> {
+    /// Play this move.
+    Play(M),
+    /// Give the game up.
+    Resign,
+}
+
+/// A level of the game whose positions are `P`.
+pub trait Player<P: Position>: Send {
+    /// The level's name as selected on the command line.
+    fn name(&self) -> &'static str;
+    /// Seed for every random choice, so a game can be replayed.
+    fn set_seed(&mut self, seed: u64);
+    /// A new game starts from `start`: forget the last one, get ready for this one's rules.
+    fn new_game(&mut self, start: &P);
+    /// The decision for the side to move of `pos` within `tm`; `None` when the player finds
+    /// no move at all.
+    fn decide(&mut self, pos: &P, tm: &TimeManager<'_>) -> Option<Decision<P::Move>>;
+}
+
+/// Asks `player` for a decision under `limit`, the clock started at `start`.
+pub fn decide_with_limit<P: Position>(
+    player: &mut dyn Player<P>,
+    pos: &P,
+    limit: &SearchLimit,
+    start: Instant,
+) -> Option<Decision<P::Move>> {
+    let stop = AtomicBool::new(false);
+    let tm = TimeManager::new(limit, start, &stop);
+    player.decide(pos, &tm)
+}
+
+/// A gomoku level as a [`Player`].
+struct GomokuLevel(Box<dyn GomokuPlayer>);
+
+impl Player<Board> for GomokuLevel {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.0.set_seed(seed)
+    }
+    fn new_game(&mut self, start: &Board) {
+        self.0.new_game();
+        self.0.prepare(start.rule());
+    }
+    fn decide(&mut self, pos: &Board, tm: &TimeManager<'_>) -> Option<Decision<crate::rules::Pos>> {
+        let mut sink = |_: &SearchInfo| {};
+        let mut req = MoveRequest {
+            tm,
+            nbest: 1,
+            report: &mut sink,
+        };
+        self.0.choose(pos, &mut req).map(Decision::Play)
+    }
+}
+
+/// A tic-tac-toe level as a [`Player`].
+struct TttLevel(Box<dyn TttPlayer>);
+
+impl Player<Board> for TttLevel {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.0.set_seed(seed)
+    }
+    fn new_game(&mut self, _start: &Board) {}
+    fn decide(
+        &mut self,
+        pos: &Board,
+        _tm: &TimeManager<'_>,
+    ) -> Option<Decision<crate::rules::Pos>> {
+        self.0.choose(pos).map(Decision::Play)
+    }
+}
+
+/// A Go level as a [`Player`].
+struct GoLevel(Box<dyn GoPlayer>);
+
+impl Player<GoGame> for GoLevel {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.0.set_seed(seed)
+    }
+    fn new_game(&mut self, _start: &GoGame) {
+        self.0.new_game()
+    }
+    fn decide(&mut self, pos: &GoGame, tm: &TimeManager<'_>) -> Option<Decision<GoMove>> {
+        let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
+        let mut req = GoRequest {
+            tm,
+            report: &mut sink,
+            report_every: None,
+            ownership: false,
+            filter: &MoveFilter::default(),
+        };
+        Some(match self.0.genmove(pos, pos.to_move(), &mut req) {
+            GoDecision::Play(mv) => Decision::Play(mv),
+            GoDecision::Resign => Decision::Resign,
+        })
+    }
+}
+
+/// The level `level` (case-insensitive) of a gomoku-family game, seeded with `seed`: a
+/// tic-tac-toe level when `ttt`, a gomoku one otherwise.
+pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
+    if ttt {
+        Some(Box::new(TttLevel(ttt_player(level, seed)?)))
+    } else {
+        Some(Box::new(GomokuLevel(gomoku_player(level, seed)?)))
+    }
+}
+
+/// The Go level `level` (case-insensitive), seeded with `seed`.
+pub fn go_level(level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
+    Some(Box::new(GoLevel(go_player(level, seed)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+
+    #[test]
+    fn every_games_level_answers_through_the_one_interface() {
+        let limit = SearchLimit {
+            nodes: Some(200),
+            ..SearchLimit::default()
+        };
+        let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
+        let mut p = mnk_level(true, "perfect", 1).unwrap();
+        p.new_game(&board);
+        while board.outcome().is_none() {
+            let Some(Decision::Play(mv)) =
+                decide_with_limit(p.as_mut(), &board, &limit, Instant::now())
+            else {
+                panic!("no move on a live board");
+            };
+            Position::play(&mut board, mv).unwrap();
+        }
+        // Perfect play against itself draws.
+        assert_eq!(board.outcome(), Some(crate::rules::Outcome::Draw));
+
+        let board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut p = mnk_level(false, "strong", 1).unwrap();
+        p.new_game(&board);
+        let d = decide_with_limit(p.as_mut(), &board, &limit, Instant::now());
+        assert!(matches!(d, Some(Decision::Play(mv)) if board.check(mv).is_ok()));
+        assert!(mnk_level(false, "perfect", 1).is_none());
+
+        let game = GoGame::new(9, 9, Default::default()).unwrap();
+        let mut p = go_level("heuristic", 1).unwrap();
+        assert_eq!(p.name(), "heuristic");
+        p.new_game(&game);
+        let d = decide_with_limit(p.as_mut(), &game, &limit, Instant::now());
+        assert!(matches!(d, Some(Decision::Play(mv)) if game.check(mv, game.to_move()).is_ok()));
+    }
+}
