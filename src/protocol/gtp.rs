@@ -106,9 +106,11 @@ pub enum Command {
     SetRule(RuleOption),
     /// `clear_cache`: forget the search's cached tree (the game stays).
     ClearCache,
-    /// `stop`: KataGo's "halt pondering"; we never ponder and any line already ends an
-    /// analysis, so there is nothing left to stop.
+    /// `stop`: KataGo's "halt pondering"; any line already ends a ponder or an analysis, so
+    /// there is nothing left to stop.
     Stop,
+    /// `sente-ponder [on|off]`: show or switch pondering.
+    Ponder(Option<bool>),
 }
 
 /// Why a line was refused before reaching the session.
@@ -179,6 +181,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kgs-rules",
     "clear_cache",
     "stop",
+    "sente-ponder",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -505,6 +508,12 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             let kind = analyze_kind(name);
             parse_analyze(name, kind, args, false).map(|(_, o)| Command::Analyze(kind, o))
         }
+        "sente-ponder" => match args {
+            [] => Ok(Command::Ponder(None)),
+            [w] if w.eq_ignore_ascii_case("on") => Ok(Command::Ponder(Some(true))),
+            [w] if w.eq_ignore_ascii_case("off") => Ok(Command::Ponder(Some(false))),
+            _ => Err(syntax("sente-ponder [on|off]")),
+        },
         "lz-genmove_analyze" | "kata-genmove_analyze" => {
             let kind = analyze_kind(name);
             parse_analyze(name, kind, args, true)
@@ -1163,6 +1172,17 @@ mod tests {
         ));
         assert!(matches!(
             cmd("kgs-genmove_cleanup b c3"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(cmd("sente-ponder"), Ok(Command::Ponder(None)));
+        assert_eq!(cmd("sente-ponder ON"), Ok(Command::Ponder(Some(true))));
+        assert_eq!(cmd("sente-ponder off"), Ok(Command::Ponder(Some(false))));
+        assert!(matches!(
+            cmd("sente-ponder maybe"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("sente-ponder on off"),
             Err(LineError::Syntax(_))
         ));
         assert!(matches!(cmd("genmove"), Err(LineError::Syntax(_))));

@@ -6,7 +6,8 @@
 //! - **Expansion**: the root at once, any other node once it has been visited
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
 //!   eye (at the root also the game's superko law); a pass child exists only when there is no
-//!   such point. Each child gets a prior ([`crate::eval::go_priors`], from the seed's move scorer): a virtual
+//!   such point or when every such point is a self-atari (or a run into a ladder): a seki's
+//!   shared liberties, where passing keeps both groups alive. Each child gets a prior ([`crate::eval::go_priors`], from the seed's move scorer): a virtual
 //!   [`MctsConfig::prior_visits`] visits at a winrate between 0.35 and 0.65 that falls with the
 //!   score's distance below the best, and 0.1 for a self-atari that captures nothing.
 //! - **Progressive widening** in the opening of big boards: a node with more than
@@ -1078,17 +1079,20 @@ fn children_of(
             ..Node::default()
         });
     }
+    // A pass child: even odds, the weight of a good move.
+    let pass = Node {
+        mv: PASS,
+        color: me,
+        allowed: true,
+        prior_q: 0.5,
+        prior_p: 1.0,
+        ..Node::default()
+    };
     if nodes.is_empty() {
-        nodes.push(Node {
-            mv: PASS,
-            color: me,
-            allowed: true,
-            prior_q: 0.5,
-            prior_p: 1.0,
-            ..Node::default()
-        });
+        nodes.push(pass);
     } else {
-        if top == i32::MIN {
+        let all_bad = top == i32::MIN;
+        if all_bad {
             top = nodes[first..]
                 .iter()
                 .map(|n| n.prior_q as i32)
@@ -1102,6 +1106,14 @@ fn children_of(
             (n.prior_q, n.prior_p) = prior_of(gap, n.score_sum, n.prior_p < 0.0);
             n.score_sum = 0.0;
             sum += n.prior_p;
+        }
+        if all_bad {
+            // Every move left is a self-atari or a run into a ladder: in a seki, or with the
+            // game over but for such moves, passing is often the only sound move, and the
+            // playouts pass there too. Without a pass child the tree had to pick one of them
+            // (and resigned a won seki: every move loses the group).
+            sum += pass.prior_p;
+            nodes.push(pass);
         }
         for n in &mut nodes[first..] {
             n.prior_p /= sum;

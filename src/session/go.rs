@@ -13,8 +13,13 @@
 //!   names the rules the engine starts with (gomill asks once, before the first game).
 //! * **clear_cache** drops the player's search tree only. Our searches seed their playouts
 //!   from the position, so a fresh search of the same position gives the same answer (KataGo
-//!   re-randomises; we stay deterministic). **stop** has nothing to do: we never ponder, and
-//!   any input line already ends an analysis.
+//!   re-randomises; we stay deterministic). **stop** has nothing to do: any input line
+//!   already ends a ponder or an analysis.
+//! * **Pondering** (`--ponder`, `sente-ponder on|off`): after a genmove that played a move,
+//!   while the protocol loop has no input waiting, the player searches the position for the
+//!   opponent ([`GoSession::ponder`]) until the next line arrives, keeping its tree for the next
+//!   genmove; the memory is the tree's cap, the CPU at most [`PONDER_MAX_PLAYOUTS`] per
+//!   position. Replies never change for it; only the moves of a tree-reusing player do.
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
 //!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
@@ -45,6 +50,7 @@
 //!   left) and the analysed colour's point of view (see [`CandidateSink`]).
 
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -88,7 +94,14 @@ pub struct GoConfig {
     pub nodes: Option<u64>,
     /// Search threads (0 counts as 1).
     pub threads: usize,
+    /// Think on the opponent's time (`--ponder`; `sente-ponder on|off` switches it).
+    pub ponder: bool,
 }
+
+/// A ponder ends at this many playouts if no input stops it first (the tree's memory is
+/// capped anyway, [`crate::search::mcts::MctsConfig::max_nodes`]; this caps the CPU an idle
+/// controller can cost).
+pub const PONDER_MAX_PLAYOUTS: u64 = 20_000_000;
 
 /// A Go game under a GTP controller.
 pub struct GoSession {
@@ -101,6 +114,9 @@ pub struct GoSession {
     pending_reply: Option<(Instant, Option<Duration>)>,
     /// How late responses went out recently (extra safety margin).
     lateness: Lateness,
+    /// The position our last played genmove left (moves played, board hash), while it may
+    /// still be pondered: the opponent has not answered and no ponder has run out.
+    ponder_from: Option<(usize, u64)>,
 }
 
 fn unknown_level(name: &str) -> String {
@@ -135,6 +151,7 @@ impl GoSession {
             signal,
             pending_reply: None,
             lateness: Lateness::default(),
+            ponder_from: None,
         }
     }
 
@@ -150,6 +167,49 @@ impl GoSession {
                 hard.map(|h| h.as_millis()),
                 self.lateness.lag_ms()
             );
+        }
+    }
+
+    /// Whether pondering is on (`--ponder`, `sente-ponder`).
+    pub fn ponder_enabled(&self) -> bool {
+        self.config.ponder
+    }
+
+    /// `sente-ponder on|off`.
+    pub fn set_ponder(&mut self, on: bool) {
+        self.config.ponder = on;
+        info!("pondering {}", if on { "on" } else { "off" });
+    }
+
+    /// Whether [`GoSession::ponder`] has something to do: pondering is on, and the position is
+    /// still the one our last genmove left, with the game not over.
+    pub fn wants_ponder(&self) -> bool {
+        self.config.ponder
+            && self.ponder_from == Some(self.position_key())
+            && self.game.consecutive_passes() < 2
+    }
+
+    fn position_key(&self) -> (usize, u64) {
+        (self.game.moves().len(), self.game.board().hash())
+    }
+
+    /// Thinks on the opponent's time until `stop` is raised (the protocol loop raises it on
+    /// the next input line) or [`PONDER_MAX_PLAYOUTS`]; the player keeps its tree for the
+    /// next genmove. Nothing is written, the game does not change: no reply depends on
+    /// whether a ponder ran, only the moves of a player that reuses its tree. A ponder that
+    /// ran out is not started again in this position.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        if !self.wants_ponder() {
+            return;
+        }
+        // Cleared while it runs: a ponder that panics is not retried.
+        let key = self.ponder_from.take();
+        let limit = SearchLimit::nodes(PONDER_MAX_PLAYOUTS);
+        let tm = TimeManager::new(&limit, Instant::now(), stop);
+        let color = self.game.to_move();
+        self.player.ponder(&self.game, color, &tm);
+        if tm.stop_requested() {
+            self.ponder_from = key;
         }
     }
 
@@ -532,6 +592,7 @@ impl GoSession {
                         .play(mv, color)
                         .expect("the decision was checked against the rules");
                     self.clock.used(color, req.at.elapsed());
+                    self.ponder_from = Some(self.position_key());
                 }
                 Genmove::Move(vertex_of(&self.game, mv))
             }
@@ -1365,14 +1426,14 @@ mod tests {
     fn seki_is_live_groups_sharing_a_neutral_region_without_two_eyes() {
         let mut s = session();
         s.boardsize(7, 7).unwrap();
-        let stones = crate::rules::go::seki::tests::seki_example(s.game.board());
+        let stones = crate::rules::go::seki::tests::seki_example(s.game.board(), false);
         s.game.place_setup(&stones).unwrap();
-        // Black has two eyes (A1, A7): alive. White has one eye (G7) and the shared column D.
+        // One eye each (A1, G7) and the shared column D: both groups in seki.
         let seki = s.final_status_list(Status::Seki);
-        assert_eq!(seki.len(), 1);
-        assert_eq!(seki[0].len(), 20);
-        assert!(seki[0].contains(&at(4, 0)));
-        assert_eq!(s.final_status_list(Status::Alive)[0].len(), 19);
+        assert_eq!(seki.len(), 2);
+        assert_eq!(seki[0].len() + seki[1].len(), 40);
+        assert!(seki.iter().any(|g| g.contains(&at(4, 0))));
+        assert!(s.final_status_list(Status::Alive).is_empty());
     }
 
     #[test]

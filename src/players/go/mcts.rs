@@ -28,6 +28,7 @@ use crate::search::clock::TimeManager;
 use crate::search::mcts::{
     Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
 };
+use crate::search::move_filter::NO_FILTER;
 use crate::search::playout::{self, Rng};
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
@@ -348,6 +349,25 @@ impl GoPlayer for MctsPlayer {
         self.last_explanation = why;
         decision
     }
+    fn ponder(&mut self, game: &GoGame, color: Color, tm: &TimeManager<'_>) {
+        // The tree grown here is the one the next genmove reuses (the opponent's move is
+        // one of its root's children), so pondering is worth what it adds there.
+        let spec = SearchSpec {
+            mode: Mode::Analyze,
+            reporting: Reporting {
+                every: None,
+                ownership: false,
+            },
+            filter: &NO_FILTER,
+        };
+        let result = self.search.search(game, color, tm, spec, &mut |_, _| {});
+        log::debug!(
+            "pondered {} playouts in {:?}; tree {} nodes",
+            result.playouts,
+            result.elapsed,
+            self.search.tree_size()
+        );
+    }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         let result = self.run_search(game, color, req, Mode::Analyze);
         if req.report_every.is_none() {
@@ -546,6 +566,89 @@ mod tests {
             gen(&mut p, &g, Color::White, SearchLimit::nodes(6000)),
             GoDecision::Resign
         );
+    }
+
+    /// 7x7, no eyes: black fills A-C and D1-D3, white E-G and D6-D7; D4 and D5 are both
+    /// groups' only liberties (a seki: whoever fills one is captured). Black leads by one
+    /// stone; komi 0.5.
+    fn no_eye_seki() -> GoGame {
+        let cols = |cs: &str, extra: &[&str]| {
+            let mut v: Vec<String> = cs
+                .chars()
+                .flat_map(|c| (1..=7).map(move |y| format!("{c}{y}")))
+                .collect();
+            v.extend(extra.iter().map(|s| s.to_string()));
+            v.join(" ")
+        };
+        let mut g = crate::rules::go::game_with_stones(
+            7,
+            &cols("ABC", &["D1", "D2", "D3"]),
+            &cols("EFG", &["D6", "D7"]),
+        );
+        g.set_komi(0.5);
+        g
+    }
+
+    #[test]
+    fn keeps_a_seki_by_passing_and_never_resigns_it() {
+        let g = no_eye_seki();
+        let mut p = MctsPlayer::new();
+        // Black wins by 0.5 as it stands; D4 and D5 each lose everything. The search used to
+        // have no pass child there (every move a self-atari) and resigned.
+        assert_eq!(
+            gen(&mut p, &g, Color::Black, SearchLimit::nodes(3000)),
+            GoDecision::Play(GoMove::Pass),
+            "{}",
+            p.explain_last_move()
+        );
+        // Its playouts keep the seki: both groups live and D4, D5 stay nobody's.
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(1000), std::time::Instant::now(), &stop);
+        let own = p.ownership(&g, &tm);
+        let b = g.board();
+        for s in ["A1", "C7", "D3"] {
+            assert!(own[pt(&g, s).idx()] > 0.9, "{s}: {}", own[pt(&g, s).idx()]);
+        }
+        for s in ["E1", "G7", "D6"] {
+            assert!(own[pt(&g, s).idx()] < -0.9, "{s}: {}", own[pt(&g, s).idx()]);
+        }
+        for s in ["D4", "D5"] {
+            assert!(
+                own[pt(&g, s).idx()].abs() < 0.1,
+                "{s}: {}",
+                own[pt(&g, s).idx()]
+            );
+        }
+        assert!(p.dead_stones(&g, &tm).is_empty());
+        assert_eq!(b.stone_count(), 47);
+    }
+
+    #[test]
+    fn pondering_grows_the_tree_the_next_genmove_reuses() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut p = MctsPlayer::new();
+        let GoDecision::Play(mv) = gen(&mut p, &g, Color::Black, SearchLimit::nodes(500)) else {
+            panic!("black plays")
+        };
+        g.play(mv, Color::Black).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(3000), std::time::Instant::now(), &stop);
+        p.ponder(&g, Color::White, &tm);
+        assert!(p.search.root_visits() >= 3000, "{}", p.search.root_visits());
+        // White's answer comes from the pondered tree, so its root holds the ponder's visits.
+        let before = p.search.root_visits();
+        gen(&mut p, &g, Color::White, SearchLimit::nodes(100));
+        assert!(p.search.root_visits() >= before + 100);
+        // A raised stop flag ends a ponder at once.
+        let raised = std::sync::atomic::AtomicBool::new(true);
+        let tm = TimeManager::new(
+            &SearchLimit::nodes(u64::MAX),
+            std::time::Instant::now(),
+            &raised,
+        );
+        let t = std::time::Instant::now();
+        p.ponder(&g, Color::White, &tm);
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
