@@ -528,7 +528,7 @@ mod tests {
         // pondering (the moves may differ: the ponder grows the tree the next genmove reuses).
         let steps = [
             ("boardsize 9\nclear_board\n1 genmove b\n", "=1 "),
-            ("2 play w A1\n", "=2 \n\n"),
+            ("2 play w A1\n", "=2\n\n"),
             ("3 genmove b\n", "=3 "),
             ("4 sente-ponder\n", "=4 "),
             ("5 sente-ponder off\n6 sente-ponder\n", "=6 "),

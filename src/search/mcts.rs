@@ -1548,13 +1548,13 @@ mod tests {
     fn a_turn_search_spends_its_time_unless_the_choice_is_made() {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::move_time(400);
-        // 2x2, black A1 A2, white B2 in atari: black's only move is the capture on B1, so
-        // the search ends at once.
+        // 2x2, black B1, white A2 B2 in atari: black's only move is the capture on A1 (two
+        // stones: no self-atari, so no pass child either), and the search ends at once.
         let mut g = GoGame::new(2, 2, GoRules::default()).unwrap();
-        g.play(mv(&g, "A1"), Color::Black).unwrap();
+        g.play(mv(&g, "B1"), Color::Black).unwrap();
+        g.play(mv(&g, "A2"), Color::White).unwrap();
+        g.play(GoMove::Pass, Color::Black).unwrap();
         g.play(mv(&g, "B2"), Color::White).unwrap();
-        g.play(mv(&g, "A2"), Color::Black).unwrap();
-        g.play(GoMove::Pass, Color::White).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let r = black_search(&g, &tm, Mode::PlayTurn);
         assert!(r.moves.len() <= 1, "{:?}", r.moves);
