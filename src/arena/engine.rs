@@ -202,7 +202,7 @@ impl ArenaPosition for Board {
     }
     fn to_move_of(&self, mv: Mv) -> Result<Pos, String> {
         let Mv::At(x, y) = mv else {
-            return Err("a pass in a gomoku game".into());
+            return Err("pass is not a move in this game".into());
         };
         self.pos(x as i64, y as i64)
             .ok_or_else(|| format!("{mv} is off the board"))
@@ -231,6 +231,13 @@ impl ArenaPosition for GoGame {
     }
 }
 
+/// Plays the referee's move `mv` on `pos` for the side to move; the refusal names the move as
+/// the game spells it.
+pub fn play_mv<P: ArenaPosition>(pos: &mut P, mv: Mv) -> Result<(), String> {
+    let m = pos.to_move_of(mv)?;
+    pos.play(m).map_err(|e| format!("{}: {e}", pos.name_of(mv)))
+}
+
 /// A level and the game it has been told so far. The player and the position live across the
 /// moves of a game, so that a search can reuse its tree as it does under a protocol, and a
 /// request that extends the last one is played on, not replayed.
@@ -256,9 +263,7 @@ impl<P: ArenaPosition> Side<P> {
             if c != pos.to_move() {
                 return Err(Fault::Refused(format!("{c:?} moved out of turn")));
             }
-            let m = pos.to_move_of(mv).map_err(Fault::Refused)?;
-            pos.play(m)
-                .map_err(|e| Fault::Refused(format!("{}: {e}", pos.name_of(mv))))?;
+            play_mv(&mut pos, mv).map_err(Fault::Refused)?;
             told.push((c, mv));
         }
         Ok(&self.kept.insert((pos, told)).0)
@@ -503,7 +508,7 @@ pub(crate) mod tests {
         let board = Board::new(9, 9, Rule::Freestyle).unwrap();
         assert_eq!(
             board.to_move_of(Mv::Pass),
-            Err("a pass in a gomoku game".into())
+            Err("pass is not a move in this game".into())
         );
         let p = board.to_move_of(Mv::At(2, 3)).unwrap();
         assert_eq!(board.mv_of(p), Mv::At(2, 3));

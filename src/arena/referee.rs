@@ -16,8 +16,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::coords::{go_move, gtp_vertex, Mv};
-use super::engine::{Answer, Engine, Fault, GameSetup};
+use super::coords::Mv;
+use super::engine::{play_mv, Answer, Engine, Fault, GameSetup};
 use super::manifest::GameName;
 use super::tc::SideClock;
 use crate::rules::go::{score_detail, GoGame};
@@ -201,22 +201,8 @@ impl Position {
     /// Plays `mv` for the side to move if the rules allow it.
     pub fn play(&mut self, mv: Mv) -> Result<(), String> {
         match self {
-            Position::Mnk(b) => {
-                let Mv::At(x, y) = mv else {
-                    return Err("pass is not a move in this game".into());
-                };
-                let p = b
-                    .pos(x as i64, y as i64)
-                    .ok_or_else(|| format!("{mv} is off the board"))?;
-                b.play(p).map(|_| ()).map_err(|e| format!("{mv}: {e}"))
-            }
-            Position::Go(g) => {
-                let b = g.board();
-                let gm = go_move(mv, b).ok_or_else(|| format!("{mv} is off the board"))?;
-                let name = gtp_vertex(mv, b.height());
-                let color = g.to_move();
-                g.play(gm, color).map_err(|e| format!("{name}: {e}"))
-            }
+            Position::Mnk(b) => play_mv(b, mv),
+            Position::Go(g) => play_mv(g.as_mut(), mv),
         }
     }
     /// The result, if the game is over by the rules.

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use crate::play::gomoku::{parse_seconds, seconds};
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, run_menu, undo_count, word, Agent, End, ProgressLine, Side,
-    TerminalGame, Word,
+    ask, ask_setting, draw_grid, report_take_back, run_menu, take_back, word, Agent, End,
+    ProgressLine, Side, TerminalGame, Word,
 };
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 use crate::rules::go::{
@@ -540,21 +540,7 @@ impl TerminalGame for Go<'_> {
                         None => return Ok(End::Eof),
                         Some(Input::Word(Word::Quit)) => return Ok(End::Quit),
                         Some(Input::Word(_)) => {
-                            let movers = game.moves().iter().map(|m| m.1);
-                            match undo_count(movers, human) {
-                                Some(n) => {
-                                    let mut taken = Vec::new();
-                                    for _ in 0..n {
-                                        if let Some(&(mv, _)) = game.moves().last() {
-                                            taken.push(vertex(&game, mv));
-                                        }
-                                        game.undo();
-                                    }
-                                    taken.reverse();
-                                    writeln!(out, "Taken back: {}.", taken.join(", "))?;
-                                }
-                                None => writeln!(out, "There is no move of yours to take back.")?,
-                            }
+                            report_take_back(take_back(&mut game, human, vertex), out)?;
                             continue;
                         }
                         Some(Input::Resign) => return Ok(resigned),

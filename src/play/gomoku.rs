@@ -22,8 +22,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, run_menu, undo_count, word, Agent, End, ProgressLine, Side,
-    TerminalGame, Word,
+    ask, ask_setting, draw_grid, report_take_back, run_menu, take_back, word, Agent, End,
+    ProgressLine, Side, TerminalGame, Word,
 };
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
 use crate::rules::notation::{column_letter, renju_name, split_letter_number};
@@ -404,20 +404,7 @@ impl TerminalGame for Gomoku<'_> {
                         None => return Ok(End::Eof),
                         Some(Input::Word(Word::Quit)) => return Ok(End::Quit),
                         Some(Input::Word(_)) => {
-                            let movers = board.history().iter().map(|m| m.1);
-                            match undo_count(movers, human) {
-                                Some(n) => {
-                                    let mut taken = Vec::new();
-                                    for _ in 0..n {
-                                        if let Some(p) = board.undo() {
-                                            taken.push(point_name(&board, p));
-                                        }
-                                    }
-                                    taken.reverse();
-                                    writeln!(out, "Taken back: {}.", taken.join(", "))?;
-                                }
-                                None => writeln!(out, "There is no move of yours to take back.")?,
-                            }
+                            report_take_back(take_back(&mut board, human, point_name), out)?;
                             continue;
                         }
                         Some(Input::Play(p)) => p,

@@ -15,7 +15,7 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::Color;
+use crate::rules::{Color, Position};
 
 /// Wins per named participant and draws, kept across the games of a session.
 #[derive(Default, Debug)]
@@ -243,6 +243,34 @@ pub fn undo_count(
     human: [bool; 2],
 ) -> Option<usize> {
     movers.rev().position(|c| human[c.index()]).map(|n| n + 1)
+}
+
+/// Takes back the last move a human side made, with the computer replies after it: the names
+/// of the moves taken back, oldest first (`name` spells a move in the position it was played
+/// from), or `None` when no human move is on the record.
+pub fn take_back<P: Position>(
+    pos: &mut P,
+    human: [bool; 2],
+    name: impl Fn(&P, P::Move) -> String,
+) -> Option<Vec<String>> {
+    let n = undo_count(pos.record().iter().map(|m| m.1), human)?;
+    let mut taken = Vec::new();
+    for _ in 0..n {
+        if let Some(&(mv, _)) = pos.record().last() {
+            taken.push(name(pos, mv));
+        }
+        pos.undo();
+    }
+    taken.reverse();
+    Some(taken)
+}
+
+/// Says what [`take_back`] did.
+pub fn report_take_back(taken: Option<Vec<String>>, out: &mut dyn Write) -> io::Result<()> {
+    match taken {
+        Some(taken) => writeln!(out, "Taken back: {}.", taken.join(", ")),
+        None => writeln!(out, "There is no move of yours to take back."),
+    }
 }
 
 /// A game the menu can run.

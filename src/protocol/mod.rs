@@ -6,6 +6,7 @@ pub mod detect;
 pub mod gomocup;
 pub mod gtp;
 pub mod gtp_loop;
+mod gtp_rules;
 pub mod guard;
 pub mod io;
 

@@ -41,8 +41,8 @@ pub trait Position: Clone + Send {
     fn outcome(&self) -> Option<Outcome>;
     /// A hash of the position (stones and side to move where the game keys it).
     fn hash(&self) -> u64;
-    /// Moves played so far (set-up stones excluded).
-    fn moves_played(&self) -> usize;
+    /// The moves played so far with who played each, oldest first (set-up stones excluded).
+    fn record(&self) -> &[(Self::Move, Color)];
 }
 
 /// Gomoku, renju, caro, tic-tac-toe: a move is a point, the game ends with a line (won) or a
@@ -74,8 +74,8 @@ impl Position for Board {
     fn hash(&self) -> u64 {
         Board::hash(self)
     }
-    fn moves_played(&self) -> usize {
-        self.history().len()
+    fn record(&self) -> &[(Self::Move, Color)] {
+        self.history()
     }
 }
 
@@ -129,8 +129,8 @@ impl Position for GoGame {
             Color::White => !stones,
         }
     }
-    fn moves_played(&self) -> usize {
-        self.moves().len()
+    fn record(&self) -> &[(GoMove, Color)] {
+        self.moves()
     }
 }
 
@@ -188,9 +188,9 @@ mod tests {
     #[test]
     fn every_game_plays_and_undoes_through_the_trait() {
         let b = walk_and_return(Board::new(15, 15, Rule::Renju).unwrap(), 30);
-        assert_eq!(b.moves_played(), 0);
+        assert!(b.record().is_empty());
         let g = walk_and_return(GoGame::new(5, 5, GoRules::default()).unwrap(), 40);
-        assert_eq!(g.moves_played(), 0);
+        assert!(g.record().is_empty());
     }
 
     #[test]

@@ -1,0 +1,122 @@
+//! KataGo's rules dialect on GTP (`kata-set-rules`, `kata-set-rule`, `kata-get-rules`): the
+//! JSON object and the one-option form read into [`KataRules`], and the JSON written back, with
+//! KataGo's spelling of each value. Text only: what the rules mean is
+//! [`crate::rules::go::kata_rules`]'s.
+
+use crate::rules::go::kata_rules::{KataKo, KataRules, KataTax, RuleOption};
+use crate::rules::go::{HandicapBonus, Scoring};
+
+/// One rules option (a key of KataGo's JSON, or `kata-set-rule`'s two arguments): key and value
+/// in any case, flags written `true` or `false`. `komi` is refused, as KataGo refuses it here
+/// (komi has its own command), and so is any other key.
+pub fn parse_rule_option(key: &str, value: &str) -> Result<RuleOption, String> {
+    fn pick<T: Copy>(words: &[(T, &str)], key: &str, value: &str) -> Result<T, String> {
+        words
+            .iter()
+            .find(|(_, w)| w.eq_ignore_ascii_case(value))
+            .map(|&(v, _)| v)
+            .ok_or_else(|| {
+                let expected: Vec<&str> = words.iter().map(|&(_, w)| w).collect();
+                format!(
+                    "\"{key}\": \"{value}\" is not one of {}",
+                    expected.join(", ")
+                )
+            })
+    }
+    let flag = || pick(&[(true, "TRUE"), (false, "FALSE")], key, value);
+    Ok(match key.to_ascii_lowercase().as_str() {
+        "ko" => RuleOption::Ko(pick(KO_WORDS, key, value)?),
+        "scoring" | "score" => RuleOption::Scoring(pick(SCORING_WORDS, key, value)?),
+        "tax" => RuleOption::Tax(pick(TAX_WORDS, key, value)?),
+        "whitehandicapbonus" => RuleOption::WhiteHandicapBonus(pick(BONUS_WORDS, key, value)?),
+        "suicide" => RuleOption::Suicide(flag()?),
+        "hasbutton" => RuleOption::HasButton(flag()?),
+        "friendlypassok" => RuleOption::FriendlyPassOk(flag()?),
+        "komi" => {
+            return Err(
+                "komi is not a rules option here, as in KataGo: use the komi command".to_string(),
+            )
+        }
+        _ => return Err(format!("unknown rules option \"{key}\"")),
+    })
+}
+
+/// KataGo's spelling of each rule value, read by [`parse_rule_option`] and printed by
+/// [`format_kata_rules`].
+const KO_WORDS: &[(KataKo, &str)] = &[
+    (KataKo::Simple, "SIMPLE"),
+    (KataKo::Positional, "POSITIONAL"),
+    (KataKo::Situational, "SITUATIONAL"),
+    (KataKo::Spight, "SPIGHT"),
+];
+const SCORING_WORDS: &[(Scoring, &str)] =
+    &[(Scoring::Area, "AREA"), (Scoring::Territory, "TERRITORY")];
+const TAX_WORDS: &[(KataTax, &str)] = &[
+    (KataTax::None, "NONE"),
+    (KataTax::Seki, "SEKI"),
+    (KataTax::All, "ALL"),
+];
+const BONUS_WORDS: &[(HandicapBonus, &str)] = &[
+    (HandicapBonus::Zero, "0"),
+    (HandicapBonus::NMinusOne, "N-1"),
+    (HandicapBonus::N, "N"),
+];
+
+/// The word `words` gives `v`.
+fn word_for<T: PartialEq>(words: &[(T, &'static str)], v: &T) -> &'static str {
+    words
+        .iter()
+        .find(|(w, _)| w == v)
+        .map(|&(_, word)| word)
+        .expect("every value has a word")
+}
+
+/// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
+/// subset, in any order) change Tromp-Taylor; `tax` defaults to `SEKI` under territory scoring
+/// and `NONE` under area scoring when not given. `komi` is refused, as KataGo refuses it here
+/// (komi has its own command), and so is any other key. Values are matched in any case.
+pub fn parse_kata_rules_json(text: &str) -> Result<KataRules, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("rules are not valid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("rules JSON must be an object".to_string());
+    };
+    let mut r = KataRules::TROMP_TAYLOR;
+    let mut tax_given = false;
+    for (key, v) in &map {
+        let text = match v {
+            serde_json::Value::String(t) => t.clone(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            _ => return Err(format!("\"{key}\" must be a string, true or false")),
+        };
+        let option = parse_rule_option(key, &text)?;
+        tax_given |= matches!(option, RuleOption::Tax(_));
+        r = option.applied_to(r);
+    }
+    if !tax_given {
+        r.tax = match r.scoring {
+            Scoring::Territory => KataTax::Seki,
+            Scoring::Area => KataTax::None,
+        };
+    }
+    Ok(r)
+}
+
+/// `kata-get-rules`' answer: KataGo's JSON object, keys in alphabetical order as KataGo prints
+/// them, komi left out as KataGo leaves it out.
+pub fn format_kata_rules(r: &KataRules) -> String {
+    let ko = word_for(KO_WORDS, &r.ko);
+    let scoring = word_for(SCORING_WORDS, &r.scoring);
+    let tax = word_for(TAX_WORDS, &r.tax);
+    let bonus = word_for(BONUS_WORDS, &r.white_handicap_bonus);
+    serde_json::json!({
+        "friendlyPassOk": r.friendly_pass_ok,
+        "hasButton": r.has_button,
+        "ko": ko,
+        "scoring": scoring,
+        "suicide": r.suicide,
+        "tax": tax,
+        "whiteHandicapBonus": bonus,
+    })
+    .to_string()
+}
