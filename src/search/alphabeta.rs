@@ -29,7 +29,7 @@ use crate::eval::patterns::{
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
-use crate::search::smp::{skips_depth, Shared};
+use crate::search::smp::Shared;
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::SearchInfo;
@@ -136,7 +136,7 @@ pub struct Searcher<'a, 'm, 's> {
     moves: Vec<Vec<(Pos, i32)>>,
     started: Instant,
     /// This searcher's thread in a parallel search: 0 leads (owns the clock and reports),
-    /// others are helpers that skip depths and stop when told ([`super::smp`]).
+    /// others are helpers that ignore the clock and stop when told ([`super::smp`]).
     thread: usize,
     /// What the threads of a parallel search share (none: a search alone).
     shared: Option<&'a Shared>,
@@ -636,30 +636,18 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// Whether a forced move is searched anyway (see [`TimeManager::may_deepen`]): when the time
     /// of this move is lost if unused.
     fn thinks_when_forced(&self) -> bool {
-        self.tm.time_is_per_move() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
+        self.tm.turn_binds() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
     }
 
     /// Whether iteration `depth` may start: the clock's decision for the leading thread; for a
-    /// helper, any depth up to the cap until it is stopped, skipping the depths its thread
-    /// leaves to others (`depth` moves on past them).
-    fn may_deepen(
-        &mut self,
-        depth: &mut u32,
-        last_iteration: Duration,
-        stable: &Stability,
-    ) -> bool {
+    /// helper, any depth up to the cap until it is stopped.
+    fn may_deepen(&self, depth: u32, last_iteration: Duration, stable: &Stability) -> bool {
         if self.thread == 0 {
             let nodes = self.all_nodes();
-            return self.tm.may_deepen(*depth, nodes, last_iteration, stable);
-        }
-        let plies = self.pb.board().stones() as u32;
-        while skips_depth(self.thread, *depth + plies) {
-            *depth += 1;
+            return self.tm.may_deepen(depth, nodes, last_iteration, stable);
         }
         let stopped = self.shared.is_some_and(|s| s.stopped()) || self.tm.stop_requested();
-        !stopped
-            && (*depth as usize) < MAX_PLY
-            && self.tm.max_depth().is_none_or(|max| *depth <= max)
+        !stopped && (depth as usize) < MAX_PLY && self.tm.max_depth().is_none_or(|max| depth <= max)
     }
 
     /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
@@ -761,7 +749,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     }
 
     /// The second part of [`Searcher::run`]: iterative deepening over `root`. A helper thread
-    /// (see [`Searcher::in_parallel`]) skips some depths, ignores the clock and runs until the
+    /// (see [`Searcher::in_parallel`]) ignores the clock and runs until the
     /// leading thread stops it; only the leader should be given a `report` that prints.
     pub fn deepen(
         &mut self,
@@ -782,7 +770,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             // choose, the clock spends little or nothing on it.
             stability.force();
         }
-        while self.may_deepen(&mut depth, last_iteration, &stability) {
+        while self.may_deepen(depth, last_iteration, &stability) {
             let iteration_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;

@@ -22,18 +22,23 @@
 //! How much of the budget an iterative-deepening search spends ([`TimeManager::may_deepen`],
 //! [`Stability`]), as strong engines do: it starts another iteration while the time spent is
 //! under a *target*, which grows when the best move keeps changing or the score falls and
-//! shrinks when the choice has long been settled. When the time of a move is lost if unused
-//! (`timeout_turn` with no match clock), the target is half the hard deadline and may reach all
-//! of it, and an iteration starts whenever the move it searches first (about as long as the
-//! whole last iteration) can still finish: a cut iteration still checks the best move deeper and
-//! fills the table for the next move. Under a match clock the target is the fair share of the
-//! remaining time, and an iteration starts only if the whole of it can finish, since time saved
-//! now is time for later moves. Either way the hard deadline stops the search (never late). A
-//! won game (a five, an open four, a VCF) is answered at once; so is a forced move (one reply:
-//! a block, the one move that survives the opponent's threats) under a match clock, while per
-//! move it gets a quarter of the hard deadline ([`FORCED_SCALE`]): that time would be lost, and
-//! what the search finds about the position after the forced move is in the table when the
-//! opponent answers.
+//! shrinks when the choice has long been settled. When the turn's limit is the one that binds
+//! (`timeout_turn` with no match clock, or a match clock whose fair share of the remaining time
+//! is more than the turn allows: saving time then buys nothing), the target is
+//! [`PER_MOVE_TARGET`] of the hard deadline, scaled by the stability (a long-settled choice
+//! stops at about 60%, an unstable one may use all of it), and an iteration starts whenever
+//! half the last iteration's time is left (about half of the move it searches first, which
+//! costs about as much as the whole last iteration): a cut iteration still checks the best move
+//! deeper, or at least fills the table for the next move, with time that would be lost. With
+//! the whole first move required, searched replies averaged 50-55% of a 500 ms turn. When the
+//! match clock binds, the target is the fair share of the remaining time, and an iteration
+//! starts only if the whole of it can finish, since time saved now is time for later moves.
+//! Either way the hard deadline stops the search (never late). A won game (a five, an open
+//! four, a VCF) is answered at once; so is a forced move (one reply: a block, the one move that
+//! survives the opponent's threats) under a binding match clock, while per move it gets a
+//! quarter of the hard deadline ([`FORCED_SHARE`]): that time would be lost, and what the
+//! search finds about the position after the forced move is in the table when the opponent
+//! answers.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -106,6 +111,9 @@ pub struct TimeManager<'a> {
     /// Whether this move's time is lost if unused: no game time carries over (a fixed time per
     /// move, a byo-yomi period of one stone with no main time left).
     per_move: bool,
+    /// Whether the turn's limit binds rather than the match clock's: the time is lost if
+    /// unused, or the match clock's fair share is more than the turn allows anyway.
+    turn_binds: bool,
     stop: &'a AtomicBool,
 }
 
@@ -168,13 +176,18 @@ impl Lateness {
 impl<'a> TimeManager<'a> {
     /// Deadlines for a search that was requested at `start`.
     pub fn new(limit: &SearchLimit, start: Instant, stop: &'a AtomicBool) -> TimeManager<'a> {
-        let (soft, hard) = budget(&limit.clock);
+        let Budget {
+            soft,
+            hard,
+            turn_binds,
+        } = budget(&limit.clock);
         TimeManager {
             start,
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
             max_nodes: limit.nodes,
             per_move: limit.clock.left_ms.is_none(),
+            turn_binds: turn_binds || limit.clock.left_ms.is_none(),
             max_depth: limit.depth,
             stop,
         }
@@ -196,6 +209,11 @@ impl<'a> TimeManager<'a> {
     /// Whether the time of this move is lost if unused, so a search may spend all of it.
     pub fn time_is_per_move(&self) -> bool {
         self.per_move
+    }
+    /// Whether the turn's limit binds rather than the match clock (see the module notes): the
+    /// time this move leaves unused is worth nothing later.
+    pub fn turn_binds(&self) -> bool {
+        self.turn_binds
     }
     /// The node budget.
     pub fn max_nodes(&self) -> Option<u64> {
@@ -255,11 +273,12 @@ impl<'a> TimeManager<'a> {
     }
 }
 
-/// Share of the hard deadline that a per-move search aims to spend when its choice is neither
-/// settled nor shaken ([`Stability::scale`] 1).
-const PER_MOVE_TARGET: f64 = 0.5;
-/// The per-move target's scale when the move is forced (one reply).
-const FORCED_SCALE: f64 = 0.5;
+/// Share of the hard deadline that a search under a binding turn limit aims to spend when its
+/// choice is neither settled nor shaken ([`Stability::scale`] 1); the scaled target is at most
+/// the whole hard deadline. Raised from 0.5, which spent 40-42% of `timeout_turn` on average.
+const PER_MOVE_TARGET: f64 = 0.8;
+/// Share of the hard deadline a forced move (one reply) gets under a binding turn limit.
+const FORCED_SHARE: f64 = 0.25;
 
 impl TimeManager<'_> {
     /// Asked by an iterative-deepening search between iterations: whether iteration `depth`
@@ -278,16 +297,18 @@ impl TimeManager<'_> {
         if depth <= 1 {
             return true;
         }
-        let scale = match (stability.forced, self.per_move && self.hard.is_some()) {
-            (false, _) => stability.scale(),
-            (true, true) => FORCED_SCALE,
+        let turn = self.turn_binds && self.hard.is_some();
+        let share = match (stability.forced, turn) {
+            (false, true) => (PER_MOVE_TARGET * stability.scale()).min(1.0),
+            (false, false) => stability.scale(),
+            (true, true) => FORCED_SHARE,
             (true, false) => return false,
         };
         let elapsed = self.start.elapsed();
-        let (target, next) = match (self.per_move, self.hard) {
-            (true, Some(hard)) => (hard.mul_f64(PER_MOVE_TARGET * scale), last_iteration),
+        let (target, next) = match (turn, self.hard) {
+            (true, Some(hard)) => (hard.mul_f64(share), last_iteration / 2),
             _ => (
-                self.soft.map_or(Duration::MAX, |s| s.mul_f64(scale)),
+                self.soft.map_or(Duration::MAX, |s| s.mul_f64(share)),
                 last_iteration * 2,
             ),
         };
@@ -349,10 +370,19 @@ impl Stability {
     }
 }
 
-/// (soft, hard) deadlines in ms from the request, or `None` when unlimited.
-fn budget(clock: &GameClock) -> (Option<u64>, Option<u64>) {
+/// Deadlines in ms from the request (`None` when unlimited), and which limit binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Budget {
+    soft: Option<u64>,
+    hard: Option<u64>,
+    /// A turn limit is given and the match clock's fair share is at least as long.
+    turn_binds: bool,
+}
+
+fn budget(clock: &GameClock) -> Budget {
     let mut hard: Option<u64> = None;
     let mut soft: Option<u64> = None;
+    let mut turn_binds = clock.turn_ms.is_some();
     if let Some(turn) = clock.turn_ms {
         let h = turn.saturating_sub(margin_with_lag_ms(turn, clock.lag_ms));
         hard = Some(h);
@@ -368,11 +398,16 @@ fn budget(clock: &GameClock) -> (Option<u64>, Option<u64>) {
             let share = usable / moves + clock.increment_ms * 3 / 4;
             let h = (share * 5 / 2).min(usable / 3).min(usable);
             let s = share.min(h);
+            turn_binds &= hard.is_some_and(|turn| turn <= s);
             hard = Some(hard.map_or(h, |x| x.min(h)));
             soft = Some(soft.map_or(s, |x| x.min(s)));
         }
     }
-    (soft, hard)
+    Budget {
+        soft,
+        hard,
+        turn_binds,
+    }
 }
 
 #[cfg(test)]
@@ -380,7 +415,8 @@ mod tests {
     use super::*;
 
     fn deadlines(clock: GameClock) -> (Option<u64>, Option<u64>) {
-        budget(&clock)
+        let b = budget(&clock);
+        (b.soft, b.hard)
     }
 
     #[test]
@@ -552,67 +588,81 @@ mod tests {
     fn per_move_searches_spend_more_of_the_turn_and_never_pass_it() {
         let stop = AtomicBool::new(false);
         let ms = Duration::from_millis;
-        // 500 ms a move: hard deadline 430 ms; the target is half of it, more when unsettled.
-        let start = Instant::now() - ms(180);
-        let tm = TimeManager::new(&SearchLimit::move_time(500), start, &stop);
+        let at = |elapsed: u64| {
+            TimeManager::new(
+                &SearchLimit::move_time(500),
+                Instant::now() - ms(elapsed),
+                &stop,
+            )
+        };
+        // 500 ms a move: hard deadline 430 ms; the target is 80% of it (344 ms), about 60%
+        // when settled, all of it when unsettled.
         let calm = Stability::default();
         assert!(
-            tm.may_deepen(9, 0, ms(100), &calm),
-            "180 ms in, an iteration fits"
+            at(300).may_deepen(9, 0, ms(100), &calm),
+            "300 ms in, an iteration fits"
         );
+        assert!(at(180).may_deepen(9, 0, ms(300), &calm));
         assert!(
-            !tm.may_deepen(9, 0, ms(300), &calm),
-            "it would not finish its first move"
+            !at(300).may_deepen(9, 0, ms(300), &calm),
+            "not even half its first move would be searched"
         );
         let mut settled = Stability::default();
         for _ in 0..8 {
             settled.iteration(false, 0);
         }
-        let tm = TimeManager::new(
-            &SearchLimit::move_time(500),
-            Instant::now() - ms(200),
-            &stop,
-        );
-        assert!(tm.may_deepen(9, 0, ms(10), &calm));
+        assert!(at(240).may_deepen(9, 0, ms(10), &settled));
+        assert!(at(300).may_deepen(9, 0, ms(10), &calm));
         assert!(
-            !tm.may_deepen(9, 0, ms(10), &settled),
+            !at(300).may_deepen(9, 0, ms(10), &settled),
             "a settled choice stops sooner"
         );
         let mut shaken = Stability::default();
         for i in 0..4 {
             shaken.iteration(true, i);
         }
-        let tm = TimeManager::new(
-            &SearchLimit::move_time(500),
-            Instant::now() - ms(350),
-            &stop,
-        );
-        assert!(!tm.may_deepen(9, 0, ms(10), &calm));
+        assert!(!at(360).may_deepen(9, 0, ms(10), &calm));
         assert!(
-            tm.may_deepen(9, 0, ms(10), &shaken),
+            at(360).may_deepen(9, 0, ms(10), &shaken),
             "an unstable choice thinks on"
         );
-        let tm = TimeManager::new(
-            &SearchLimit::move_time(500),
-            Instant::now() - ms(425),
-            &stop,
-        );
         assert!(
-            !tm.may_deepen(9, 0, ms(10), &shaken),
+            !at(425).may_deepen(9, 0, ms(10), &shaken),
             "never past the hard deadline"
         );
         // The first iteration always runs; a forced move gets a quarter of the hard deadline.
         let mut forced = Stability::default();
         forced.force();
-        let tm = TimeManager::new(&SearchLimit::move_time(500), Instant::now(), &stop);
-        assert!(tm.may_deepen(1, 0, Duration::ZERO, &forced));
-        assert!(tm.may_deepen(2, 0, Duration::ZERO, &forced));
-        let tm = TimeManager::new(
-            &SearchLimit::move_time(500),
-            Instant::now() - ms(110),
-            &stop,
-        );
-        assert!(!tm.may_deepen(2, 0, Duration::ZERO, &forced));
+        assert!(at(0).may_deepen(1, 0, Duration::ZERO, &forced));
+        assert!(at(0).may_deepen(2, 0, Duration::ZERO, &forced));
+        assert!(at(100).may_deepen(2, 0, Duration::ZERO, &forced));
+        assert!(!at(110).may_deepen(2, 0, Duration::ZERO, &forced));
+    }
+
+    #[test]
+    fn a_match_clock_that_does_not_bind_leaves_the_turn_rules() {
+        let stop = AtomicBool::new(false);
+        let ms = Duration::from_millis;
+        let clock = |left_ms| SearchLimit {
+            clock: GameClock {
+                turn_ms: Some(500),
+                left_ms: Some(left_ms),
+                ..GameClock::default()
+            },
+            ..SearchLimit::default()
+        };
+        let calm = Stability::default();
+        // 100 s left: a fair share is seconds, so the turn's 500 ms bind.
+        let tm = TimeManager::new(&clock(100_000), Instant::now() - ms(300), &stop);
+        assert!(tm.turn_binds());
+        assert!(!tm.time_is_per_move());
+        assert!(tm.may_deepen(9, 0, ms(100), &calm));
+        // 3 s left: a share is about 107 ms, the match clock binds (its hard deadline, 267
+        // ms, is the tighter) and 150 ms is past its target, though not past the turn's.
+        let tm = TimeManager::new(&clock(3_000), Instant::now() - ms(150), &stop);
+        assert!(!tm.turn_binds());
+        assert!(!tm.may_deepen(9, 0, ms(10), &calm));
+        assert_eq!(tm.hard_limit(), Some(ms(267)));
     }
 
     #[test]
