@@ -65,7 +65,9 @@ pub struct MatchArgs {
     /// Board size, `15` or `20x15` (default: gomoku/renju 15, go 9, ttt 3).
     #[arg(long)]
     pub size: Option<String>,
-    /// Gomoku rule: freestyle, standard, caro, caro-standard (renju: use --game renju).
+    /// Gomoku rule: freestyle, standard, caro, caro-standard, no-double-three (black may not
+    /// make two open threes at once; engines are told `INFO rule 0` then `INFO rule_name
+    /// no-double-three`) (renju: use --game renju).
     #[arg(long, default_value = "freestyle")]
     pub rule: String,
     /// Komi for Go (area scoring).

@@ -8,6 +8,7 @@ use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::protocol::gtp::GtpGameKind;
 use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
+use crate::rules::Rule;
 use crate::search::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;
 use crate::session::options::{help, value_name};
@@ -44,6 +45,17 @@ pub struct EngineArgs {
     /// `--kernel`.
     #[arg(long, value_parser = kernel_size, help = help("kernel"), value_name = value_name("kernel"))]
     pub kernel: Option<usize>,
+    /// `--rule`.
+    #[arg(long, value_parser = rule_name, help = help("rule"), value_name = value_name("rule"))]
+    pub rule: Option<Rule>,
+}
+
+/// `--rule`: a rule by name (or Gomocup number).
+fn rule_name(s: &str) -> Result<Rule, String> {
+    Rule::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Rule::NAMED.iter().map(|r| r.name()).collect();
+        format!("{s:?} is not a rule ({})", names.join(", "))
+    })
 }
 
 /// `--kernel`: an odd side 1..=15.
@@ -137,6 +149,7 @@ impl EngineArgs {
                 nodes: self.nodes,
                 depth: self.depth,
                 threads: self.threads.map(usize::from),
+                rule: self.rule,
                 memory: self.memory.clone(),
                 player_options: self
                     .kernel
@@ -234,7 +247,23 @@ mod tests {
             threads: None,
             memory: None,
             kernel: None,
+            rule: None,
         }
+    }
+
+    #[test]
+    fn rule_names_every_rule_and_refuses_others() {
+        for r in Rule::NAMED {
+            assert_eq!(rule_name(r.name()), Ok(r));
+        }
+        let e = rule_name("three-three").unwrap_err();
+        assert!(e.contains("no-double-three"), "{e}");
+        let mut a = args(None, GameArg::Go);
+        a.rule = Some(Rule::NoDoubleThree);
+        assert_eq!(
+            a.run_options(ProtocolArg::Gomocup).session.rule,
+            Some(Rule::NoDoubleThree)
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The computer's level at the start (the menu's "Select AI" changes it): ttt perfect,
-    /// minimax, rules+heuristic, heuristic2, heuristic1, dumb, dumber; gomoku strong, classic,
+    /// minimax, rules+heuristic, heuristic2, dumb, dumber, heuristic1; gomoku strong, classic,
     /// learner; Go mcts, heuristic. Default: the game's first.
     #[arg(long)]
     pub level: Option<String>,
@@ -42,7 +42,8 @@ pub struct PlayArgs {
     pub size: Option<usize>,
     /// Gomoku rule: freestyle (five or more; the default), standard (exactly five), renju
     /// (black: exactly five, no double three, double four or overline), caro (a five blocked at
-    /// both ends does not win).
+    /// both ends does not win), no-double-three (five or more; black may not make two open
+    /// threes at once).
     #[arg(long)]
     pub rule: Option<String>,
     /// Go komi, points given to white (default 7.5; a multiple of 0.5).

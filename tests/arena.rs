@@ -203,6 +203,49 @@ fn renju_referee_and_process_against_internal() {
     assert_eq!(row(&run.stdout, "classic vs internal:strong").0, 2);
 }
 
+#[test]
+fn no_double_three_is_named_to_gomocup_engines_and_refereed() {
+    // Black to move must block white's four at 8,7, which would make two open threes: a black
+    // that knows the rule plays elsewhere and loses to the five; one that was told only
+    // `INFO rule 0` blocks and is forfeited for a forbidden move.
+    let dir = scratch("no-double-three");
+    sente_gomocup(&dir, "classic", "classic");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "6,7 4,11 7,7 5,10 8,5 6,9 8,6 7,8 3,12 0,0\n").unwrap();
+    let run = sente_match(
+        &[
+            "--rule",
+            "no-double-three",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "classic",
+            "internal:classic",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("gomoku 15x15 no-double-three"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("black won 0, white won 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("endings: line 2\n"), "{}", run.stdout);
+}
+
 /// The broken engine `tests/engines/<script>` in `mode` against `opponent` (in-process),
 /// with a 200 ms tolerance; `extra` adds arguments.
 fn against_broken(

@@ -13,7 +13,7 @@ use super::engine::{Answer, Engine, Fault, GameSetup};
 use super::manifest::{EngineSpec, GameName};
 use super::process::{Process, Silence};
 use super::tc::MoveBudget;
-use crate::rules::Color;
+use crate::rules::{Color, Rule};
 use crate::search::clock::UNLIMITED_MS;
 
 /// Gomocup's memory limit (350 MB, c-gomoku-cli's default), sent as `INFO max_memory`.
@@ -153,6 +153,11 @@ impl Engine for GomocupEngine {
         }
         let tc = &setup.tc;
         let mut info = vec![format!("INFO rule {}", setup.rule.gomocup_mask())];
+        if Rule::ALL.iter().all(|&r| r != setup.rule) {
+            // A rule with no Gomocup number is named; an engine that does not know the key
+            // plays freestyle and is forfeited by the referee if it breaks the rule.
+            info.push(format!("INFO rule_name {}", setup.rule.name()));
+        }
         if let Some(m) = tc.move_ms {
             info.push(format!("INFO timeout_turn {m}"));
         }

@@ -453,8 +453,17 @@ mod tests {
     }
 
     #[test]
-    fn renju_forbidden_points_are_illegal_for_black_only() {
-        let mut pos = Position::new(&setup(GameName::Renju, 15)).unwrap();
+    fn renju_and_no_double_three_forbid_the_double_three_to_black_only() {
+        let no_double_three = GameSetup {
+            rule: Rule::NoDoubleThree,
+            ..setup(GameName::Gomoku, 15)
+        };
+        for setup in [setup(GameName::Renju, 15), no_double_three] {
+            forbidden_double_three(Position::new(&setup).unwrap());
+        }
+    }
+
+    fn forbidden_double_three(mut pos: Position) {
         // Black (6,7) (7,7) across and (8,5) (8,6) down: (8,7) makes two open threes.
         play_all(
             &mut pos,

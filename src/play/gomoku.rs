@@ -1,5 +1,5 @@
 //! `sente play gomoku`: gomoku in a terminal, any rule the engine knows (freestyle, standard,
-//! renju, caro) on a square board of 5..26, against the gomoku levels of
+//! renju, caro, no-double-three) on a square board of 5..26, against the gomoku levels of
 //! [`crate::players::GOMOKU_LEVELS`] or another human. The menu, prompts and score are
 //! [`crate::play::menu`]'s.
 //!
@@ -12,8 +12,8 @@
 //! move and the computer's reply after it; `quit` or `00` abandons the game; `help` lists the forms.
 //! Boards stop at 26 columns so that every column has a letter.
 //!
-//! The board is redrawn after every move, the last stone in parentheses; under renju, when
-//! black is to move, black's forbidden points are marked `*` and refused with their reason.
+//! The board is redrawn after every move, the last stone in parentheses; under renju and
+//! no-double-three, when black is to move, black's forbidden points are marked `*` and refused with their reason.
 //! The computer gets `movetime` per move (or a fixed node budget) and its search progress
 //! (depth, evaluation, nodes, principal variation) goes to the progress stream while it thinks.
 
@@ -37,7 +37,13 @@ pub const MIN_SIZE: usize = 5;
 /// Largest board side: one letter per column.
 pub const MAX_SIZE: usize = 26;
 /// The rules offered, by their command-line names.
-pub const RULES: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
+pub const RULES: &[Rule] = &[
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::NoDoubleThree,
+];
 
 /// How a session is set up (`sente play gomoku` flags).
 #[derive(Clone, Debug)]
@@ -159,7 +165,8 @@ fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
         Ok(()) => Ok(Input::Play(p)),
         Err(MoveError::Occupied) => Err(format!("{name} is taken; choose an empty point.")),
         Err(MoveError::Forbidden(kind)) => Err(format!(
-            "{name} is forbidden for black under renju ({kind}); the points marked * are."
+            "{name} is forbidden for black under {} ({kind}); the points marked * are.",
+            board.rule().name()
         )),
         Err(e) => Err(format!("{name}: {e}.")),
     }
@@ -363,15 +370,17 @@ impl TerminalGame for Gomoku<'_> {
                 Rule::Standard => " (exactly five: an overline does not)",
                 Rule::Caro | Rule::CaroStandard => " unless both ends are blocked",
                 Rule::Freestyle => " (or more)",
+                Rule::NoDoubleThree => " (or more); black may not make two open threes at once (marked *)",
             }
         )?;
         let end = loop {
             let color = board.to_move();
-            let forbidden = if rule.renju() && color == Color::Black && board.winner().is_none() {
-                forbidden_points(&board)
-            } else {
-                Vec::new()
-            };
+            let forbidden =
+                if rule.restricts_black() && color == Color::Black && board.winner().is_none() {
+                    forbidden_points(&board)
+                } else {
+                    Vec::new()
+                };
             write!(out, "\n{}", draw_board(&board, &forbidden))?;
             if let Some(w) = board.winner() {
                 break End::Won {
@@ -566,7 +575,13 @@ mod tests {
         );
         assert!(t.contains(" 8  . . . . . X X * . . . . . . .  8"), "{t}");
         assert!(t.contains("Game abandoned (not scored)."), "{t}");
-        // Freestyle has no forbidden points.
+        // The same double three under no-double-three; freestyle has no forbidden points.
+        let (t, _) = session(tiny(15, Rule::NoDoubleThree), &script);
+        assert!(
+            t.contains("h8 is forbidden for black under no-double-three (double three)"),
+            "{t}"
+        );
+        assert!(t.contains(" 8  . . . . . X X * . . . . . . .  8"), "{t}");
         let (t, _) = session(tiny(15, Rule::Freestyle), &script);
         assert!(!t.contains("forbidden"), "{t}");
     }

@@ -233,14 +233,15 @@ mod tests {
 
     #[test]
     fn computer_vs_computer_and_level_selection() {
-        let t = session("5\nbogus\n6\n4\n5\n\n0\n", 4);
+        // dumb is the fifth level, strongest first.
+        let t = session("5\nbogus\n5\n4\n5\n\n0\n", 4);
         assert!(t.contains("Unknown level: bogus"), "{t}");
         assert!(t.contains("AI level: dumb"), "{t}");
         assert!(t.contains("X is dumb, O is"), "{t}");
         assert!(t.contains("Score after 1 game:"), "{t}");
         assert!(t.contains("5 : Select AI (current: dumb)"), "{t}");
         // Same seed, same session.
-        assert_eq!(t, session("5\nbogus\n6\n4\n5\n\n0\n", 4));
+        assert_eq!(t, session("5\nbogus\n5\n4\n5\n\n0\n", 4));
         let t = session("7\n0\n", 0);
         assert!(t.contains("Unknown command: 7"), "{t}");
     }

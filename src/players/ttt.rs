@@ -2,9 +2,11 @@
 //! [`ttt_player`]). The position is [`crate::rules::ttt::Grid`], the exact solver
 //! [`crate::search::ttt::Solver`].
 //!
-//! Levels, strongest first: `perfect` (never loses, wins fastest, loses slowest), `minimax`
-//! (002: +1/0/-1, never loses but may dawdle), `rules+heuristic`, `heuristic2`, `heuristic1`,
-//! `dumb`, `dumber` (004). Squares are numbered 0..8 row-major, as in [`crate::rules::ttt`].
+//! Levels, strongest first as measured: `perfect` (never loses, wins fastest, loses slowest),
+//! `minimax` (002: +1/0/-1, never loses but may dawdle), `rules+heuristic`, `heuristic2`,
+//! `dumb`, `dumber`, `heuristic1` (004; heuristic1 adds its own marks and subtracts the
+//! opponent's on each line, so a line holding two of the opponent's scores low and it never
+//! blocks: it loses 199 of 200 to dumb and splits with dumber). Squares are numbered 0..8 row-major, as in [`crate::rules::ttt`].
 //!
 //! Entry points for the CLI and the protocols (a tic-tac-toe game is
 //! `Board::with_k(3, 3, 3, Rule::Freestyle)`): a level is
@@ -41,7 +43,9 @@ pub trait TttPlayer: Send {
     fn choose_square(&mut self, g: &Grid) -> Option<usize>;
 }
 
-/// The tic-tac-toe levels, strongest first, with a description; the first is the default.
+/// The tic-tac-toe levels, strongest first as measured (a 200-game-per-pairing round robin of
+/// the `sente-ttt-*` engines, scores in the README), with a description; the first is the
+/// default.
 pub const TTT_LEVELS: &[(&str, &str)] = &[
     (
         "perfect",
@@ -59,12 +63,13 @@ pub const TTT_LEVELS: &[(&str, &str)] = &[
         "heuristic2",
         "line scores 1000/100/15/10/1 summed per square, ties at random",
     ),
-    (
-        "heuristic1",
-        "line scores +1 per own mark, -1 per opponent's, summed per square",
-    ),
     ("dumb", "win, block, centre, sides 2-4-6-8, corners 1-3-7-9"),
     ("dumber", "the first empty square"),
+    (
+        "heuristic1",
+        "line scores +1 per own mark, -1 per opponent's, summed per square (never blocks: \
+         measured no better than dumber)",
+    ),
 ];
 
 /// Makes the tic-tac-toe player named `level` (case-insensitive; `smart` is `minimax`, `rules`

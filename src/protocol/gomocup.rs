@@ -538,6 +538,10 @@ mod tests {
         assert_eq!(i("info time_left -50"), Setting::TimeLeft(-50));
         assert_eq!(i("INFO rule 4"), Setting::Rule(4));
         assert_eq!(
+            i("INFO rule_name No-Double-Three"),
+            Setting::RuleName("No-Double-Three".into())
+        );
+        assert_eq!(
             i("INFO max_memory 367001600"),
             Setting::MaxMemory(367001600)
         );

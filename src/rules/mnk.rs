@@ -90,10 +90,13 @@ pub enum Rule {
     Caro,
     /// rule 9: caro and exactly five.
     CaroStandard,
+    /// No Gomocup number (`INFO rule_name no-double-three`): SEEDS 003's rule, freestyle except
+    /// that black may not make two open threes with one stone (see `rules::three_three`).
+    NoDoubleThree,
 }
 
 impl Rule {
-    /// Every rule, freestyle (the default before any `INFO rule`) first.
+    /// Every rule with a Gomocup number, freestyle (the default before any `INFO rule`) first.
     pub const ALL: [Rule; 5] = [
         Rule::Freestyle,
         Rule::Standard,
@@ -117,10 +120,20 @@ impl Rule {
             _ => None,
         }
     }
-    /// The Gomocup bitmask for this rule.
+    /// Every rule by name: the numbered ones, then those a manager must name.
+    pub const NAMED: [Rule; 6] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroStandard,
+        Rule::NoDoubleThree,
+    ];
+    /// The Gomocup bitmask for this rule (no-double-three has none and gives freestyle's 0: a
+    /// manager must name it with `INFO rule_name`).
     pub fn gomocup_mask(self) -> u32 {
         match self {
-            Rule::Freestyle => 0,
+            Rule::Freestyle | Rule::NoDoubleThree => 0,
             Rule::Standard => 1,
             Rule::Renju => 4,
             Rule::Caro => 8,
@@ -133,7 +146,7 @@ impl Rule {
         match self {
             Rule::Standard | Rule::CaroStandard => true,
             Rule::Renju => color == Color::Black,
-            Rule::Freestyle | Rule::Caro => false,
+            Rule::Freestyle | Rule::Caro | Rule::NoDoubleThree => false,
         }
     }
     /// Whether a five closed by opponent stones at both ends fails to win.
@@ -141,10 +154,15 @@ impl Rule {
     pub fn caro(self) -> bool {
         matches!(self, Rule::Caro | Rule::CaroStandard)
     }
-    /// Whether black has forbidden points.
+    /// Whether black has renju's forbidden points.
     #[inline]
     pub fn renju(self) -> bool {
         self == Rule::Renju
+    }
+    /// Whether black has any forbidden points (renju's, or no-double-three's double threes).
+    #[inline]
+    pub fn restricts_black(self) -> bool {
+        matches!(self, Rule::Renju | Rule::NoDoubleThree)
     }
     /// Short lower-case name, as used on the command line.
     pub fn name(self) -> &'static str {
@@ -154,6 +172,7 @@ impl Rule {
             Rule::Renju => "renju",
             Rule::Caro => "caro",
             Rule::CaroStandard => "caro-standard",
+            Rule::NoDoubleThree => "no-double-three",
         }
     }
     /// Parses a name as printed by [`Rule::name`] (or the Gomocup number).
@@ -164,6 +183,7 @@ impl Rule {
             "renju" | "4" => Some(Rule::Renju),
             "caro" | "8" => Some(Rule::Caro),
             "caro-standard" | "9" => Some(Rule::CaroStandard),
+            "no-double-three" => Some(Rule::NoDoubleThree),
             _ => None,
         }
     }
@@ -454,8 +474,13 @@ impl Board {
         if self.winner.is_some() {
             return Err(MoveError::GameOver);
         }
-        if self.rule.renju() && color == Color::Black && self.k == 5 {
-            if let Some(kind) = crate::rules::renju::forbidden(self, p) {
+        if self.rule.restricts_black() && color == Color::Black && self.k == 5 {
+            let kind = if self.rule.renju() {
+                crate::rules::renju::forbidden(self, p)
+            } else {
+                crate::rules::three_three::forbidden(self, p)
+            };
+            if let Some(kind) = kind {
                 return Err(MoveError::Forbidden(kind));
             }
         }

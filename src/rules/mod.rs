@@ -6,6 +6,7 @@ pub mod mnk;
 pub mod notation;
 pub mod position;
 pub mod renju;
+pub mod three_three;
 pub mod ttt;
 
 pub use mnk::{Board, Cell, Color, MoveError, Pos, Rule};

@@ -90,10 +90,19 @@ pub fn forbidden_in_place(board: &mut Board, p: Pos) -> Option<Forbidden> {
     classify(board, p, 0)
 }
 
-/// Every empty point black may not play, row by row (the Gomocup `YXSHOWFORBID` answer). Empty
-/// unless the board's rule is renju with k = 5.
+/// Every empty point black may not play, row by row (the Gomocup `YXSHOWFORBID` answer): renju's
+/// or no-double-three's ([`crate::rules::three_three`]); empty under other rules or k != 5.
 pub fn forbidden_points(board: &Board) -> Vec<Pos> {
-    if !board.rule().renju() || board.k() != 5 {
+    if board.k() != 5 {
+        return Vec::new();
+    }
+    if board.rule() == crate::rules::Rule::NoDoubleThree {
+        return board
+            .empty_points()
+            .filter(|&p| crate::rules::three_three::forbidden(board, p).is_some())
+            .collect();
+    }
+    if !board.rule().renju() {
         return Vec::new();
     }
     let mut scratch = board.clone();

@@ -250,7 +250,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             }
             list.push((p, score));
         }
-        if c == Color::Black && self.pb.board().rule().renju() {
+        if c == Color::Black && self.pb.board().rule().restricts_black() {
             let pb = &mut self.pb;
             list.retain(|&(p, _)| !forbidden_for(pb, c, p));
         }

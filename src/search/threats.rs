@@ -14,7 +14,7 @@ use crate::eval::patterns::{
     P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
-use crate::rules::renju;
+use crate::rules::{renju, three_three};
 use crate::search::clock::TimeManager;
 use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
@@ -37,16 +37,22 @@ impl Default for Vcf {
     }
 }
 
-/// Whether black may not play `p` in the current position of `pb` (renju only). The few points
+/// Whether black may not play `p` in the current position of `pb` (renju, no-double-three). The few points
 /// that need the full test get it in place (hypothetical stones put on `pb`'s board and taken
 /// off again), so the search never allocates for it.
 pub fn forbidden_for(pb: &mut PatternBoard, color: Color, p: Pos) -> bool {
-    if color != Color::Black || !pb.board().rule().renju() {
+    if color != Color::Black || !pb.board().rule().restricts_black() {
         return false;
     }
     let level = pb.p4(Color::Black, p);
     if level == P4_FIVE {
         return false;
+    }
+    if !pb.board().rule().renju() {
+        // No-double-three (freestyle patterns): two open threes combine into 3-3 or above, so
+        // only those levels get the read-only scan of the four lines through p.
+        let suspicious = matches!(level, P4_FLEX3_2X | P4_BLOCK4_FLEX3 | P4_FLEX4);
+        return suspicious && three_three::forbidden(pb.board(), p).is_some();
     }
     let suspicious = pb.overline_at(Color::Black, p)
         || level == P4_FLEX4
@@ -616,7 +622,7 @@ impl Vct {
             class * 10_000 + pb.cell_value(att, p) + pb.cell_value(att.opponent(), p) / 2
         };
         self.stack[base..].sort_unstable_by_key(|&p| (std::cmp::Reverse(rank(p)), p.0));
-        if att == Color::Black && pb.board().rule().renju() {
+        if att == Color::Black && pb.board().rule().restricts_black() {
             // Drop forbidden points (tested only for the few suspicious levels).
             let mut keep = base;
             for i in base..self.stack.len() {
@@ -650,7 +656,7 @@ impl Vct {
         if pb.count(att, P4_FLEX4) == 0 {
             return false;
         }
-        if att == Color::Black && pb.board().rule().renju() {
+        if att == Color::Black && pb.board().rule().restricts_black() {
             return first_point_at(pb, att, P4_FLEX4, true).is_some();
         }
         true
@@ -858,7 +864,7 @@ impl Vct {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::{Board, Rule};
+    use crate::rules::mnk::{splitmix64, Board, Rule};
     use std::sync::atomic::AtomicBool;
 
     fn setup(black: &[(i64, i64)], white: &[(i64, i64)], to_move: Color) -> PatternBoard {
@@ -973,21 +979,57 @@ mod tests {
     }
 
     #[test]
-    fn renju_black_may_not_use_a_forbidden_double_three() {
-        let mut pb = setup_rule(Rule::Renju, &THREE_THREE, &FAR, Color::Black);
-        let p = pb.board().pos(8, 7).unwrap();
-        assert!(
-            forbidden_for(&mut pb, Color::Black, p),
-            "(8,7) is a renju 3-3"
-        );
-        if let Some((m, _)) = vct(&mut pb, 4) {
-            assert_ne!(m, p);
-            assert!(!forbidden_for(&mut pb, Color::Black, m));
+    fn black_may_not_use_a_forbidden_double_three_under_renju_or_no_double_three() {
+        for rule in [Rule::Renju, Rule::NoDoubleThree] {
+            let mut pb = setup_rule(rule, &THREE_THREE, &FAR, Color::Black);
+            let p = pb.board().pos(8, 7).unwrap();
+            assert!(forbidden_for(&mut pb, Color::Black, p), "(8,7) is a 3-3");
+            if let Some((m, _)) = vct(&mut pb, 4) {
+                assert_ne!(m, p);
+                assert!(!forbidden_for(&mut pb, Color::Black, m));
+            }
+            // White may: the same shape in white stones wins.
+            let mut pb = setup_rule(rule, &FAR, &THREE_THREE, Color::White);
+            let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins");
+            assert_eq!((xy(&pb, m), depth), ((8, 7), 1), "{rule:?}");
         }
-        // White may: the same shape in white stones wins.
-        let mut pb = setup_rule(Rule::Renju, &FAR, &THREE_THREE, Color::White);
-        let (m, depth) = vct(&mut pb, 4).expect("white's 3-3 wins in renju");
-        assert_eq!((xy(&pb, m), depth), ((8, 7), 1));
+    }
+
+    #[test]
+    fn no_double_three_filter_misses_no_forbidden_point() {
+        // forbidden_for scans only points whose threat level could hold two open threes; on
+        // random crowded boards every point the rule forbids must be among them.
+        let mut state = 7u64;
+        let mut forbidden = 0;
+        for _ in 0..300 {
+            let mut b = Board::new(15, 15, Rule::NoDoubleThree).unwrap();
+            let stones = 20 + splitmix64(&mut state) % 60;
+            for _ in 0..stones {
+                let p = b.pos(
+                    (splitmix64(&mut state) % 15) as i64,
+                    (splitmix64(&mut state) % 15) as i64,
+                );
+                let c = if splitmix64(&mut state).is_multiple_of(3) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if let Some(p) = p.filter(|&p| b.is_empty(p)) {
+                    b.place(p, c);
+                }
+            }
+            b.set_to_move(Color::Black);
+            let mut pb = PatternBoard::new(&b);
+            for p in b.empty_points() {
+                let exact = three_three::forbidden(&b, p).is_some();
+                assert_eq!(forbidden_for(&mut pb, Color::Black, p), exact);
+                forbidden += exact as usize;
+            }
+        }
+        assert!(
+            forbidden > 100,
+            "too few forbidden points to test the filter: {forbidden}"
+        );
     }
 
     fn defence_set(

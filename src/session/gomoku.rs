@@ -94,6 +94,9 @@ pub enum Setting {
     MaxMemory(i64),
     GameType(i64),
     Rule(i64),
+    /// `INFO rule_name NAME`: a rule by name, for rules with no Gomocup number
+    /// (`no-double-three`); the numbered rules' names work too.
+    RuleName(String),
     Folder(String),
     Evaluate(i64, i64),
     MaxDepth(i64),
@@ -161,6 +164,9 @@ pub struct SessionConfig {
     pub depth: Option<u32>,
     /// Search threads (`--threads`); outranks `INFO thread_num`.
     pub threads: Option<usize>,
+    /// The rule (`--rule`); outranks `INFO rule` and `INFO rule_name`, so that a manager that
+    /// cannot name a rule (Piskvork has no `rule_name`) can still run one.
+    pub rule: Option<Rule>,
     /// File a learning player keeps its memory in (`--memory`); outranks `INFO folder`.
     pub memory: Option<PathBuf>,
     /// Player-specific settings (`--kernel`, unknown `INFO` keys), offered to every player.
@@ -175,6 +181,7 @@ impl Default for SessionConfig {
             nodes: None,
             depth: None,
             threads: None,
+            rule: None,
             memory: None,
             player_options: Vec::new(),
         }
@@ -240,7 +247,7 @@ impl GomokuSession {
         });
         let mut s = GomokuSession {
             board: None,
-            rule: Rule::Freestyle,
+            rule: config.rule.unwrap_or(Rule::Freestyle),
             settings: Settings::default(),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
@@ -400,12 +407,22 @@ impl GomokuSession {
             },
             Setting::GameType(v) => s.game_type = Some(v),
             Setting::Rule(v) => match Rule::from_gomocup(v) {
-                Some(rule) => self.set_rule(rule),
+                Some(rule) => self.set_managers_rule(rule),
                 None => self.complain(format!(
                     "INFO rule {v}: unsupported rule (supported: 0 freestyle, 1 standard, \
                      4 renju, 8 caro, 9 caro with exact five, 2 renju as Yixin-Board sends it; \
                      +2 continuous is otherwise ignored)"
                 )),
+            },
+            Setting::RuleName(name) => match Rule::from_name(&name) {
+                Some(rule) => self.set_managers_rule(rule),
+                None => {
+                    let names: Vec<&str> = Rule::NAMED.iter().map(|r| r.name()).collect();
+                    self.complain(format!(
+                        "INFO rule_name {name}: unknown rule (known: {})",
+                        names.join(", ")
+                    ))
+                }
             },
             Setting::Folder(f) => {
                 if self.config.memory.is_none() {
@@ -498,6 +515,18 @@ impl GomokuSession {
     }
 
     /// Rebuilds the current board under `rule`, keeping its stones and side to move.
+    /// A rule from `INFO rule` / `INFO rule_name`, unless `--rule` fixed one.
+    fn set_managers_rule(&mut self, rule: Rule) {
+        match self.config.rule {
+            Some(fixed) if fixed != rule => warn!(
+                "the manager's rule {} ignored: --rule {} outranks it",
+                rule.name(),
+                fixed.name()
+            ),
+            _ => self.set_rule(rule),
+        }
+    }
+
     fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
         self.player.prepare(rule);

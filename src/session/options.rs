@@ -209,6 +209,17 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
               game, is accepted and ignored",
     },
     EngineOption {
+        flag: flag("rule", "R"),
+        info: &[key("rule_name", "R", InfoValue::Word(Setting::RuleName))],
+        gtp: "",
+        doc: "the gomoku rule by name: `freestyle`, `standard`, `renju`, `caro`, \
+              `caro-standard`, or `no-double-three`, which has no Gomocup number (the rule of \
+              the wiki page `classic` comes from: black may not make two open threes with one \
+              stone; four-fours and overlines are allowed, five or more wins, a five is never \
+              forbidden); `--rule` outranks every `INFO rule` and `INFO rule_name`, for \
+              managers that cannot send the key (Piskvork)",
+    },
+    EngineOption {
         flag: None,
         info: &[key(
             "max_memory",

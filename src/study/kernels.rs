@@ -216,7 +216,8 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
     let m = cfg.matching;
     let _ = writeln!(
         t,
-        "Kernel study (SEEDS 001, Table 2): {BOARD_SIZE}x{BOARD_SIZE} freestyle, black opens in the centre."
+        "Kernel study (Table 2 of the 2022 conference paper on a rule-based, semi-supervised gomoku AI): \
+         {BOARD_SIZE}x{BOARD_SIZE} freestyle, black opens in the centre."
     );
     let _ = writeln!(
         t,
@@ -230,7 +231,7 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
         cfg.games,
         cfg.weights.name(),
         if m.anchor == Anchor::Board {
-            "anchored where cut (001)"
+            "anchored where cut (the paper's)"
         } else {
             "matched anywhere"
         },
@@ -249,7 +250,7 @@ pub fn report(cfg: &StudyConfig, results: &[SizeResult]) -> String {
     let _ = writeln!(t);
     let _ = writeln!(
         t,
-        "Black's win rate, % per round: ours, and (paper) where 001's Table 2 prints the round"
+        "Black's win rate, % per round: ours, and (paper) where the paper's Table 2 prints the round"
     );
     let head = |t: &mut String| {
         let _ = write!(t, "round");

@@ -93,7 +93,7 @@ pub fn naive_makes_win(g: &Grid, x: i64, y: i64, color: Color, k: usize, rule: R
     let exact = match rule {
         Rule::Standard | Rule::CaroStandard => true,
         Rule::Renju => color == Color::Black,
-        Rule::Freestyle | Rule::Caro => false,
+        Rule::Freestyle | Rule::Caro | Rule::NoDoubleThree => false,
     };
     let caro = matches!(rule, Rule::Caro | Rule::CaroStandard);
     let mut g = g.clone();

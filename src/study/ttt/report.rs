@@ -500,7 +500,7 @@ pub fn ga_svg(ga: &GaResult) -> String {
     }
     let _ = writeln!(
         s,
-        r#"<text x="{:.1}" y="18" text-anchor="middle">GA fitness by generation (SEEDS 000 Fig. 10)</text>"#,
+        r#"<text x="{:.1}" y="18" text-anchor="middle">GA fitness by generation (the 2014 tic-tac-toe GA paper, Fig. 10)</text>"#,
         w / 2.0
     );
     let _ = writeln!(s, "</svg>");
@@ -522,7 +522,7 @@ pub fn run(opts: &StudyOptions, out: &mut dyn Write) -> io::Result<()> {
     })?;
     writeln!(
         out,
-        "Tic-tac-toe GA study (SEEDS 000), black opens on the centre"
+        "Tic-tac-toe GA study (the 2014 journal paper on tic-tac-toe strategies by a genetic algorithm), black opens on the centre"
     )?;
     writeln!(
         out,
