@@ -29,6 +29,9 @@ pub struct EngineArgs {
     /// `--nodes`.
     #[arg(long, help = help("nodes"), value_name = value_name("nodes"))]
     pub nodes: Option<u64>,
+    /// `--ponder`.
+    #[arg(long, help = help("ponder"))]
+    pub ponder: bool,
     /// `--depth`.
     #[arg(long, help = help("depth"), value_name = value_name("depth"))]
     pub depth: Option<u32>,
@@ -166,6 +169,7 @@ impl EngineArgs {
                 seed: self.seed,
                 nodes: self.nodes,
                 threads: self.threads.map_or(1, usize::from),
+                ponder: self.ponder,
             },
         }
     }
@@ -238,6 +242,7 @@ mod tests {
             game,
             seed: 0,
             nodes: None,
+            ponder: false,
             depth: None,
             threads: None,
             memory: None,

@@ -47,8 +47,10 @@ fn sente_help_shows_the_tables_text_for_every_flag() {
     let text = String::from_utf8_lossy(&out.stdout);
     for flag in flags() {
         let long = flag.trim_start_matches('-');
+        // A flag with a value is followed by its name, a switch (`--ponder`) by the line's end.
         let at = text
             .find(&format!("      {flag} "))
+            .or_else(|| text.find(&format!("      {flag}\n")))
             .unwrap_or_else(|| panic!("{flag} missing from sente --help:\n{text}"));
         let entry = text[at..].lines().nth(1).unwrap_or("").trim();
         assert_eq!(entry, help(long), "{flag}'s help is not the table's");

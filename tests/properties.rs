@@ -79,7 +79,7 @@ proptest! {
     #[test]
     fn gtp_lines_of_known_words_parse_without_panic(
         id in "([0-9]{1,3} )?",
-        name in "(play|genmove|boardsize|rectangular_boardsize|komi|time_left|time_settings|kgs-time_settings|loadsgf|lz-analyze|kata-analyze|kata-genmove_analyze|kata-set-rules|kata-set-rule|kgs-rules|set_free_handicap|fixed_handicap|final_status_list|known_command|sente-level|gomill-genmove_ex|undo)",
+        name in "(play|genmove|boardsize|rectangular_boardsize|komi|time_left|time_settings|kgs-time_settings|loadsgf|lz-analyze|kata-analyze|kata-genmove_analyze|kata-set-rules|kata-set-rule|kgs-rules|set_free_handicap|fixed_handicap|final_status_list|known_command|sente-level|gomill-genmove_ex|kgs-genmove_cleanup|reg_genmove|undo)",
         args in prop::collection::vec("[a-zA-Z0-9.:,{}\"-]{0,6}", 0..6),
     ) {
         let line = format!("{id}{name} {}", args.join(" "));

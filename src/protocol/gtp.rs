@@ -56,6 +56,9 @@ pub enum Command {
     Play(Color, Vertex),
     Genmove(Color),
     RegGenmove(Color),
+    /// `kgs-genmove_cleanup <colour>`: genmove in the cleanup phase (capture every dead stone
+    /// before passing; never resign).
+    GenmoveCleanup(Color),
     Undo,
     FixedHandicap(usize),
     PlaceFreeHandicap(usize),
@@ -103,9 +106,11 @@ pub enum Command {
     SetRule(RuleOption),
     /// `clear_cache`: forget the search's cached tree (the game stays).
     ClearCache,
-    /// `stop`: KataGo's "halt pondering"; we never ponder and any line already ends an
-    /// analysis, so there is nothing left to stop.
+    /// `stop`: KataGo's "halt pondering"; any line already ends a ponder or an analysis, so
+    /// there is nothing left to stop.
     Stop,
+    /// `sente-ponder [on|off]`: show or switch pondering.
+    Ponder(Option<bool>),
 }
 
 /// Why a line was refused before reaching the session.
@@ -169,12 +174,14 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "sente-ownership",
     "gomill-explain_last_move",
     "gomill-genmove_ex",
+    "kgs-genmove_cleanup",
     "kata-get-rules",
     "kata-set-rules",
     "kata-set-rule",
     "kgs-rules",
     "clear_cache",
     "stop",
+    "sente-ponder",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -415,13 +422,13 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             arity(args, 2, "play <color> <vertex>")?;
             Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))
         }
-        "genmove" | "reg_genmove" => {
+        "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
             arity(args, 1, &format!("{name} <color>"))?;
             let c = color_arg(args[0])?;
-            Ok(if name == "genmove" {
-                Command::Genmove(c)
-            } else {
-                Command::RegGenmove(c)
+            Ok(match name {
+                "genmove" => Command::Genmove(c),
+                "reg_genmove" => Command::RegGenmove(c),
+                _ => Command::GenmoveCleanup(c),
             })
         }
         "fixed_handicap" | "place_free_handicap" => {
@@ -501,6 +508,12 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             let kind = analyze_kind(name);
             parse_analyze(name, kind, args, false).map(|(_, o)| Command::Analyze(kind, o))
         }
+        "sente-ponder" => match args {
+            [] => Ok(Command::Ponder(None)),
+            [w] if w.eq_ignore_ascii_case("on") => Ok(Command::Ponder(Some(true))),
+            [w] if w.eq_ignore_ascii_case("off") => Ok(Command::Ponder(Some(false))),
+            _ => Err(syntax("sente-ponder [on|off]")),
+        },
         "lz-genmove_analyze" | "kata-genmove_analyze" => {
             let kind = analyze_kind(name);
             parse_analyze(name, kind, args, true)
@@ -1036,6 +1049,29 @@ mod tests {
         assert!(matches!(cmd("play b d4 d5"), Err(LineError::Syntax(_))));
         assert_eq!(cmd("genmove w"), Ok(Command::Genmove(Color::White)));
         assert_eq!(cmd("reg_genmove B"), Ok(Command::RegGenmove(Color::Black)));
+        assert_eq!(
+            cmd("kgs-genmove_cleanup white"),
+            Ok(Command::GenmoveCleanup(Color::White))
+        );
+        assert!(matches!(
+            cmd("kgs-genmove_cleanup"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("kgs-genmove_cleanup b c3"),
+            Err(LineError::Syntax(_))
+        ));
+        assert_eq!(cmd("sente-ponder"), Ok(Command::Ponder(None)));
+        assert_eq!(cmd("sente-ponder ON"), Ok(Command::Ponder(Some(true))));
+        assert_eq!(cmd("sente-ponder off"), Ok(Command::Ponder(Some(false))));
+        assert!(matches!(
+            cmd("sente-ponder maybe"),
+            Err(LineError::Syntax(_))
+        ));
+        assert!(matches!(
+            cmd("sente-ponder on off"),
+            Err(LineError::Syntax(_))
+        ));
         assert!(matches!(cmd("genmove"), Err(LineError::Syntax(_))));
         assert!(matches!(cmd("genmove d4"), Err(LineError::Syntax(_))));
     }

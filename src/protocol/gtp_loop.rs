@@ -7,10 +7,13 @@
 //! Which lines stop what is decided on the reader thread (`InterruptWatch` in the parent module): any line
 //! after `lz-analyze` / `kata-analyze` (a blank one too, or end of input) ends the analysis at
 //! once; nothing
-//! interrupts a `genmove`, whose queued successors simply wait their turn.
+//! interrupts a `genmove`, whose queued successors simply wait their turn. With pondering on
+//! (`--ponder`, `sente-ponder on`), the loop ponders while no line is queued after a genmove
+//! ([`GoSession::ponder`]); the reader raises the input flag after queueing any line, which
+//! ends the ponder, and the line is then answered as if no ponder had run.
 
 use std::io::{self, Write};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::sync::Arc;
 
 use log::{error, warn};
@@ -43,6 +46,8 @@ pub struct GtpOptions {
     pub nodes: Option<u64>,
     /// Search threads for Go (`--threads`; 0 counts as 1).
     pub threads: usize,
+    /// Go: think on the opponent's time (`--ponder`).
+    pub ponder: bool,
 }
 
 /// The engine's name for `name`.
@@ -73,6 +78,7 @@ impl Engine {
                     seed: options.seed,
                     nodes: options.nodes,
                     threads: options.threads,
+                    ponder: options.ponder,
                 };
                 let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
                     fallback(e);
@@ -112,12 +118,30 @@ pub fn gtp_loop<W: Write>(
     options: &GtpOptions,
 ) -> io::Result<()> {
     let game = options.game;
-    let mut engine = Engine::new(options, signal);
+    let mut engine = Engine::new(options, signal.clone());
     if let Err(e) = &engine {
         error!("no GTP session: {e}");
     }
     let mut next = first;
     loop {
+        if next.is_none() {
+            if let Ok(Engine::Go(go)) = engine.as_mut() {
+                if go.wants_ponder() {
+                    // Ponder only on an empty queue, until the next line arrives.
+                    signal.clear_input();
+                    match rx.try_recv() {
+                        Ok(Event::Line(input)) => next = Some(input),
+                        Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Ok(()),
+                        Err(TryRecvError::Empty) => {
+                            if guarded("pondering", || go.ponder(signal.input_flag())).is_err() {
+                                go.clear_cache();
+                            }
+                            continue;
+                        }
+                    }
+                }
+            }
+        }
         let Some(input) = next_input(&mut next, rx) else {
             return Ok(());
         };
@@ -231,6 +255,10 @@ fn execute(
                 let mut req = GtpRequest::plain(input.seq, input.at);
                 return Ok(format_genmove(go.genmove_ex(color, claim, &mut req)));
             }
+            Command::GenmoveCleanup(color) => {
+                let mut req = GtpRequest::plain(input.seq, input.at);
+                return Ok(format_genmove(go.genmove_cleanup(color, &mut req)));
+            }
             Command::GetRules => return Ok(format_kata_rules(&go.rules())),
             Command::SetRules(rules) => return empty(go.set_rules(rules)),
             Command::SetRule(option) => return empty(go.set_rules(option.applied_to(go.rules()))),
@@ -238,8 +266,15 @@ fn execute(
                 go.clear_cache();
                 return Ok(String::new());
             }
-            // Nothing ponders and any line already ended an analysis: nothing to stop.
+            // Any line already ended a ponder or an analysis: nothing is left to stop.
             Command::Stop => return Ok(String::new()),
+            Command::Ponder(None) => {
+                return Ok(if go.ponder_enabled() { "on" } else { "off" }.to_string())
+            }
+            Command::Ponder(Some(on)) => {
+                go.set_ponder(on);
+                return Ok(String::new());
+            }
             Command::Ownership => {
                 let (points, margin) = go.ownership();
                 return Ok(format_influence(&points, margin));
@@ -355,6 +390,7 @@ mod tests {
                 seed: 1,
                 nodes: Some(200),
                 threads: 1,
+                ponder: false,
             },
             ..RunOptions::default()
         };
@@ -432,6 +468,11 @@ mod tests {
     /// guard, not a latency check). Closes the input after the last step and returns all the
     /// output.
     fn live_go_steps(steps: &[(&str, &str)]) -> String {
+        live_go_steps_with(false, steps)
+    }
+
+    /// [`live_go_steps`], pondering when `ponder`.
+    fn live_go_steps_with(ponder: bool, steps: &[(&str, &str)]) -> String {
         use std::io::BufReader;
         use std::time::Duration;
         let (reader, writer) = std::io::pipe().unwrap();
@@ -442,6 +483,7 @@ mod tests {
             gtp: GtpOptions {
                 seed: 1,
                 nodes: Some(50),
+                ponder,
                 ..GtpOptions::default()
             },
             ..RunOptions::default()
@@ -451,6 +493,10 @@ mod tests {
         });
         let mut out = String::new();
         for (text, marker) in steps {
+            if ponder {
+                // Time for the ponder after the last answer to start.
+                std::thread::sleep(Duration::from_millis(50));
+            }
             // From the last byte already seen, so that a marker split across writes is found.
             let from = out.len().saturating_sub(1);
             writer.as_mut().unwrap().write_all(text.as_bytes()).unwrap();
@@ -473,6 +519,32 @@ mod tests {
     /// with `9 protocol_version`) until that is answered.
     fn live_go(before: &str, marker: &str, after: &str) -> String {
         live_go_steps(&[(before, marker), (after, "=9 2\n\n")])
+    }
+
+    #[test]
+    fn the_next_line_ends_a_ponder_and_is_answered_as_without_one() {
+        // After `genmove` the engine ponders (20 million playouts would take minutes): each
+        // later line must stop it and be answered, the answers shaped as in a run without
+        // pondering (the moves may differ: the ponder grows the tree the next genmove reuses).
+        let steps = [
+            ("boardsize 9\nclear_board\n1 genmove b\n", "=1 "),
+            ("2 play w A1\n", "=2\n\n"),
+            ("3 genmove b\n", "=3 "),
+            ("4 sente-ponder\n", "=4 "),
+            ("5 sente-ponder off\n6 sente-ponder\n", "=6 "),
+            ("9 protocol_version\n", "=9 2\n\n"),
+        ];
+        let with = live_go_steps_with(true, &steps);
+        let without = live_go_steps_with(false, &steps);
+        assert!(with.contains("=4 on\n"), "{with}");
+        assert!(without.contains("=4 off\n"), "{without}");
+        assert!(with.contains("=6 off\n"), "{with}");
+        let shape = |s: &str| {
+            s.lines()
+                .map(|l| l.split(' ').next().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shape(&with), shape(&without));
     }
 
     #[test]

@@ -131,12 +131,15 @@ where
                 if tx.send(Event::Line(Input { line, at, seq })).is_err() {
                     return;
                 }
+                // After the send: a ponder that found the queue empty then sees the flag.
+                signal.note_input();
                 seq += 1;
             }
             if let Some(kind) = interrupt(None) {
                 signal.interrupt(seq, kind);
             }
             let _ = tx.send(Event::Eof);
+            signal.note_input();
         })
         .expect("spawning the stdin thread");
     rx

@@ -6,7 +6,8 @@
 //! - **Expansion**: the root at once, any other node once it has been visited
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
 //!   eye (at the root also the game's superko law); a pass child exists only when there is no
-//!   such point. Each child gets a prior ([`crate::eval::go_priors`], from the seed's move scorer): a virtual
+//!   such point or when every such point is a self-atari (or a run into a ladder): a seki's
+//!   shared liberties, where passing keeps both groups alive. Each child gets a prior ([`crate::eval::go_priors`], from the seed's move scorer): a virtual
 //!   [`MctsConfig::prior_visits`] visits at a winrate between 0.35 and 0.65 that falls with the
 //!   score's distance below the best, and 0.1 for a self-atari that captures nothing.
 //! - **Progressive widening** in the opening of big boards: a node with more than
@@ -1078,17 +1079,20 @@ fn children_of(
             ..Node::default()
         });
     }
+    // A pass child: even odds, the weight of a good move.
+    let pass = Node {
+        mv: PASS,
+        color: me,
+        allowed: true,
+        prior_q: 0.5,
+        prior_p: 1.0,
+        ..Node::default()
+    };
     if nodes.is_empty() {
-        nodes.push(Node {
-            mv: PASS,
-            color: me,
-            allowed: true,
-            prior_q: 0.5,
-            prior_p: 1.0,
-            ..Node::default()
-        });
+        nodes.push(pass);
     } else {
-        if top == i32::MIN {
+        let all_bad = top == i32::MIN;
+        if all_bad {
             top = nodes[first..]
                 .iter()
                 .map(|n| n.prior_q as i32)
@@ -1102,6 +1106,14 @@ fn children_of(
             (n.prior_q, n.prior_p) = prior_of(gap, n.score_sum, n.prior_p < 0.0);
             n.score_sum = 0.0;
             sum += n.prior_p;
+        }
+        if all_bad {
+            // Every move left is a self-atari or a run into a ladder: in a seki, or with the
+            // game over but for such moves, passing is often the only sound move, and the
+            // playouts pass there too. Without a pass child the tree had to pick one of them
+            // (and resigned a won seki: every move loses the group).
+            sum += pass.prior_p;
+            nodes.push(pass);
         }
         for n in &mut nodes[first..] {
             n.prior_p /= sum;
@@ -1536,13 +1548,13 @@ mod tests {
     fn a_turn_search_spends_its_time_unless_the_choice_is_made() {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::move_time(400);
-        // 2x2, black A1 A2, white B2 in atari: black's only move is the capture on B1, so
-        // the search ends at once.
+        // 2x2, black B1, white A2 B2 in atari: black's only move is the capture on A1 (two
+        // stones: no self-atari, so no pass child either), and the search ends at once.
         let mut g = GoGame::new(2, 2, GoRules::default()).unwrap();
-        g.play(mv(&g, "A1"), Color::Black).unwrap();
+        g.play(mv(&g, "B1"), Color::Black).unwrap();
+        g.play(mv(&g, "A2"), Color::White).unwrap();
+        g.play(GoMove::Pass, Color::Black).unwrap();
         g.play(mv(&g, "B2"), Color::White).unwrap();
-        g.play(mv(&g, "A2"), Color::Black).unwrap();
-        g.play(GoMove::Pass, Color::White).unwrap();
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let r = black_search(&g, &tm, Mode::PlayTurn);
         assert!(r.moves.len() <= 1, "{:?}", r.moves);

@@ -13,8 +13,13 @@
 //!   names the rules the engine starts with (gomill asks once, before the first game).
 //! * **clear_cache** drops the player's search tree only. Our searches seed their playouts
 //!   from the position, so a fresh search of the same position gives the same answer (KataGo
-//!   re-randomises; we stay deterministic). **stop** has nothing to do: we never ponder, and
-//!   any input line already ends an analysis.
+//!   re-randomises; we stay deterministic). **stop** has nothing to do: any input line
+//!   already ends a ponder or an analysis.
+//! * **Pondering** (`--ponder`, `sente-ponder on|off`): after a genmove that played a move,
+//!   while the protocol loop has no input waiting, the player searches the position for the
+//!   opponent ([`GoSession::ponder`]) until the next line arrives, keeping its tree for the next
+//!   genmove; the memory is the tree's cap, the CPU at most [`PONDER_MAX_PLAYOUTS`] per
+//!   position. Replies never change for it; only the moves of a tree-reusing player do.
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
 //!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
@@ -22,7 +27,9 @@
 //!   [`GoSession::reply_written`]) widens the next moves' margin ([`Lateness`]).
 //! * **genmove** plays what the player decides; a player answer that the rules refuse is
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
-//!   `reg_genmove` decides the same way but plays nothing. `gomill-genmove_ex <colour> claim`
+//!   `reg_genmove` decides the same way but plays nothing and never resigns (a player that
+//!   does gets `pass`). `kgs-genmove_cleanup` plays on without resigning and captures every
+//!   dead stone before it passes ([`GoSession::genmove_cleanup`]). `gomill-genmove_ex <colour> claim`
 //!   decides the same way too, but answers `claim` and plays nothing when the player found the
 //!   game won beyond doubt ([`GoPlayer::certain_win`]).
 //! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
@@ -43,6 +50,7 @@
 //!   left) and the analysed colour's point of view (see [`CandidateSink`]).
 
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,7 +65,7 @@ use crate::rules::go::{
 };
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
-use crate::search::move_filter::{FilterRule, MoveFilter};
+use crate::search::move_filter::{FilterKind, FilterRule, MoveFilter, NO_FILTER};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
     winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
@@ -86,7 +94,14 @@ pub struct GoConfig {
     pub nodes: Option<u64>,
     /// Search threads (0 counts as 1).
     pub threads: usize,
+    /// Think on the opponent's time (`--ponder`; `sente-ponder on|off` switches it).
+    pub ponder: bool,
 }
+
+/// A ponder ends at this many playouts if no input stops it first (the tree's memory is
+/// capped anyway, [`crate::search::mcts::MctsConfig::max_nodes`]; this caps the CPU an idle
+/// controller can cost).
+pub const PONDER_MAX_PLAYOUTS: u64 = 20_000_000;
 
 /// A Go game under a GTP controller.
 pub struct GoSession {
@@ -99,6 +114,9 @@ pub struct GoSession {
     pending_reply: Option<(Instant, Option<Duration>)>,
     /// How late responses went out recently (extra safety margin).
     lateness: Lateness,
+    /// The position our last played genmove left (moves played, board hash), while it may
+    /// still be pondered: the opponent has not answered and no ponder has run out.
+    ponder_from: Option<(usize, u64)>,
 }
 
 fn unknown_level(name: &str) -> String {
@@ -133,6 +151,7 @@ impl GoSession {
             signal,
             pending_reply: None,
             lateness: Lateness::default(),
+            ponder_from: None,
         }
     }
 
@@ -148,6 +167,49 @@ impl GoSession {
                 hard.map(|h| h.as_millis()),
                 self.lateness.lag_ms()
             );
+        }
+    }
+
+    /// Whether pondering is on (`--ponder`, `sente-ponder`).
+    pub fn ponder_enabled(&self) -> bool {
+        self.config.ponder
+    }
+
+    /// `sente-ponder on|off`.
+    pub fn set_ponder(&mut self, on: bool) {
+        self.config.ponder = on;
+        info!("pondering {}", if on { "on" } else { "off" });
+    }
+
+    /// Whether [`GoSession::ponder`] has something to do: pondering is on, and the position is
+    /// still the one our last genmove left, with the game not over.
+    pub fn wants_ponder(&self) -> bool {
+        self.config.ponder
+            && self.ponder_from == Some(self.position_key())
+            && self.game.consecutive_passes() < 2
+    }
+
+    fn position_key(&self) -> (usize, u64) {
+        (self.game.moves().len(), self.game.board().hash())
+    }
+
+    /// Thinks on the opponent's time until `stop` is raised (the protocol loop raises it on
+    /// the next input line) or [`PONDER_MAX_PLAYOUTS`]; the player keeps its tree for the
+    /// next genmove. Nothing is written, the game does not change: no reply depends on
+    /// whether a ponder ran, only the moves of a player that reuses its tree. A ponder that
+    /// ran out is not started again in this position.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        if !self.wants_ponder() {
+            return;
+        }
+        // Cleared while it runs: a ponder that panics is not retried.
+        let key = self.ponder_from.take();
+        let limit = SearchLimit::nodes(PONDER_MAX_PLAYOUTS);
+        let tm = TimeManager::new(&limit, Instant::now(), stop);
+        let color = self.game.to_move();
+        self.player.ponder(&self.game, color, &tm);
+        if tm.stop_requested() {
+            self.ponder_from = key;
         }
     }
 
@@ -505,7 +567,7 @@ impl GoSession {
         may_claim: bool,
         req: &mut GtpRequest<'_>,
     ) -> Genmove {
-        let decision = self.decide(color, true, req);
+        let decision = self.decide(color, Ask::Genmove, req, &NO_FILTER);
         if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
             info!("claiming the win for {color:?}");
             return Genmove::Claim;
@@ -530,26 +592,35 @@ impl GoSession {
                         .play(mv, color)
                         .expect("the decision was checked against the rules");
                     self.clock.used(color, req.at.elapsed());
+                    self.ponder_from = Some(self.position_key());
                 }
                 Genmove::Move(vertex_of(&self.game, mv))
             }
         }
     }
 
-    /// Runs the player's genmove for `color` under the move clock (its `reg_genmove`, which
-    /// leaves no trace, when the move is not to be played), streaming candidates when the
-    /// request asks; returns a decision the rules accept.
-    fn decide(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> GoDecision {
+    /// Runs the player's genmove for `color` under the move clock (`ask` says which: its
+    /// `reg_genmove` leaves no trace), streaming candidates when the request asks, with
+    /// `filter` closing moves otherwise; returns a decision the rules accept (and never
+    /// `resign` unless `ask` is [`Ask::Genmove`]).
+    fn decide(
+        &mut self,
+        color: Color,
+        ask: Ask,
+        req: &mut GtpRequest<'_>,
+        filter: &MoveFilter,
+    ) -> GoDecision {
         let limit = self.move_limit(color);
         self.signal.arm(req.seq);
         let tm = TimeManager::new(&limit, req.at, self.signal.flag());
         let (game, player) = (&self.game, &mut self.player);
-        let ask = |p: &mut Box<dyn GoPlayer>, g: &GoGame, c: Color, r: &mut GoRequest<'_, '_>| {
-            if commit {
-                p.genmove(g, c, r)
-            } else {
-                p.reg_genmove(g, c, r)
-            }
+        let ask_player = |p: &mut Box<dyn GoPlayer>,
+                          g: &GoGame,
+                          c: Color,
+                          r: &mut GoRequest<'_, '_>| match ask {
+            Ask::Genmove => p.genmove(g, c, r),
+            Ask::Reg => p.reg_genmove(g, c, r),
+            Ask::PlayOn => p.genmove_playing_on(g, c, r),
         };
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
@@ -565,7 +636,7 @@ impl GoSession {
                     ownership: options.ownership,
                     filter: &filter,
                 };
-                ask(player, game, color, &mut greq)
+                ask_player(player, game, color, &mut greq)
             }
             None => {
                 let mut ignore = |_: &[GoCandidate], _: Option<&[f32]>| {};
@@ -574,9 +645,9 @@ impl GoSession {
                     report: &mut ignore,
                     report_every: None,
                     ownership: false,
-                    filter: &MoveFilter::default(),
+                    filter,
                 };
-                ask(player, game, color, &mut greq)
+                ask_player(player, game, color, &mut greq)
             }
         };
         self.signal.disarm();
@@ -592,9 +663,122 @@ impl GoSession {
                     GoDecision::Play(GoMove::Pass)
                 }
             },
-            GoDecision::Resign => decision,
+            GoDecision::Resign if ask == Ask::Genmove => decision,
+            GoDecision::Resign => {
+                warn!(
+                    "level {} resigned where it was asked for a move; passing instead",
+                    self.player.name()
+                );
+                GoDecision::Play(GoMove::Pass)
+            }
         }
     }
+
+    /// `kgs-genmove_cleanup <colour>`: the cleanup phase of KGS and OGS bridges, sent when
+    /// the players disagree on dead stones. Plays on without resigning; while the player's
+    /// estimate ([`GoPlayer::dead_stones`]) calls any of the opponent's stones dead, only
+    /// the liberties of those groups are searched (so each move works on a capture and the
+    /// search picks the safe one), and a pass is never answered while one is left (the
+    /// search's pass is replaced by [`cleanup_capture_move`]). With no dead stone left it
+    /// is genmove playing on.
+    pub fn genmove_cleanup(&mut self, color: Color, req: &mut GtpRequest<'_>) -> Genmove {
+        let dead: Vec<Point> = self
+            .dead()
+            .into_iter()
+            .filter(|&p| self.game.board().get(p) == Some(color.opponent()))
+            .collect();
+        if dead.is_empty() {
+            let decision = self.decide(color, Ask::PlayOn, req, &NO_FILTER);
+            return self.answer(color, decision, true, req);
+        }
+        let targets = dead_group_liberties(&self.game, color, &dead);
+        let filter = MoveFilter::new(vec![FilterRule {
+            kind: if targets.is_empty() {
+                FilterKind::Avoid
+            } else {
+                FilterKind::Allow
+            },
+            color,
+            moves: if targets.is_empty() {
+                vec![GoMove::Pass]
+            } else {
+                targets.iter().map(|&p| GoMove::Play(p)).collect()
+            },
+            until_depth: 1,
+        }]);
+        let mut decision = self.decide(color, Ask::PlayOn, req, &filter);
+        if decision == GoDecision::Play(GoMove::Pass) {
+            if let Some(p) = cleanup_capture_move(&self.game, color, &targets) {
+                info!(
+                    "cleanup: the player passed with {} dead stones left; playing {}",
+                    dead.len(),
+                    move_name(self.game.board(), GoMove::Play(p))
+                );
+                decision = GoDecision::Play(GoMove::Play(p));
+            }
+        }
+        self.answer(color, decision, true, req)
+    }
+}
+
+/// Which of the player's move methods a genmove-like command asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// `genmove`: play the move; resigning allowed.
+    Genmove,
+    /// `reg_genmove`: the best move, not played, no trace, never `resign`.
+    Reg,
+    /// Cleanup: play the move, never `resign`.
+    PlayOn,
+}
+
+/// The points next to `dead` groups where `color` may legally play: where capturing them
+/// starts.
+fn dead_group_liberties(game: &GoGame, color: Color, dead: &[Point]) -> Vec<Point> {
+    let b = game.board();
+    let mut libs = Vec::new();
+    for &p in dead {
+        for n in b.neighbors(p.idx()) {
+            let q = Point(n as u16);
+            if b.on_board(q) && b.is_empty(q) && !libs.contains(&q) && game.is_legal(q, color) {
+                libs.push(q);
+            }
+        }
+    }
+    libs.sort();
+    libs
+}
+
+/// A capturing move for cleanup when the search would pass: among `targets` (liberties of
+/// dead groups), one that captures, else one that leaves the mover's own group at least two
+/// liberties (never a self-atari), fewest liberties of the attacked group first; `None` when
+/// every target is a self-atari.
+fn cleanup_capture_move(game: &GoGame, color: Color, targets: &[Point]) -> Option<Point> {
+    let b = game.board();
+    let mut best: Option<(usize, Point)> = None;
+    for &q in targets {
+        let mut after = b.clone();
+        let captured = after.play(q, color);
+        if captured == 0 && after.liberties(q) < 2 {
+            continue;
+        }
+        // The attacked group's liberties before the move, fewest first; a capture ranks 0.
+        let attacked = if captured > 0 {
+            0
+        } else {
+            b.neighbors(q.idx())
+                .iter()
+                .map(|&n| Point(n as u16))
+                .filter(|&n| b.on_board(n) && b.get(n) == Some(color.opponent()))
+                .map(|n| b.liberties(n))
+                .min()
+                .unwrap_or(usize::MAX)
+        };
+        if best.is_none_or(|(a, p)| attacked < a || (attacked == a && q < p)) {
+            best = Some((attacked, q));
+        }
+    }
+    best.map(|(_, p)| p)
 }
 
 /// The search's filter for the analysis keys `avoid` / `allow` on `game`'s board. A vertex off
@@ -726,7 +910,8 @@ impl GtpGame for GoSession {
     }
 
     fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
-        let decision = self.decide(color, commit, req);
+        let ask = if commit { Ask::Genmove } else { Ask::Reg };
+        let decision = self.decide(color, ask, req, &NO_FILTER);
         self.answer(color, decision, commit, req)
     }
 
@@ -1046,6 +1231,50 @@ mod tests {
         let (mut s, _) = session_with(Some(GoDecision::Resign), Vec::new(), Some(1));
         assert_eq!(gen(&mut s, Color::Black, true), Genmove::Resign);
         assert!(s.game().moves().is_empty());
+        // A probe or a cleanup asks for a move: a player that resigns anyway gets a pass.
+        assert_eq!(
+            gen(&mut s, Color::Black, false),
+            Genmove::Move(Vertex::Pass)
+        );
+        let mut req = GtpRequest::plain(0, Instant::now());
+        assert_eq!(
+            s.genmove_cleanup(Color::Black, &mut req),
+            Genmove::Move(Vertex::Pass)
+        );
+        assert_eq!(s.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn the_cleanup_fallback_captures_first_and_never_self_ataris() {
+        // 5x5: a white stone at C3 with one liberty left (C4); white A1 and B2 whose
+        // liberties A2 and B1 would each be a black self-atari that captures nothing.
+        let mut g = GoGame::new(5, 5, GoRules::default()).unwrap();
+        let board = g.board().clone();
+        let p = |s: &str| crate::rules::go::parse_point(&board, s).unwrap();
+        let setup: Vec<(Point, Color)> = [
+            ("B3", Color::Black),
+            ("C2", Color::Black),
+            ("D3", Color::Black),
+            ("C3", Color::White),
+            ("A1", Color::White),
+            ("B2", Color::White),
+        ]
+        .iter()
+        .map(|&(s, c)| (p(s), c))
+        .collect();
+        g.place_setup(&setup).unwrap();
+        let targets = dead_group_liberties(&g, Color::Black, &[p("C3"), p("A1")]);
+        let mut expected = vec![p("C4"), p("A2"), p("B1")];
+        expected.sort();
+        assert_eq!(targets, expected);
+        assert_eq!(
+            cleanup_capture_move(&g, Color::Black, &targets),
+            Some(p("C4"))
+        );
+        assert_eq!(
+            cleanup_capture_move(&g, Color::Black, &[p("A2"), p("B1")]),
+            None
+        );
     }
 
     #[test]
@@ -1197,14 +1426,14 @@ mod tests {
     fn seki_is_live_groups_sharing_a_neutral_region_without_two_eyes() {
         let mut s = session();
         s.boardsize(7, 7).unwrap();
-        let stones = crate::rules::go::seki::tests::seki_example(s.game.board());
+        let stones = crate::rules::go::seki::tests::seki_example(s.game.board(), false);
         s.game.place_setup(&stones).unwrap();
-        // Black has two eyes (A1, A7): alive. White has one eye (G7) and the shared column D.
+        // One eye each (A1, G7) and the shared column D: both groups in seki.
         let seki = s.final_status_list(Status::Seki);
-        assert_eq!(seki.len(), 1);
-        assert_eq!(seki[0].len(), 20);
-        assert!(seki[0].contains(&at(4, 0)));
-        assert_eq!(s.final_status_list(Status::Alive)[0].len(), 19);
+        assert_eq!(seki.len(), 2);
+        assert_eq!(seki[0].len() + seki[1].len(), 40);
+        assert!(seki.iter().any(|g| g.contains(&at(4, 0))));
+        assert!(s.final_status_list(Status::Alive).is_empty());
     }
 
     #[test]

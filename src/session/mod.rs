@@ -53,6 +53,9 @@ pub struct StopSignal {
     /// 2 = end).
     pending: Mutex<Vec<u64>>,
     ended_during_search: AtomicBool,
+    /// Raised by the input thread after it has queued any line (and at end of input): ends a
+    /// ponder ([`StopSignal::input_flag`]), whatever the line.
+    input: AtomicBool,
 }
 
 impl Default for StopSignal {
@@ -72,7 +75,24 @@ impl StopSignal {
             busy_seq: AtomicU64::new(NONE),
             pending: Mutex::new(Vec::new()),
             ended_during_search: AtomicBool::new(false),
+            input: AtomicBool::new(false),
         }
+    }
+
+    /// Called by the input thread after it has queued a line, or at end of input.
+    pub fn note_input(&self) {
+        self.input.store(true, Ordering::SeqCst);
+    }
+
+    /// Lowers the input flag before the session looks for queued input and ponders: a line
+    /// queued after this raises it again, so a ponder started on an empty queue sees it.
+    pub fn clear_input(&self) {
+        self.input.store(false, Ordering::SeqCst);
+    }
+
+    /// The flag a ponder polls: raised by any input since [`StopSignal::clear_input`].
+    pub fn input_flag(&self) -> &AtomicBool {
+        &self.input
     }
 
     /// The flag the search polls.

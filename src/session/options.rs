@@ -153,6 +153,14 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         doc: "the game GTP plays (default go; Gomocup picks gomoku or tic-tac-toe from `START`)",
     },
     EngineOption {
+        flag: flag("ponder", ""),
+        info: &[],
+        gtp: "",
+        doc: "Go: think on the opponent's time, from our move's answer until the next command \
+              (GTP `sente-ponder on` or `off` switches it); replies stay the same, the moves then \
+              depend on the opponent's time, even under `--nodes`",
+    },
+    EngineOption {
         flag: None,
         info: &[key(
             "timeout_turn",
@@ -243,7 +251,7 @@ pub fn readme_table() -> String {
     for o in ENGINE_OPTIONS {
         let cli = o
             .flag
-            .map(|f| code(&format!("--{} {}", f.long, f.value)))
+            .map(|f| code(format!("--{} {}", f.long, f.value).trim_end()))
             .unwrap_or_default();
         let info: Vec<String> = o
             .info

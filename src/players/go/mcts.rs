@@ -10,7 +10,8 @@
 //!   eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
-//!   the board's points have been played as moves.
+//!   the board's points have been played as moves; only in `genmove` (never in `reg_genmove`
+//!   or cleanup, [`GoPlayer::genmove_playing_on`], which play the best move instead).
 //! - **Claim** (only asked by gomill, `gomill-genmove_ex <colour> claim`): under the same
 //!   conditions, at or above [`CLAIM_WINRATE`], the player reports the game won beyond doubt
 //!   ([`GoPlayer::certain_win`]); the session then answers `claim`.
@@ -27,6 +28,7 @@ use crate::search::clock::TimeManager;
 use crate::search::mcts::{
     Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
 };
+use crate::search::move_filter::NO_FILTER;
 use crate::search::playout::{self, Rng};
 
 /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
@@ -154,12 +156,14 @@ impl MctsPlayer {
             })
     }
 
-    /// The decision for `color` and, in words, why (for `gomill-explain_last_move`).
+    /// The decision for `color` and, in words, why (for `gomill-explain_last_move`). With
+    /// `may_resign` false (`reg_genmove`, cleanup) a hopeless position still gets its best move.
     fn decide(
         &mut self,
         game: &GoGame,
         color: Color,
         req: &mut GoRequest<'_, '_>,
+        may_resign: bool,
     ) -> (GoDecision, String) {
         if req.tm.must_answer_now() {
             let mv = quick_move(game, color);
@@ -169,7 +173,10 @@ impl MctsPlayer {
             );
             return (GoDecision::Play(mv), why);
         }
-        if self.game_won_after_pass(game, color, req.tm) {
+        // A pass the request forbids (cleanup, `avoid pass`) is not ours to play, won or not.
+        if !req.filter.forbids(1, color, GoMove::Pass)
+            && self.game_won_after_pass(game, color, req.tm)
+        {
             let why = "pass: the opponent passed and the game is won by area, both with every \
                        stone alive and with the stones Monte Carlo ownership calls dead removed";
             return (GoDecision::Play(GoMove::Pass), why.to_string());
@@ -195,7 +202,7 @@ impl MctsPlayer {
         let area = game.board().width() * game.board().height();
         let settled = result.total_visits() >= RESIGN_MIN_VISITS && game.moves().len() >= area / 2;
         self.certain_win = settled && result.winrate() >= CLAIM_WINRATE;
-        if settled && result.winrate() < RESIGN_WINRATE {
+        if may_resign && settled && result.winrate() < RESIGN_WINRATE {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
                 result.winrate(),
@@ -314,7 +321,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
-        let (decision, why) = self.decide(game, color, req);
+        let (decision, why) = self.decide(game, color, req, true);
         self.last_explanation = why;
         decision
     }
@@ -327,9 +334,39 @@ impl GoPlayer for MctsPlayer {
         // The tree this search grows would be reused by the next genmove and change its
         // answer: put the old one back.
         let kept = self.search.clone();
-        let decision = self.genmove(game, color, req);
+        let decision = self.genmove_playing_on(game, color, req);
         self.search = kept;
         decision
+    }
+    fn genmove_playing_on(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        self.certain_win = false;
+        let (decision, why) = self.decide(game, color, req, false);
+        self.last_explanation = why;
+        decision
+    }
+    fn ponder(&mut self, game: &GoGame, color: Color, tm: &TimeManager<'_>) {
+        // The tree grown here is the one the next genmove reuses (the opponent's move is
+        // one of its root's children), so pondering is worth what it adds there.
+        let spec = SearchSpec {
+            mode: Mode::Analyze,
+            reporting: Reporting {
+                every: None,
+                ownership: false,
+            },
+            filter: &NO_FILTER,
+        };
+        let result = self.search.search(game, color, tm, spec, &mut |_, _| {});
+        log::debug!(
+            "pondered {} playouts in {:?}; tree {} nodes",
+            result.playouts,
+            result.elapsed,
+            self.search.tree_size()
+        );
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         let result = self.run_search(game, color, req, Mode::Analyze);
@@ -495,6 +532,123 @@ mod tests {
         // Nor does black claim there, however good its position.
         gen(&mut p, &h, Color::Black, SearchLimit::nodes(6000));
         assert!(!p.certain_win(), "{}", p.explain_last_move());
+    }
+
+    #[test]
+    fn reg_genmove_answers_a_move_where_genmove_resigns() {
+        // The hopeless 7x7 position of the test above, white to move.
+        let mut g = GoGame::new(7, 7, GoRules::default()).unwrap();
+        for s in "A4 B4 C4 D4 E4 F4 G4 B2 D2 F2 B6 D6 F6".split_whitespace() {
+            g.play(GoMove::Play(pt(&g, s)), Color::Black).unwrap();
+            g.play(GoMove::Pass, Color::White).unwrap();
+        }
+        g.play(GoMove::Pass, Color::Black).unwrap();
+        let mut p = MctsPlayer::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limit = SearchLimit::nodes(6000);
+        let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+        let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
+        let filter = crate::search::move_filter::MoveFilter::default();
+        let mut req = GoRequest {
+            tm: &tm,
+            report: &mut sink,
+            report_every: None,
+            ownership: false,
+            filter: &filter,
+        };
+        let d = p.reg_genmove(&g, Color::White, &mut req);
+        let GoDecision::Play(mv) = d else {
+            panic!("reg_genmove must answer a move, not {d:?}")
+        };
+        assert!(g.check(mv, Color::White).is_ok());
+        // The real game still resigns there.
+        assert_eq!(
+            gen(&mut p, &g, Color::White, SearchLimit::nodes(6000)),
+            GoDecision::Resign
+        );
+    }
+
+    /// 7x7, no eyes: black fills A-C and D1-D3, white E-G and D6-D7; D4 and D5 are both
+    /// groups' only liberties (a seki: whoever fills one is captured). Black leads by one
+    /// stone; komi 0.5.
+    fn no_eye_seki() -> GoGame {
+        let cols = |cs: &str, extra: &[&str]| {
+            let mut v: Vec<String> = cs
+                .chars()
+                .flat_map(|c| (1..=7).map(move |y| format!("{c}{y}")))
+                .collect();
+            v.extend(extra.iter().map(|s| s.to_string()));
+            v.join(" ")
+        };
+        let mut g = crate::rules::go::game_with_stones(
+            7,
+            &cols("ABC", &["D1", "D2", "D3"]),
+            &cols("EFG", &["D6", "D7"]),
+        );
+        g.set_komi(0.5);
+        g
+    }
+
+    #[test]
+    fn keeps_a_seki_by_passing_and_never_resigns_it() {
+        let g = no_eye_seki();
+        let mut p = MctsPlayer::new();
+        // Black wins by 0.5 as it stands; D4 and D5 each lose everything. The search used to
+        // have no pass child there (every move a self-atari) and resigned.
+        assert_eq!(
+            gen(&mut p, &g, Color::Black, SearchLimit::nodes(3000)),
+            GoDecision::Play(GoMove::Pass),
+            "{}",
+            p.explain_last_move()
+        );
+        // Its playouts keep the seki: both groups live and D4, D5 stay nobody's.
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(1000), std::time::Instant::now(), &stop);
+        let own = p.ownership(&g, &tm);
+        let b = g.board();
+        for s in ["A1", "C7", "D3"] {
+            assert!(own[pt(&g, s).idx()] > 0.9, "{s}: {}", own[pt(&g, s).idx()]);
+        }
+        for s in ["E1", "G7", "D6"] {
+            assert!(own[pt(&g, s).idx()] < -0.9, "{s}: {}", own[pt(&g, s).idx()]);
+        }
+        for s in ["D4", "D5"] {
+            assert!(
+                own[pt(&g, s).idx()].abs() < 0.1,
+                "{s}: {}",
+                own[pt(&g, s).idx()]
+            );
+        }
+        assert!(p.dead_stones(&g, &tm).is_empty());
+        assert_eq!(b.stone_count(), 47);
+    }
+
+    #[test]
+    fn pondering_grows_the_tree_the_next_genmove_reuses() {
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let mut p = MctsPlayer::new();
+        let GoDecision::Play(mv) = gen(&mut p, &g, Color::Black, SearchLimit::nodes(500)) else {
+            panic!("black plays")
+        };
+        g.play(mv, Color::Black).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(3000), std::time::Instant::now(), &stop);
+        p.ponder(&g, Color::White, &tm);
+        assert!(p.search.root_visits() >= 3000, "{}", p.search.root_visits());
+        // White's answer comes from the pondered tree, so its root holds the ponder's visits.
+        let before = p.search.root_visits();
+        gen(&mut p, &g, Color::White, SearchLimit::nodes(100));
+        assert!(p.search.root_visits() >= before + 100);
+        // A raised stop flag ends a ponder at once.
+        let raised = std::sync::atomic::AtomicBool::new(true);
+        let tm = TimeManager::new(
+            &SearchLimit::nodes(u64::MAX),
+            std::time::Instant::now(),
+            &raised,
+        );
+        let t = std::time::Instant::now();
+        p.ponder(&g, Color::White, &tm);
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]

@@ -77,10 +77,11 @@ pub trait GoPlayer: Send {
     fn set_threads(&mut self, _threads: usize) {}
     /// The move for `color` (need not be `game.to_move()`); must return in time.
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
-    /// GTP's `reg_genmove`: the move [`GoPlayer::genmove`] would choose, leaving no trace
-    /// that could change a later answer (a search tree kept for reuse, a random generator
-    /// moved on). Players whose genmove keeps no such state need not override it.
-    fn reg_genmove(
+    /// The move [`GoPlayer::genmove`] would choose were resigning not an option (GTP's
+    /// cleanup phase, `kgs-genmove_cleanup`, where the game is over but for dead stones): a
+    /// move or a pass, never [`GoDecision::Resign`]. Players that never resign need not
+    /// override it.
+    fn genmove_playing_on(
         &mut self,
         game: &GoGame,
         color: Color,
@@ -88,6 +89,22 @@ pub trait GoPlayer: Send {
     ) -> GoDecision {
         self.genmove(game, color, req)
     }
+    /// GTP's `reg_genmove`: the best move as [`GoPlayer::genmove_playing_on`] finds it (a
+    /// regression probe asks for a move, so never `resign`), leaving no trace that could
+    /// change a later answer (a search tree kept for reuse, a random generator moved on).
+    /// Players whose genmove keeps no such state and never resigns need not override it.
+    fn reg_genmove(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        self.genmove_playing_on(game, color, req)
+    }
+    /// Think on the opponent's time: search the position for `color` (the opponent, after our
+    /// move) until `tm` says stop, keeping what it finds for the next genmove, reporting
+    /// nothing. Players that keep nothing between moves do nothing.
+    fn ponder(&mut self, _game: &GoGame, _color: Color, _tm: &TimeManager<'_>) {}
     /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
     /// Who owns each point at the end, by the player's estimate: indexed by padded point, from
