@@ -33,8 +33,8 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The computer's level at the start (the menu's "Select AI" changes it): ttt perfect,
-    /// minimax, rules+heuristic, heuristic2, dumb, dumber, heuristic1; gomoku strong, classic,
-    /// learner; Go mcts, heuristic. Default: the game's first.
+    /// minimax, rules+heuristic, heuristic2, dumb, dumber, heuristic1; gomoku strong,
+    /// strong-hand, classic, learner; Go mcts, heuristic. Default: the game's first.
     #[arg(long)]
     pub level: Option<String>,
     /// Board side: gomoku 5..26 (default 15), Go 2..25 (default 9).
