@@ -165,16 +165,43 @@ def batch_dir(parts_dir, batch, batches):
     return parts_dir / f"batch-{batch + 1:05d}-of-{batches:05d}"
 
 
-def store(parts_dir, batch, batches, text):
+def store(parts_dir, batch, batches, text, name="result.json"):
     """Keeps a batch's result once: a second copy of the same batch is ignored."""
     d = batch_dir(parts_dir, batch, batches)
-    if (d / "result.json").exists():
+    if (d / name).exists():
         return False
     d.mkdir(parents=True, exist_ok=True)
-    tmp = d / "result.json.tmp"
+    tmp = d / (name + ".tmp")
     tmp.write_text(text)
-    os.replace(tmp, d / "result.json")
+    os.replace(tmp, d / name)
     return True
+
+
+def start_ray(a, sente, dirs=()):
+    """Starts or joins Ray (--address, --cpus). Unless --shared-path, `sente` and `dirs` are
+    copied into a runtime_env working_dir that Ray ships to every worker. Returns the shipped
+    directory (None when shared; the caller removes it after ray.shutdown()) and the path
+    under which workers run `sente`."""
+    import ray
+
+    runtime_env = None
+    ship = None
+    if not a.shared_path:
+        ship = Path(tempfile.mkdtemp(prefix="sente-ship-"))
+        shutil.copy2(sente, ship / Path(sente).name)
+        for d in dirs:
+            shutil.copytree(d, ship / Path(d).name)
+        runtime_env = {"working_dir": str(ship)}
+    init = {"include_dashboard": False, "runtime_env": runtime_env, "log_to_driver": False}
+    if a.address:
+        init["address"] = a.address
+    elif a.cpus:
+        init["num_cpus"] = a.cpus
+    ray.init(**init)
+    w_sente = local_path(sente, a.shared_path)
+    if not a.shared_path:
+        w_sente = "./" + w_sente
+    return ship, w_sente
 
 
 def main(argv):
@@ -192,20 +219,8 @@ def main(argv):
     parts_dir = out / "parts"
     parts_dir.mkdir(parents=True, exist_ok=True)
 
-    runtime_env = None
-    ship = None
-    if not a.shared_path:
-        ship = Path(tempfile.mkdtemp(prefix="sente-ship-"))
-        shutil.copy2(sente, ship / Path(sente).name)
-        shutil.copytree(a.engines_dir, ship / Path(a.engines_dir).name)
-        runtime_env = {"working_dir": str(ship)}
-    init = {"include_dashboard": False, "runtime_env": runtime_env, "log_to_driver": False}
-    if a.address:
-        init["address"] = a.address
-    elif a.cpus:
-        init["num_cpus"] = a.cpus
     started = time.monotonic()
-    ray.init(**init)
+    ship, w_sente = start_ray(a, sente, [a.engines_dir])
     try:
         task = ray.remote(play_batch).options(
             num_cpus=a.game_cpus * a.concurrency,
@@ -214,9 +229,6 @@ def main(argv):
         )
         slots = max(1, int(ray.cluster_resources().get("CPU", 1) // (a.game_cpus * a.concurrency)))
         in_flight = a.in_flight or 2 * slots
-        w_sente = local_path(sente, a.shared_path)
-        if not a.shared_path:
-            w_sente = "./" + w_sente
         w_engines = local_path(a.engines_dir, a.shared_path)
         print(f"ray_match: {total} games in {batches} batches of up to {a.batch_games}, "
               f"{slots} at once, {in_flight} submitted ahead", flush=True)

@@ -238,10 +238,7 @@ fn run() -> anyhow::Result<()> {
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
         Some(Cmd::Selfplay(args)) => return sente::selfplay::run_selfplay(*args),
-        Some(Cmd::Train(args)) => {
-            let command: Vec<String> = std::env::args().collect();
-            return sente::train::run_train(*args, &command.join(" "));
-        }
+        Some(Cmd::Train(args)) => return sente::train::run_train(*args),
     };
     engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");

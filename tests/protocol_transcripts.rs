@@ -147,7 +147,8 @@ fn is_move(s: &str) -> bool {
 
 /// Whether an actual line matches an expected one (literal, or one of the masks).
 fn matches(expected: &str, actual: &str) -> bool {
-    let expected = expected.replace("{VERSION}", env!("CARGO_PKG_VERSION"));
+    // ABOUT's version: the package version and the embedded weights' checksums.
+    let expected = expected.replace("{VERSION}", &sente::eval::learned::version_with_weights());
     match expected.as_str() {
         "<move>" => is_move(actual),
         "<moves3>" => {
@@ -226,7 +227,7 @@ fn masks() {
     assert!(matches("<move-or-swap>", "3,4"));
     assert!(matches(
         "v{VERSION}",
-        &format!("v{}", env!("CARGO_PKG_VERSION"))
+        &format!("v{}", sente::eval::learned::version_with_weights())
     ));
 }
 

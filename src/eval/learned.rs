@@ -280,6 +280,24 @@ pub fn check(bytes: &[u8], rule: Rule) -> Result<Weights, String> {
     }
 }
 
+/// The engine version with the embedded weights named by their checksums' first 8 hex digits
+/// as semver build metadata, e.g. `0.1.0+w.10c4b888.21991faf` (freestyle, then renju; `none`
+/// for a missing file): what Gomocup's `ABOUT` reports as `version`, so a game record says
+/// which tables played it (`sente --version` gives their full provenance).
+pub fn version_with_weights() -> String {
+    let tag = |rule| {
+        embedded(rule).map_or("none".to_string(), |w| {
+            format!("{:08x}", w.checksum() >> 32)
+        })
+    };
+    format!(
+        "{}+w.{}.{}",
+        env!("CARGO_PKG_VERSION"),
+        tag(Rule::Freestyle),
+        tag(Rule::Renju)
+    )
+}
+
 /// One line per embedded weights file: rule, checksum and provenance (for `sente --version`).
 pub fn provenance_lines() -> String {
     let mut s = String::new();
@@ -324,6 +342,12 @@ mod tests {
         let other = check(embedded_bytes(Rule::Renju).unwrap(), Rule::Freestyle);
         assert!(other.unwrap_err().contains("rule"));
         assert!(provenance_lines().contains("weights renju: fnv1a"));
+        let v = version_with_weights();
+        let hex = format!("{:016x}", embedded(Rule::Renju).unwrap().checksum());
+        assert!(
+            v.starts_with(env!("CARGO_PKG_VERSION")) && v.ends_with(&hex[..8]),
+            "{v}"
+        );
     }
 
     #[test]

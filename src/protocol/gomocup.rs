@@ -333,11 +333,12 @@ pub fn format_move(x: usize, y: usize) -> String {
     format!("{x},{y}")
 }
 
-/// The ABOUT line.
+/// The ABOUT line; `version` names the embedded weights too (see
+/// `learned::version_with_weights`).
 pub fn about_line() -> String {
     format!(
         "name=\"sente\", version=\"{}\", author=\"sente developers\", country=\"International\"",
-        env!("CARGO_PKG_VERSION")
+        crate::eval::learned::version_with_weights()
     )
 }
 

@@ -22,7 +22,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use crate::eval::learned::{
-    canonical, patterns_of, Weights, CODES, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE, VALUE_THEIRS,
+    canonical, fnv1a, patterns_of, Weights, CODES, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE,
+    VALUE_THEIRS,
 };
 use crate::eval::patterns::{PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE};
 use crate::rules::mnk::splitmix64;
@@ -73,6 +74,11 @@ struct Sample {
     mover: usize,
     /// Value target in [0, 1].
     target: f64,
+    /// The game result alone (1 the mover won, 0 lost, 0.5 a draw; a forced result counts as
+    /// that): the target every mix of `--result-weight` is compared on.
+    result: f64,
+    /// Which `--data` file the position came from.
+    file: usize,
     /// Candidate moves as (attack feature, defend feature); the played one first.
     policy: Vec<(u16, u16)>,
     /// Whether the hand baseline (largest sum of both colours' line values) ranks the played
@@ -85,8 +91,34 @@ fn feature(slot: usize, table: usize, code: usize) -> usize {
     (slot * 4 + table) * CODES + code
 }
 
+/// The file name of `path` (provenance names data files, not where they were kept).
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The `sente train` command that reproduces `args`, every option spelled out, files by name.
+fn command_line(args: &TrainArgs) -> String {
+    let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
+    format!(
+        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}",
+        args.rule,
+        data.join(" "),
+        file_name(&args.out),
+        args.seed,
+        args.holdout,
+        args.epochs,
+        args.policy_epochs,
+        args.result_weight,
+        args.l2
+    )
+}
+
 /// Runs `sente train`.
-pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
+pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
+    let command = command_line(&args);
     let rule =
         Rule::from_name(&args.rule).with_context(|| format!("unknown rule {:?}", args.rule))?;
     if !matches!(rule, Rule::Freestyle | Rule::Renju) {
@@ -97,9 +129,13 @@ pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
     let mut train = Vec::new();
     let mut held = Vec::new();
     let mut games = 0usize;
-    for path in &args.data {
+    // One `data=` provenance line per file: its name, header (the self-play settings), games
+    // and checksum, so the weights say exactly which data they were fitted to.
+    let mut data_lines = String::new();
+    for (file, path) in args.data.iter().enumerate() {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let games_before = games;
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') {
                 if line.starts_with(MAGIC) && !line.contains(&format!(" rule={} ", rule.name())) {
@@ -115,12 +151,20 @@ pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
             let mut board = Board::new(15, 15, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.replay(&mut board, &mut |b, p, m| {
                 if let Some(s) = sample(b, p, m.score, game.outcome, &slot) {
-                    into.push(s);
+                    into.push(Sample { file, ..s });
                 }
             })
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
         }
+        let head = text.lines().next().filter(|l| l.starts_with(MAGIC));
+        data_lines.push_str(&format!(
+            "data={}: {} games; fnv1a {:016x}; {}\n",
+            file_name(path),
+            games - games_before,
+            fnv1a(text.as_bytes()),
+            head.unwrap_or("no header")
+        ));
     }
     if train.is_empty() || held.is_empty() {
         bail!(
@@ -147,12 +191,37 @@ pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
         s.hand = value_of(s, &params);
     }
     let before = (loss(&train, &params, k), loss(&held, &params, k));
+    let result_before = loss_against(&held, &params, k, |s| s.result);
     fit_value(&train, &mut params, k, &args);
     let after = (loss(&train, &params, k), loss(&held, &params, k));
+    let result_after = loss_against(&held, &params, k, |s| s.result);
     println!(
         "value loss (cross-entropy vs the mixed target), hand -> learned: training {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
         before.0, after.0, before.1, after.1
     );
+    println!(
+        "held-out loss vs the game results alone (comparable across --result-weight): hand {result_before:.5} -> learned {result_after:.5}"
+    );
+    if args.data.len() > 1 {
+        // Per file, so that a window of generations and the newest alone can be compared on
+        // the same held-out games (the split depends on the job number only).
+        for (file, path) in args.data.iter().enumerate() {
+            let part: Vec<&Sample> = held.iter().filter(|s| s.file == file).collect();
+            let l = |params: &[f64]| {
+                part.iter()
+                    .map(|s| xent(sigmoid(value_of(s, params) / k), s.result))
+                    .sum::<f64>()
+                    / part.len().max(1) as f64
+            };
+            println!(
+                "  held-out of {} ({} positions) vs the results: hand {:.5} -> learned {:.5}",
+                file_name(path),
+                part.len(),
+                l(&hand_params()),
+                l(&params)
+            );
+        }
+    }
     let mut policy = vec![0.0f64; 2 * 2 * CODES];
     fit_policy(&train, &mut policy, args.policy_epochs);
     let (hand_top1, learned_top1) = top1(&held, &policy);
@@ -176,7 +245,7 @@ pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
     }
     let bias_at = 2 * 4 * CODES;
     let provenance = format!(
-        "rule={}\ncommand={command}\nseed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
+        "rule={}\ncommand={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\nresult_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
         rule.name(),
         args.seed,
         train.len(),
@@ -184,6 +253,8 @@ pub fn run_train(args: TrainArgs, command: &str) -> anyhow::Result<()> {
         utc_now(),
         after.1,
         before.1,
+        result_after,
+        result_before,
         learned_top1,
         hand_top1
     );
@@ -271,6 +342,8 @@ fn sample(
         hand: parked,
         mover: me.index(),
         target,
+        result: target,
+        file: 0,
         policy: if played_is_candidate {
             policy
         } else {
@@ -319,14 +392,22 @@ fn value_of(s: &Sample, params: &[f64]) -> f64 {
 
 /// Mean cross-entropy of `sigmoid(value / k)` against the targets.
 fn loss(data: &[Sample], params: &[f64], k: f64) -> f64 {
+    loss_against(data, params, k, |s| s.target)
+}
+
+/// Mean cross-entropy of `sigmoid(value / k)` against `target` of each sample.
+fn loss_against(data: &[Sample], params: &[f64], k: f64, target: impl Fn(&Sample) -> f64) -> f64 {
     let total: f64 = data
         .iter()
-        .map(|s| {
-            let p = sigmoid(value_of(s, params) / k).clamp(1e-9, 1.0 - 1e-9);
-            -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
-        })
+        .map(|s| xent(sigmoid(value_of(s, params) / k), target(s)))
         .sum();
     total / data.len() as f64
+}
+
+/// Cross-entropy of probability `p` against target `t`.
+fn xent(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
 /// The K that fits the hand evaluation best to the game results (golden-section search).
@@ -335,10 +416,7 @@ fn fit_k(data: &[Sample], params: &[f64]) -> f64 {
     let f = |k: f64| -> f64 {
         data.iter()
             .zip(&values)
-            .map(|(s, &v)| {
-                let p = sigmoid(v / k).clamp(1e-9, 1.0 - 1e-9);
-                -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
-            })
+            .map(|(s, &v)| xent(sigmoid(v / k), s.target))
             .sum()
     };
     let (mut a, mut b) = (10.0f64, 5000.0f64);

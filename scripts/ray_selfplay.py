@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Play one `sente selfplay` on a Ray cluster (or a laptop); the data file equals a one-machine run.
+
+    python scripts/ray_selfplay.py [options] --out FILE -- SELFPLAY-ARGS...
+
+SELFPLAY-ARGS are `sente selfplay` arguments (`--rule renju --games 6000 --nodes 8000 --seed 2`...).
+The schedule of --games jobs is cut into batches of --batch-games consecutive jobs, each
+played by one Ray task running `sente selfplay SELFPLAY-ARGS --shard K/N` on a worker. A job's
+game depends only on (--seed, job) and the settings, never on the shard, so the batches'
+games put in batch order are byte for byte the file one `sente selfplay` run writes: one
+header line, then every job once, in job order. Progress (games, positions, black / white /
+draw wins) is printed after every batch.
+
+Faults: a task whose worker dies (or whose `sente` fails) is re-run by Ray (--retries); each
+batch's games are stored once, under the batch number, so a re-run or late duplicate never
+adds a game twice. Run again with the same --out and arguments, a stopped run goes on: the
+batches stored (in FILE.parts/) are kept, the others played.
+
+Shipping, --address, --cpus, --sente, --shared-path, --retries, --task-timeout and --run-id
+work as in scripts/ray_match.py (the machinery is shared); --batch-games defaults to 50.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ray_match  # noqa: E402
+from ray_match import ROOT, batch_dir, die_with_parent, start_ray, store  # noqa: E402
+
+PART = "games.txt"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="sente selfplay on Ray", usage=__doc__.split("\n\n")[1].strip()
+    )
+    p.add_argument("--address")
+    p.add_argument("--cpus", type=int)
+    p.add_argument("--sente", default=str(ROOT / "target/release/sente"))
+    p.add_argument("--shared-path", action="store_true")
+    p.add_argument("--batch-games", type=int, default=50)
+    p.add_argument("--retries", type=int, default=3)
+    p.add_argument("--task-timeout", type=float, default=3600)
+    p.add_argument("--run-id", default=uuid.uuid4().hex[:8])
+    p.add_argument("--out", required=True)
+    p.add_argument("selfplay", nargs=argparse.REMAINDER)
+    a = p.parse_args(argv)
+    if a.selfplay and a.selfplay[0] == "--":
+        a.selfplay = a.selfplay[1:]
+    for bad in ("--shard", "--out"):
+        if bad in a.selfplay:
+            p.error(f"{bad} is set by the driver; leave it out of the selfplay arguments")
+    if a.batch_games < 1 or a.retries < 0:
+        p.error("--batch-games must be positive, --retries >= 0")
+    return a
+
+
+def games_of(args):
+    """The schedule's size: `--games` of the selfplay arguments (sente's default 1000)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--games", type=int, default=1000)
+    known, _ = p.parse_known_args(args)
+    return known.games
+
+
+def play_batch(sente, args, shard, run_id, timeout):
+    """A Ray task: plays part `shard` of the schedule, returns its data file's text."""
+    batch = shard.split("/")[0]
+    tmp = tempfile.mkdtemp(prefix=f"sente-{run_id}-selfplay{batch}-")
+    try:
+        out = Path(tmp, PART)
+        cmd = [sente, "selfplay", *args, "--shard", shard, "--out", str(out)]
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=timeout,
+                           preexec_fn=die_with_parent())
+        if r.returncode != 0:
+            raise RuntimeError(f"sente selfplay --shard {shard} exited {r.returncode}: "
+                               f"{r.stderr.strip()[-2000:]}")
+        return out.read_text()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def split(text):
+    """A data file's header line and its game lines."""
+    lines = text.splitlines(keepends=True)
+    head = [line for line in lines if line.startswith("#")]
+    games = [line for line in lines if line.strip() and not line.startswith("#")]
+    return (head[0] if head else None), games
+
+
+def tally(games, counts):
+    """Adds game lines to [games, positions, black, white, draws]."""
+    for line in games:
+        fields = line.split()
+        counts[0] += 1
+        counts[1] += len(line.split("|", 1)[1].split()) if "|" in line else 0
+        counts[2 + "BWD".index(fields[1])] += 1
+
+
+def concatenate(parts_dir, batches, out):
+    """The stored batches in order as one data file (one header), written atomically."""
+    header, body = None, []
+    for b in range(batches):
+        head, games = split((batch_dir(parts_dir, b, batches) / PART).read_text())
+        if head is not None and header is not None and head != header:
+            raise RuntimeError(f"batch {b + 1} has another header: {head.strip()}")
+        header = header or head
+        body.extend(games)
+    tmp = Path(str(out) + ".tmp")
+    tmp.write_text((header or "") + "".join(body))
+    os.replace(tmp, out)
+    return len(body)
+
+
+def play(a, sente, todo, batches, parts_dir, counts, total, started):
+    """Plays batches `todo` as Ray tasks, storing each once; the time to the first result."""
+    import ray
+
+    ship, w_sente = start_ray(a, sente)
+    first = None
+    try:
+        task = ray.remote(play_batch).options(num_cpus=1, max_retries=a.retries,
+                                              retry_exceptions=True)
+        print(f"ray_selfplay: {total} games in {batches} batches of up to {a.batch_games}, "
+              f"{len(todo)} to play", flush=True)
+        waiting = {task.remote(w_sente, a.selfplay, f"{b + 1}/{batches}", a.run_id,
+                               a.task_timeout): b for b in todo}
+        while waiting:
+            done, _ = ray.wait(list(waiting), num_returns=1)
+            batch = waiting.pop(done[0])
+            try:
+                text = ray.get(done[0])
+            except Exception as e:  # retries exhausted
+                sys.exit(f"ray_selfplay: batch {batch + 1} failed after {a.retries} retries: {e}")
+            if first is None:
+                first = time.monotonic() - started
+            if store(parts_dir, batch, batches, text, PART):
+                tally(split(text)[1], counts)
+            else:
+                print(f"ray_selfplay: batch {batch + 1} arrived twice; kept once", flush=True)
+            print(f"[{time.monotonic() - started:7.1f} s] games {counts[0]}/{total}, "
+                  f"{counts[1]} positions, black {counts[2]} white {counts[3]} "
+                  f"draws {counts[4]}", flush=True)
+    finally:
+        ray.shutdown()
+        if ship:
+            shutil.rmtree(ship, ignore_errors=True)
+    return first
+
+
+def main(argv):
+    a = parse_args(argv)
+    import ray  # imported here so that --help works without it
+
+    # The task uses ray_match's helpers: ship them with it (workers may not have the script).
+    ray.cloudpickle.register_pickle_by_value(ray_match)
+
+    sente = str(Path(a.sente).resolve())
+    total = games_of(a.selfplay)
+    batches = max(1, -(-total // a.batch_games))
+    out = Path(a.out)
+    parts_dir = Path(str(out) + ".parts")
+    parts_dir.mkdir(parents=True, exist_ok=True)
+    counts = [0, 0, 0, 0, 0]
+    todo = []
+    for b in range(batches):
+        part = batch_dir(parts_dir, b, batches) / PART
+        if part.exists():
+            tally(split(part.read_text())[1], counts)
+        else:
+            todo.append(b)
+    if len(todo) < batches:
+        print(f"ray_selfplay: resuming, {batches - len(todo)} batches already in {parts_dir}",
+              flush=True)
+    resumed = counts[0]
+    started = time.monotonic()
+    first = None
+    if todo:
+        first = play(a, sente, todo, batches, parts_dir, counts, total, started)
+    elapsed = time.monotonic() - started
+    games = concatenate(parts_dir, batches, out)
+    played = counts[0] - resumed
+    print(f"ray_selfplay: wrote {out}: {games} games; {played} played in {elapsed:.1f} s "
+          f"({3600 * played / max(elapsed, 1e-9):.0f} games/hour), "
+          f"first batch after {first or 0:.1f} s", flush=True)
+    if games != total:
+        sys.exit(f"ray_selfplay: {games} games of {total}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
