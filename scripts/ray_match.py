@@ -56,34 +56,50 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="sente match on Ray", usage=__doc__.split("\n\n")[1].strip()
-    )
+def ray_parser(description, doc, batch_games, rest, reserved):
+    """The options every Ray driver takes (cluster, binary, shipping, batches, retries), the
+    command's own arguments after `--` in `rest`, and a check that those leave out what the
+    driver sets (`reserved`)."""
+    p = argparse.ArgumentParser(description=description, usage=doc.split("\n\n")[1].strip())
     p.add_argument("--address")
     p.add_argument("--cpus", type=int)
     p.add_argument("--sente", default=str(ROOT / "target/release/sente"))
-    p.add_argument("--engines-dir", default=str(ROOT / "engines"))
     p.add_argument("--shared-path", action="store_true")
-    p.add_argument("--batch-games", type=int, default=8)
-    p.add_argument("--game-cpus", type=float, default=1)
-    p.add_argument("--concurrency", type=int, default=1)
-    p.add_argument("--in-flight", type=int)
+    p.add_argument("--batch-games", type=int, default=batch_games)
     p.add_argument("--retries", type=int, default=3)
     p.add_argument("--task-timeout", type=float, default=3600)
     p.add_argument("--run-id", default=uuid.uuid4().hex[:8])
     p.add_argument("--out", required=True)
-    p.add_argument("match", nargs=argparse.REMAINDER)
-    a = p.parse_args(argv)
-    if a.match and a.match[0] == "--":
-        a.match = a.match[1:]
-    if not a.match:
-        p.error("give the sente match arguments after --")
-    for bad in ("--shard", "--out", "--plan", "--engines-dir", "--concurrency"):
-        if bad in a.match:
-            p.error(f"{bad} is set by the driver; leave it out of the match arguments")
-    if a.batch_games < 1 or a.concurrency < 1 or a.game_cpus <= 0 or a.retries < 0:
-        p.error("--batch-games, --concurrency, --game-cpus must be positive, --retries >= 0")
+    p.add_argument(rest, nargs=argparse.REMAINDER)
+
+    def parse(argv):
+        a = p.parse_args(argv)
+        args = getattr(a, rest)
+        if args and args[0] == "--":
+            args = args[1:]
+            setattr(a, rest, args)
+        if not args:
+            p.error(f"give the sente {rest} arguments after --")
+        for bad in reserved:
+            if bad in args:
+                p.error(f"{bad} is set by the driver; leave it out of the {rest} arguments")
+        if a.batch_games < 1 or a.retries < 0:
+            p.error("--batch-games must be positive, --retries >= 0")
+        return a
+
+    return p, parse
+
+
+def parse_args(argv):
+    p, parse = ray_parser("sente match on Ray", __doc__, 8, "match",
+                          ("--shard", "--out", "--plan", "--engines-dir", "--concurrency"))
+    p.add_argument("--engines-dir", default=str(ROOT / "engines"))
+    p.add_argument("--game-cpus", type=float, default=1)
+    p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--in-flight", type=int)
+    a = parse(argv)
+    if a.concurrency < 1 or a.game_cpus <= 0:
+        p.error("--concurrency and --game-cpus must be positive")
     return a
 
 
@@ -102,22 +118,29 @@ def die_with_parent():
     return lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def play_batch(sente, engines_dir, match, shard, concurrency, run_id, timeout):
-    """A Ray task: plays part `shard` of the schedule, returns its result.json text."""
-    batch = shard.split("/")[0]
-    tmp = tempfile.mkdtemp(prefix=f"sente-{run_id}-batch{batch}-")
+def run_in_scratch(prefix, command, result, what, timeout):
+    """Runs the sente command line `command(tmp)`, which writes into a new scratch directory
+    tmp, killed with its Ray worker and after `timeout` s; returns the text of tmp/`result`."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
     try:
-        cmd = [sente, "match", *match, "--engines-dir", engines_dir, "--shard", shard,
-               "--concurrency", str(concurrency), "--out", tmp]
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        r = subprocess.run(command(tmp), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=timeout,
                            preexec_fn=die_with_parent())
         if r.returncode != 0:
-            raise RuntimeError(f"sente match --shard {shard} exited {r.returncode}: "
-                               f"{r.stderr.strip()[-2000:]}")
-        return Path(tmp, "result.json").read_text()
+            raise RuntimeError(f"{what} exited {r.returncode}: {r.stderr.strip()[-2000:]}")
+        return Path(tmp, result).read_text()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def play_batch(sente, engines_dir, match, shard, concurrency, run_id, timeout):
+    """A Ray task: plays part `shard` of the schedule, returns its result.json text."""
+    batch = shard.split("/")[0]
+    return run_in_scratch(
+        f"sente-{run_id}-batch{batch}-",
+        lambda tmp: [sente, "match", *match, "--engines-dir", engines_dir, "--shard", shard,
+                     "--concurrency", str(concurrency), "--out", tmp],
+        "result.json", f"sente match --shard {shard}", timeout)
 
 
 def local_path(path, shared):
@@ -175,6 +198,19 @@ def store(parts_dir, batch, batches, text, name="result.json"):
     tmp.write_text(text)
     os.replace(tmp, d / name)
     return True
+
+
+def next_result(waiting, who, retries):
+    """Waits for the first task of `waiting` (ref -> batch) to finish: its batch and result. A
+    task that failed after all its retries ends the run."""
+    import ray
+
+    done, _ = ray.wait(list(waiting), num_returns=1)
+    batch = waiting.pop(done[0])
+    try:
+        return batch, ray.get(done[0])
+    except Exception as e:  # retries exhausted
+        sys.exit(f"{who}: batch {batch + 1} failed after {retries} retries: {e}")
 
 
 def start_ray(a, sente, dirs=()):
@@ -254,12 +290,7 @@ def main(argv):
                 next_batch += 1
             if not waiting:
                 break
-            done, _ = ray.wait(list(waiting), num_returns=1)
-            batch = waiting.pop(done[0])
-            try:
-                text = ray.get(done[0])
-            except Exception as e:  # retries exhausted
-                sys.exit(f"ray_match: batch {batch + 1} failed after {a.retries} retries: {e}")
+            batch, text = next_result(waiting, "ray_match", a.retries)
             if first is None:
                 first = time.monotonic() - started
                 print(f"ray_match: first result after {first:.1f} s", flush=True)

@@ -23,43 +23,21 @@ work as in scripts/ray_match.py (the machinery is shared); --batch-games default
 import argparse
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ray_match  # noqa: E402
-from ray_match import ROOT, batch_dir, die_with_parent, start_ray, store  # noqa: E402
+from ray_match import (  # noqa: E402
+    batch_dir, next_result, ray_parser, run_in_scratch, start_ray, store)
 
 PART = "games.txt"
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description="sente selfplay on Ray", usage=__doc__.split("\n\n")[1].strip()
-    )
-    p.add_argument("--address")
-    p.add_argument("--cpus", type=int)
-    p.add_argument("--sente", default=str(ROOT / "target/release/sente"))
-    p.add_argument("--shared-path", action="store_true")
-    p.add_argument("--batch-games", type=int, default=50)
-    p.add_argument("--retries", type=int, default=3)
-    p.add_argument("--task-timeout", type=float, default=3600)
-    p.add_argument("--run-id", default=uuid.uuid4().hex[:8])
-    p.add_argument("--out", required=True)
-    p.add_argument("selfplay", nargs=argparse.REMAINDER)
-    a = p.parse_args(argv)
-    if a.selfplay and a.selfplay[0] == "--":
-        a.selfplay = a.selfplay[1:]
-    for bad in ("--shard", "--out"):
-        if bad in a.selfplay:
-            p.error(f"{bad} is set by the driver; leave it out of the selfplay arguments")
-    if a.batch_games < 1 or a.retries < 0:
-        p.error("--batch-games must be positive, --retries >= 0")
-    return a
+    _, parse = ray_parser("sente selfplay on Ray", __doc__, 50, "selfplay", ("--shard", "--out"))
+    return parse(argv)
 
 
 def games_of(args):
@@ -73,19 +51,10 @@ def games_of(args):
 def play_batch(sente, args, shard, run_id, timeout):
     """A Ray task: plays part `shard` of the schedule, returns its data file's text."""
     batch = shard.split("/")[0]
-    tmp = tempfile.mkdtemp(prefix=f"sente-{run_id}-selfplay{batch}-")
-    try:
-        out = Path(tmp, PART)
-        cmd = [sente, "selfplay", *args, "--shard", shard, "--out", str(out)]
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=timeout,
-                           preexec_fn=die_with_parent())
-        if r.returncode != 0:
-            raise RuntimeError(f"sente selfplay --shard {shard} exited {r.returncode}: "
-                               f"{r.stderr.strip()[-2000:]}")
-        return out.read_text()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    return run_in_scratch(
+        f"sente-{run_id}-selfplay{batch}-",
+        lambda tmp: [sente, "selfplay", *args, "--shard", shard, "--out", str(Path(tmp, PART))],
+        PART, f"sente selfplay --shard {shard}", timeout)
 
 
 def split(text):
@@ -134,12 +103,7 @@ def play(a, sente, todo, batches, parts_dir, counts, total, started):
         waiting = {task.remote(w_sente, a.selfplay, f"{b + 1}/{batches}", a.run_id,
                                a.task_timeout): b for b in todo}
         while waiting:
-            done, _ = ray.wait(list(waiting), num_returns=1)
-            batch = waiting.pop(done[0])
-            try:
-                text = ray.get(done[0])
-            except Exception as e:  # retries exhausted
-                sys.exit(f"ray_selfplay: batch {batch + 1} failed after {a.retries} retries: {e}")
+            batch, text = next_result(waiting, "ray_selfplay", a.retries)
             if first is None:
                 first = time.monotonic() - started
             if store(parts_dir, batch, batches, text, PART):

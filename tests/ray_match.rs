@@ -1,6 +1,8 @@
 //! `scripts/ray_match.py` on a local Ray instance (2 CPUs): a node-limited match played in
 //! batches of Ray tasks merges to exactly the games, table, Elo and SPRT state of the same
 //! match in one `sente match` process, also when a worker is killed in the middle of a batch.
+//! And `scripts/ray_selfplay.py`: self-play cut into Ray tasks writes the same data file, byte
+//! for byte, as one `sente selfplay` process, and a second run resumes without playing.
 //! Needs `ray` in `.venv`: the tests are `#[ignore]`d, and `.ci/run` installs Ray and runs
 //! them (`--ignored needs_ray`) when it imports, and always under CI, where its absence fails.
 
@@ -238,5 +240,68 @@ fn needs_ray_match_survives_a_worker_killed_mid_batch() {
     assert_eq!(cut, 1, "sente {sente}: one cut batch 2 expected");
     assert!(stdout.contains("games 12/12"), "{stdout}");
     same_result(&dir.join("whole"), &dir.join("ray/merged"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// scripts/ray_selfplay.py
+
+const SELFPLAY: [&str; 10] = [
+    "--rule", "renju", "--size", "11", "--games", "7", "--nodes", "400", "--seed", "5",
+];
+
+fn selfplay_driver(python: &Path, out: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(python)
+        .arg(root.join("scripts/ray_selfplay.py"))
+        .args(["--cpus", "2", "--sente", SENTE, "--batch-games", "2"])
+        .arg("--out")
+        .arg(out)
+        .arg("--")
+        .args(SELFPLAY)
+        .env("RAY_DISABLE_USAGE_STATS", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "ray_selfplay.py failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout
+}
+
+#[test]
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
+fn needs_ray_selfplay_writes_the_single_process_file() {
+    let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
+    let python = python_with_ray();
+    let dir = std::env::temp_dir().join(format!("sente-ray-selfplay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.txt");
+    let o = Command::new(SENTE)
+        .arg("selfplay")
+        .args(SELFPLAY)
+        .arg("--out")
+        .arg(&whole)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(expected.lines().count(), 8, "{expected}");
+
+    let ray = dir.join("ray.txt");
+    let stdout = selfplay_driver(&python, &ray);
+    assert!(stdout.contains("games 7/7"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
+
+    // A finished run given again plays nothing and writes the same file.
+    let stdout = selfplay_driver(&python, &ray);
+    assert!(stdout.contains("4 batches already"), "{stdout}");
+    assert!(stdout.contains("0 played"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -60,6 +60,10 @@ pub struct TrainArgs {
     /// L2 pull of the value tables towards the hand values, per position.
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
+    /// A weights file (e.g. the previous generation's) whose held-out loss and top-1 are
+    /// reported beside the new ones, on the same held-out positions.
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
 }
 
 /// One position's features.
@@ -225,6 +229,19 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let mut policy = vec![0.0f64; 2 * 2 * CODES];
     fit_policy(&train, &mut policy, args.policy_epochs);
     let (hand_top1, learned_top1) = top1(&held, &policy);
+    if let Some(path) = &args.compare {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let old = crate::eval::learned::check(&bytes, rule)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let (old_params, old_policy) = params_of(&old, rule);
+        println!(
+            "{} on the same held-out positions: value loss {:.5} (vs results {:.5}), top-1 {:.1}%",
+            file_name(path),
+            loss(&held, &old_params, k),
+            loss_against(&held, &old_params, k, |s| s.result),
+            100.0 * top1(&held, &old_policy).1
+        );
+    }
     println!(
         "move prediction on held-out positions (top-1 against the search's move): hand line values {:.1}%, learned policy {:.1}%",
         100.0 * hand_top1,
@@ -504,6 +521,26 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
             policy[i] -= lr * mh / (vh.sqrt() + 1e-12);
         }
     }
+}
+
+/// A weights file's tables as the trainer's value parameters and policy.
+fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
+    let mut params = vec![0.0; 2 * 4 * CODES + 2];
+    let mut policy = vec![0.0; 2 * 2 * CODES];
+    let slots = if rule == Rule::Renju { 2 } else { 1 };
+    for s in 0..slots {
+        for code in 0..CODES {
+            for t in [VALUE_MINE, VALUE_THEIRS] {
+                params[feature(s, t, code)] = w.tables[s][t][code] as f64;
+            }
+            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
+                policy[(s * 2 + i) * CODES + code] = w.tables[s][t][code] as f64 / 100.0;
+            }
+        }
+    }
+    params[2 * 4 * CODES] = w.bias[0] as f64;
+    params[2 * 4 * CODES + 1] = w.bias[1] as f64;
+    (params, policy)
 }
 
 /// Top-1 rates on `data` of the hand baseline and of the policy (ties count against).
