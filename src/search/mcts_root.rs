@@ -149,7 +149,7 @@ fn pv_from(arena: &Arena, mut i: u32) -> Vec<GoMove> {
 
 /// Whether a lead of `lead` visits is more than the simulations still to come before `hard`,
 /// at the rate of `sims` in `elapsed`.
-pub(super) fn cannot_be_overtaken(lead: u32, sims: u64, elapsed: Duration, hard: Duration) -> bool {
+fn cannot_be_overtaken(lead: u32, sims: u64, elapsed: Duration, hard: Duration) -> bool {
     if sims == 0 || elapsed.is_zero() {
         return false;
     }
