@@ -11,10 +11,11 @@ use std::time::Instant;
 
 use super::coords::{go_move, gtp_vertex, mv_of_go, Mv};
 use super::manifest::GameName;
+use super::referee::EndReason;
 use super::tc::{MoveBudget, TimeControl};
 use crate::players::player::{decide_with_limit, go_level, mnk_level};
 use crate::players::{Decision, Player};
-use crate::rules::go::{GoGame, GoMove, GoRules, KoRule, Scoring};
+use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, KoRule, Scoring};
 use crate::rules::{Board, Color, Pos, Position, Rule};
 use crate::search::clock::{GameClock, SearchLimit};
 
@@ -194,6 +195,16 @@ pub trait ArenaPosition: Position + 'static {
     fn mv_of(&self, m: Self::Move) -> Mv;
     /// How `mv` is named in a refusal.
     fn name_of(&self, mv: Mv) -> String;
+    /// Why the game is over, once [`Position::outcome`] says it is.
+    fn end_reason(&self) -> EndReason;
+    /// The move limit when none is given: none for boards that fill up.
+    fn default_move_limit(&self) -> Option<usize> {
+        None
+    }
+    /// The gomoku-family board, for what only gomoku asks (opening balance); `None` elsewhere.
+    fn mnk_board(&self) -> Option<&Board> {
+        None
+    }
 }
 
 impl ArenaPosition for Board {
@@ -214,6 +225,16 @@ impl ArenaPosition for Board {
     fn name_of(&self, mv: Mv) -> String {
         mv.to_string()
     }
+    fn end_reason(&self) -> EndReason {
+        if self.winner().is_some() {
+            EndReason::Line
+        } else {
+            EndReason::BoardFull
+        }
+    }
+    fn mnk_board(&self) -> Option<&Board> {
+        Some(self)
+    }
 }
 
 impl ArenaPosition for GoGame {
@@ -228,6 +249,17 @@ impl ArenaPosition for GoGame {
     }
     fn name_of(&self, mv: Mv) -> String {
         gtp_vertex(mv, self.board().height())
+    }
+    /// Area counted as the board stands, every stone alive (see [`super::referee`]).
+    fn end_reason(&self) -> EndReason {
+        let d = score_detail(self.board(), &[], self.rules());
+        EndReason::Score {
+            black: (d.stones[0] + d.territory[0]) as f32,
+            white: (d.stones[1] + d.territory[1]) as f32 + self.rules().komi,
+        }
+    }
+    fn default_move_limit(&self) -> Option<usize> {
+        Some(3 * self.board().width() * self.board().height())
     }
 }
 

@@ -69,8 +69,8 @@ pub fn generate(
         if pos.verdict().is_some() {
             continue;
         }
-        let balanced = match (&pos, setup.game) {
-            (Position::Mnk(b), GameName::Gomoku | GameName::Renju) => threat_free(b),
+        let balanced = match (pos.board(), setup.game) {
+            (Some(b), GameName::Gomoku | GameName::Renju) => threat_free(b),
             _ => true,
         };
         if balanced {

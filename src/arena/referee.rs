@@ -17,11 +17,11 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::coords::Mv;
-use super::engine::{play_mv, Answer, Engine, Fault, GameSetup};
+use super::engine::{play_mv, Answer, ArenaPosition, Engine, Fault, GameSetup};
 use super::manifest::GameName;
 use super::tc::SideClock;
-use crate::rules::go::{score_detail, GoGame};
-use crate::rules::{Board, Color};
+use crate::rules::go::GoGame;
+use crate::rules::{Board, Color, Outcome as RulesOutcome};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
 pub const SETUP_MS: u64 = 10_000;
@@ -164,83 +164,80 @@ pub struct GameResult {
     pub last_think: Option<(Color, u64)>,
 }
 
-/// The position the referee keeps.
-pub enum Position {
-    /// Gomoku, renju, tic-tac-toe.
-    Mnk(Board),
-    /// Go.
-    Go(Box<GoGame>),
+/// The position the referee keeps, whatever the game: a [`crate::rules::Position`] that the
+/// referee's moves reach ([`ArenaPosition`]), chosen once from the setup.
+pub struct Position(Box<dyn Refereed>);
+
+/// What the referee asks of a position; every [`ArenaPosition`] offers it.
+trait Refereed: Send {
+    fn to_move(&self) -> Color;
+    fn play(&mut self, mv: Mv) -> Result<(), String>;
+    fn verdict(&self) -> Option<(Outcome, EndReason)>;
+    fn default_move_limit(&self) -> Option<usize>;
+    fn board(&self) -> Option<&Board>;
+}
+
+impl<P: ArenaPosition> Refereed for P {
+    fn to_move(&self) -> Color {
+        crate::rules::Position::to_move(self)
+    }
+    fn play(&mut self, mv: Mv) -> Result<(), String> {
+        play_mv(self, mv)
+    }
+    fn verdict(&self) -> Option<(Outcome, EndReason)> {
+        let outcome = match self.outcome()? {
+            RulesOutcome::Win(c) => Outcome::win_for(c),
+            RulesOutcome::Draw => Outcome::Draw,
+        };
+        Some((outcome, self.end_reason()))
+    }
+    fn default_move_limit(&self) -> Option<usize> {
+        ArenaPosition::default_move_limit(self)
+    }
+    fn board(&self) -> Option<&Board> {
+        self.mnk_board()
+    }
 }
 
 impl Position {
     /// The empty position of `setup`.
     pub fn new(setup: &GameSetup) -> Result<Position, String> {
-        if setup.game == GameName::Go {
-            return setup
-                .go_game()
-                .map(|g| Position::Go(Box::new(g)))
-                .ok_or_else(|| format!("cannot play Go on {}x{}", setup.width, setup.height));
+        fn boxed<P: ArenaPosition>(p: Option<P>) -> Option<Position> {
+            p.map(|p| Position(Box::new(p)))
         }
-        match setup.mnk_board() {
-            Some(b) => Ok(Position::Mnk(b)),
-            None => Err(format!(
+        let pos = match setup.game {
+            GameName::Go => boxed(GoGame::from_setup(setup)),
+            GameName::Gomoku | GameName::Renju | GameName::Ttt => boxed(Board::from_setup(setup)),
+        };
+        pos.ok_or_else(|| match setup.game {
+            GameName::Go => format!("cannot play Go on {}x{}", setup.width, setup.height),
+            game => format!(
                 "cannot referee {} on {}x{}",
-                setup.game.name(),
+                game.name(),
                 setup.width,
                 setup.height
-            )),
-        }
+            ),
+        })
     }
     /// The side to move.
     pub fn to_move(&self) -> Color {
-        match self {
-            Position::Mnk(b) => b.to_move(),
-            Position::Go(g) => g.to_move(),
-        }
+        self.0.to_move()
     }
     /// Plays `mv` for the side to move if the rules allow it.
     pub fn play(&mut self, mv: Mv) -> Result<(), String> {
-        match self {
-            Position::Mnk(b) => play_mv(b, mv),
-            Position::Go(g) => play_mv(g.as_mut(), mv),
-        }
+        self.0.play(mv)
     }
     /// The result, if the game is over by the rules.
     pub fn verdict(&self) -> Option<(Outcome, EndReason)> {
-        match self {
-            Position::Mnk(b) => {
-                if let Some(c) = b.winner() {
-                    Some((Outcome::win_for(c), EndReason::Line))
-                } else if b.is_full() {
-                    Some((Outcome::Draw, EndReason::BoardFull))
-                } else {
-                    None
-                }
-            }
-            Position::Go(g) => {
-                if g.consecutive_passes() < 2 {
-                    return None;
-                }
-                let d = score_detail(g.board(), &[], g.rules());
-                let black = (d.stones[0] + d.territory[0]) as f32;
-                let white = (d.stones[1] + d.territory[1]) as f32 + g.rules().komi;
-                let outcome = if d.score > 0.0 {
-                    Outcome::BlackWins
-                } else if d.score < 0.0 {
-                    Outcome::WhiteWins
-                } else {
-                    Outcome::Draw
-                };
-                Some((outcome, EndReason::Score { black, white }))
-            }
-        }
+        self.0.verdict()
     }
     /// The move limit used when none is given: none for boards that fill up.
     pub fn default_move_limit(&self) -> Option<usize> {
-        match self {
-            Position::Mnk(_) => None,
-            Position::Go(g) => Some(3 * g.board().width() * g.board().height()),
-        }
+        self.0.default_move_limit()
+    }
+    /// The gomoku-family board (tic-tac-toe included); `None` for Go.
+    pub fn board(&self) -> Option<&Board> {
+        self.0.board()
     }
 }
 

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use crate::play::gomoku::{parse_seconds, seconds};
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, report_take_back, run_menu, take_back, word, Agent, End,
-    ProgressLine, Side, TerminalGame, Word,
+    ask, ask_setting, draw_grid, per_move_limit, report_take_back, run_menu, take_back, word,
+    Agent, End, ProgressLine, Side, TerminalGame, Word,
 };
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 use crate::rules::go::{
@@ -265,13 +265,6 @@ struct Go<'p> {
 }
 
 impl Go<'_> {
-    fn limit(&self) -> SearchLimit {
-        match self.opts.nodes {
-            Some(n) => SearchLimit::nodes(n),
-            None => SearchLimit::move_time(self.opts.movetime_ms),
-        }
-    }
-
     /// The computer's decision, with progress while it searches and the last candidates.
     fn think(
         &mut self,
@@ -279,7 +272,7 @@ impl Go<'_> {
         game: &GoGame,
         color: Color,
     ) -> (GoDecision, Option<GoCandidate>) {
-        let limit = self.limit();
+        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
@@ -385,12 +378,6 @@ impl TerminalGame for Go<'_> {
     }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
-    }
-    fn colour(&self, color: Color) -> &'static str {
-        match color {
-            Color::Black => "black",
-            Color::White => "white",
-        }
     }
     fn settings(&self) -> Option<String> {
         let o = &self.opts;

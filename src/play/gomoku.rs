@@ -22,14 +22,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, report_take_back, run_menu, take_back, word, Agent, End,
-    ProgressLine, Side, TerminalGame, Word,
+    ask, ask_setting, draw_grid, per_move_limit, report_take_back, run_menu, take_back, word,
+    Agent, End, ProgressLine, Side, TerminalGame, Word,
 };
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
 use crate::rules::notation::{column_letter, renju_name, split_letter_number};
 use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, MoveError, Pos, Rule};
-use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::clock::TimeManager;
 use crate::search::format_eval;
 
 /// Smallest board side (five in a row must fit).
@@ -231,20 +231,13 @@ struct Gomoku<'p> {
 }
 
 impl Gomoku<'_> {
-    fn limit(&self) -> SearchLimit {
-        match self.opts.nodes {
-            Some(n) => SearchLimit::nodes(n),
-            None => SearchLimit::move_time(self.opts.movetime_ms),
-        }
-    }
-
     /// The computer's move, with progress while it searches and the last report.
     fn think(
         &mut self,
         player: &mut dyn GomokuPlayer,
         board: &Board,
     ) -> (Option<Pos>, Option<SearchInfo>) {
-        let limit = self.limit();
+        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
@@ -291,12 +284,6 @@ impl TerminalGame for Gomoku<'_> {
     }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
-    }
-    fn colour(&self, color: Color) -> &'static str {
-        match color {
-            Color::Black => "black",
-            Color::White => "white",
-        }
     }
     fn settings(&self) -> Option<String> {
         let o = &self.opts;

@@ -16,6 +16,16 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{Color, Position};
+use crate::search::clock::SearchLimit;
+
+/// The computer's limit per move: a fixed node budget when given (deterministic play), else
+/// `movetime_ms`.
+pub fn per_move_limit(nodes: Option<u64>, movetime_ms: u64) -> SearchLimit {
+    match nodes {
+        Some(n) => SearchLimit::nodes(n),
+        None => SearchLimit::move_time(movetime_ms),
+    }
+}
 
 /// Wins per named participant and draws, kept across the games of a session.
 #[derive(Default, Debug)]
@@ -285,8 +295,14 @@ pub trait TerminalGame {
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player>;
     /// The canonical level name of a player.
     fn player_name(&self, player: &Self::Player) -> String;
-    /// How a colour is called in messages: `X` / `O`, or `black` / `white`.
-    fn colour(&self, color: Color) -> &'static str;
+    /// How a colour is called in messages: `black` / `white` unless the game names them
+    /// otherwise (tic-tac-toe's `X` / `O`).
+    fn colour(&self, color: Color) -> &'static str {
+        match color {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
     /// A summary of the game's settings for the menu, `None` when it has none.
     fn settings(&self) -> Option<String> {
         None

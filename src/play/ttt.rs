@@ -13,10 +13,15 @@
 
 use std::io::{self, BufRead, Write};
 
+use std::time::Instant;
+
 use crate::play::menu::{ask, run_menu, Agent, End, Side, TerminalGame};
-use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
+use crate::players::player::{decide_with_limit, mnk_level};
+use crate::players::ttt::TTT_LEVELS;
+use crate::players::{Decision, Player};
 use crate::rules::ttt::square_pos;
-use crate::rules::{Board, Cell, Color, Rule};
+use crate::rules::{Board, Cell, Color, Outcome, Position, Rule};
+use crate::search::clock::SearchLimit;
 
 fn draw_board(board: &Board, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)?;
@@ -71,7 +76,7 @@ fn mark_of(c: Color) -> &'static str {
 struct Ttt;
 
 impl TerminalGame for Ttt {
-    type Player = Box<dyn TttPlayer>;
+    type Player = Box<dyn Player<Board>>;
 
     fn title(&self) -> &str {
         "Tic-Tac-Toe"
@@ -80,7 +85,7 @@ impl TerminalGame for Ttt {
         TTT_LEVELS
     }
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
-        ttt_player(level, seed)
+        mnk_level(true, level, seed)
     }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
@@ -98,14 +103,15 @@ impl TerminalGame for Ttt {
         let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
         draw_board(&board, out)?;
         loop {
-            if let Some(w) = board.winner() {
-                return Ok(End::Won {
-                    winner: w,
-                    how: "has three in a row".into(),
-                });
-            }
-            if board.is_full() {
-                return Ok(End::Draw("The board is full: a draw.".into()));
+            match board.outcome() {
+                Some(Outcome::Win(w)) => {
+                    return Ok(End::Won {
+                        winner: w,
+                        how: "has three in a row".into(),
+                    })
+                }
+                Some(Outcome::Draw) => return Ok(End::Draw("The board is full: a draw.".into())),
+                None => {}
             }
             let color = board.to_move();
             let side = &mut sides[color.index()];
@@ -130,7 +136,11 @@ impl TerminalGame for Ttt {
                     }
                 }
                 Agent::Computer(player) => {
-                    let Some(p) = player.choose(&board) else {
+                    // Choosing is instant: no level looks at the clock.
+                    let limit = SearchLimit::default();
+                    let decision =
+                        decide_with_limit(player.as_mut(), &board, &limit, Instant::now());
+                    let Some(Decision::Play(p)) = decision else {
                         // Unreachable on a live 3 x 3 board; end the game rather than loop.
                         return Ok(End::Draw("The board is full: a draw.".into()));
                     };
@@ -146,7 +156,7 @@ impl TerminalGame for Ttt {
                     p
                 }
             };
-            if board.play(p).is_err() {
+            if Position::play(&mut board, p).is_err() {
                 writeln!(out, "That move is not legal; try again.")?;
                 continue;
             }

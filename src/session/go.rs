@@ -29,7 +29,7 @@
 //!   replaced by `pass` (logged). `resign` is answered as is and nothing is played.
 //!   `reg_genmove` decides the same way but plays nothing and never resigns (a player that
 //!   does gets `pass`). `kgs-genmove_cleanup` plays on without resigning and captures every
-//!   dead stone before it passes ([`GoSession::genmove_cleanup`]). `gomill-genmove_ex <colour> claim`
+//!   dead stone before it passes ([`GoPlayer::genmove_cleanup`] chooses how). `gomill-genmove_ex <colour> claim`
 //!   decides the same way too, but answers `claim` and plays nothing when the player found the
 //!   game won beyond doubt ([`GoPlayer::certain_win`]).
 //! * **Ownership** (`sente-ownership`, for GoGui's analyze menu): the player's Monte Carlo
@@ -65,7 +65,7 @@ use crate::rules::go::{
 };
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
-use crate::search::move_filter::{FilterKind, FilterRule, MoveFilter, NO_FILTER};
+use crate::search::move_filter::{FilterRule, MoveFilter, NO_FILTER};
 use crate::session::go_clock::GoClock;
 use crate::session::gtp_game::{
     winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
@@ -567,7 +567,7 @@ impl GoSession {
         may_claim: bool,
         req: &mut GtpRequest<'_>,
     ) -> Genmove {
-        let decision = self.decide(color, Ask::Genmove, req, &NO_FILTER);
+        let decision = self.decide(color, Ask::Genmove, req);
         if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
             info!("claiming the win for {color:?}");
             return Genmove::Claim;
@@ -600,16 +600,9 @@ impl GoSession {
     }
 
     /// Runs the player's genmove for `color` under the move clock (`ask` says which: its
-    /// `reg_genmove` leaves no trace), streaming candidates when the request asks, with
-    /// `filter` closing moves otherwise; returns a decision the rules accept (and never
-    /// `resign` unless `ask` is [`Ask::Genmove`]).
-    fn decide(
-        &mut self,
-        color: Color,
-        ask: Ask,
-        req: &mut GtpRequest<'_>,
-        filter: &MoveFilter,
-    ) -> GoDecision {
+    /// `reg_genmove` leaves no trace), streaming candidates when the request asks; returns a
+    /// decision the rules accept (and never `resign` unless `ask` is [`Ask::Genmove`]).
+    fn decide(&mut self, color: Color, ask: Ask<'_>, req: &mut GtpRequest<'_>) -> GoDecision {
         let limit = self.move_limit(color);
         self.signal.arm(req.seq);
         let tm = TimeManager::new(&limit, req.at, self.signal.flag());
@@ -620,7 +613,7 @@ impl GoSession {
                           r: &mut GoRequest<'_, '_>| match ask {
             Ask::Genmove => p.genmove(g, c, r),
             Ask::Reg => p.reg_genmove(g, c, r),
-            Ask::PlayOn => p.genmove_playing_on(g, c, r),
+            Ask::Cleanup(dead) => p.genmove_cleanup(g, c, dead, r),
         };
         let decision = match req.analysis.as_mut() {
             Some((report, options)) => {
@@ -645,7 +638,7 @@ impl GoSession {
                     report: &mut ignore,
                     report_every: None,
                     ownership: false,
-                    filter,
+                    filter: &NO_FILTER,
                 };
                 ask_player(player, game, color, &mut greq)
             }
@@ -675,110 +668,29 @@ impl GoSession {
     }
 
     /// `kgs-genmove_cleanup <colour>`: the cleanup phase of KGS and OGS bridges, sent when
-    /// the players disagree on dead stones. Plays on without resigning; while the player's
-    /// estimate ([`GoPlayer::dead_stones`]) calls any of the opponent's stones dead, only
-    /// the liberties of those groups are searched (so each move works on a capture and the
-    /// search picks the safe one), and a pass is never answered while one is left (the
-    /// search's pass is replaced by [`cleanup_capture_move`]). With no dead stone left it
-    /// is genmove playing on.
+    /// the players disagree on dead stones. The opponent's stones that the player's estimate
+    /// ([`GoPlayer::dead_stones`]) calls dead go to [`GoPlayer::genmove_cleanup`], which
+    /// chooses the move (captures first, never a pass while one is left); never resigns.
     pub fn genmove_cleanup(&mut self, color: Color, req: &mut GtpRequest<'_>) -> Genmove {
         let dead: Vec<Point> = self
             .dead()
             .into_iter()
             .filter(|&p| self.game.board().get(p) == Some(color.opponent()))
             .collect();
-        if dead.is_empty() {
-            let decision = self.decide(color, Ask::PlayOn, req, &NO_FILTER);
-            return self.answer(color, decision, true, req);
-        }
-        let targets = dead_group_liberties(&self.game, color, &dead);
-        let filter = MoveFilter::new(vec![FilterRule {
-            kind: if targets.is_empty() {
-                FilterKind::Avoid
-            } else {
-                FilterKind::Allow
-            },
-            color,
-            moves: if targets.is_empty() {
-                vec![GoMove::Pass]
-            } else {
-                targets.iter().map(|&p| GoMove::Play(p)).collect()
-            },
-            until_depth: 1,
-        }]);
-        let mut decision = self.decide(color, Ask::PlayOn, req, &filter);
-        if decision == GoDecision::Play(GoMove::Pass) {
-            if let Some(p) = cleanup_capture_move(&self.game, color, &targets) {
-                info!(
-                    "cleanup: the player passed with {} dead stones left; playing {}",
-                    dead.len(),
-                    move_name(self.game.board(), GoMove::Play(p))
-                );
-                decision = GoDecision::Play(GoMove::Play(p));
-            }
-        }
+        let decision = self.decide(color, Ask::Cleanup(&dead), req);
         self.answer(color, decision, true, req)
     }
 }
 
 /// Which of the player's move methods a genmove-like command asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ask {
+enum Ask<'d> {
     /// `genmove`: play the move; resigning allowed.
     Genmove,
     /// `reg_genmove`: the best move, not played, no trace, never `resign`.
     Reg,
-    /// Cleanup: play the move, never `resign`.
-    PlayOn,
-}
-
-/// The points next to `dead` groups where `color` may legally play: where capturing them
-/// starts.
-fn dead_group_liberties(game: &GoGame, color: Color, dead: &[Point]) -> Vec<Point> {
-    let b = game.board();
-    let mut libs = Vec::new();
-    for &p in dead {
-        for n in b.neighbors(p.idx()) {
-            let q = Point(n as u16);
-            if b.on_board(q) && b.is_empty(q) && !libs.contains(&q) && game.is_legal(q, color) {
-                libs.push(q);
-            }
-        }
-    }
-    libs.sort();
-    libs
-}
-
-/// A capturing move for cleanup when the search would pass: among `targets` (liberties of
-/// dead groups), one that captures, else one that leaves the mover's own group at least two
-/// liberties (never a self-atari), fewest liberties of the attacked group first; `None` when
-/// every target is a self-atari.
-fn cleanup_capture_move(game: &GoGame, color: Color, targets: &[Point]) -> Option<Point> {
-    let b = game.board();
-    let mut best: Option<(usize, Point)> = None;
-    for &q in targets {
-        let mut after = b.clone();
-        let captured = after.play(q, color);
-        if captured == 0 && after.liberties(q) < 2 {
-            continue;
-        }
-        // The attacked group's liberties before the move, fewest first; a capture ranks 0.
-        let attacked = if captured > 0 {
-            0
-        } else {
-            b.neighbors(q.idx())
-                .iter()
-                .map(|&n| Point(n as u16))
-                .filter(|&n| b.on_board(n) && b.get(n) == Some(color.opponent()))
-                .map(|n| b.liberties(n))
-                .min()
-                .unwrap_or(usize::MAX)
-        };
-        if best.is_none_or(|(a, p)| attacked < a || (attacked == a && q < p)) {
-            best = Some((attacked, q));
-        }
-    }
-    best.map(|(_, p)| p)
+    /// Cleanup with these of the opponent's stones dead: play the move, never `resign`.
+    Cleanup(&'d [Point]),
 }
 
 /// The search's filter for the analysis keys `avoid` / `allow` on `game`'s board. A vertex off
@@ -911,7 +823,7 @@ impl GtpGame for GoSession {
 
     fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
         let ask = if commit { Ask::Genmove } else { Ask::Reg };
-        let decision = self.decide(color, ask, req, &NO_FILTER);
+        let decision = self.decide(color, ask, req);
         self.answer(color, decision, commit, req)
     }
 
@@ -1242,39 +1154,6 @@ mod tests {
             Genmove::Move(Vertex::Pass)
         );
         assert_eq!(s.game().moves().len(), 1);
-    }
-
-    #[test]
-    fn the_cleanup_fallback_captures_first_and_never_self_ataris() {
-        // 5x5: a white stone at C3 with one liberty left (C4); white A1 and B2 whose
-        // liberties A2 and B1 would each be a black self-atari that captures nothing.
-        let mut g = GoGame::new(5, 5, GoRules::default()).unwrap();
-        let board = g.board().clone();
-        let p = |s: &str| crate::rules::go::parse_point(&board, s).unwrap();
-        let setup: Vec<(Point, Color)> = [
-            ("B3", Color::Black),
-            ("C2", Color::Black),
-            ("D3", Color::Black),
-            ("C3", Color::White),
-            ("A1", Color::White),
-            ("B2", Color::White),
-        ]
-        .iter()
-        .map(|&(s, c)| (p(s), c))
-        .collect();
-        g.place_setup(&setup).unwrap();
-        let targets = dead_group_liberties(&g, Color::Black, &[p("C3"), p("A1")]);
-        let mut expected = vec![p("C4"), p("A2"), p("B1")];
-        expected.sort();
-        assert_eq!(targets, expected);
-        assert_eq!(
-            cleanup_capture_move(&g, Color::Black, &targets),
-            Some(p("C4"))
-        );
-        assert_eq!(
-            cleanup_capture_move(&g, Color::Black, &[p("A2"), p("B1")]),
-            None
-        );
     }
 
     #[test]

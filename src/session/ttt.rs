@@ -1,6 +1,6 @@
 //! Tic-tac-toe as a GTP controller drives it (`sente --game ttt`): a 3 x 3, three-in-a-row
 //! board, the move history for `undo`, and one of the tic-tac-toe levels of
-//! [`crate::players::ttt`]. Black (`X`) moves first; GTP vertices `A1`..`C3` with row 1 at the
+//! [`crate::players::ttt`], asked through the one player interface ([`Player`]). Black (`X`) moves first; GTP vertices `A1`..`C3` with row 1 at the
 //! bottom.
 //!
 //! Policies decided here (the README repeats them):
@@ -15,8 +15,11 @@
 
 use log::{info, warn};
 
-use crate::players::ttt::{ttt_player, TttPlayer, TTT_LEVELS};
+use crate::players::player::{decide_with_limit, mnk_level};
+use crate::players::ttt::TTT_LEVELS;
+use crate::players::{Decision, Player};
 use crate::rules::{Board, Color, Pos, Rule};
+use crate::search::clock::SearchLimit;
 use crate::session::gtp_game::{
     Genmove, GtpGame, GtpRequest, GtpResult, Score, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
     UNACCEPTABLE_SIZE,
@@ -30,7 +33,7 @@ pub struct TttSession {
     board: Board,
     /// Every move in order; `None` is a pass.
     moves: Vec<(Option<Pos>, Color)>,
-    player: Box<dyn TttPlayer>,
+    player: Box<dyn Player<Board>>,
     seed: u64,
 }
 
@@ -43,7 +46,7 @@ impl TttSession {
     /// An unknown level is an error naming the known ones.
     pub fn new(level: Option<&str>, seed: u64) -> Result<TttSession, String> {
         let name = level.unwrap_or(TTT_LEVELS[0].0);
-        let player = ttt_player(name, seed).ok_or_else(|| unknown_level(name))?;
+        let player = ttt_level(name, seed)?;
         Ok(TttSession {
             board: new_board(),
             moves: Vec::new(),
@@ -84,12 +87,15 @@ impl TttSession {
     }
 }
 
-fn unknown_level(name: &str) -> String {
-    let known: Vec<&str> = TTT_LEVELS.iter().map(|l| l.0).collect();
-    format!(
-        "unknown level '{name}' (tic-tac-toe levels: {})",
-        known.join(", ")
-    )
+/// The tic-tac-toe level `name`; an unknown one is an error naming the known ones.
+fn ttt_level(name: &str, seed: u64) -> Result<Box<dyn Player<Board>>, String> {
+    mnk_level(true, name, seed).ok_or_else(|| {
+        let known: Vec<&str> = TTT_LEVELS.iter().map(|l| l.0).collect();
+        format!(
+            "unknown level '{name}' (tic-tac-toe levels: {})",
+            known.join(", ")
+        )
+    })
 }
 
 impl GtpGame for TttSession {
@@ -98,7 +104,7 @@ impl GtpGame for TttSession {
     }
 
     fn set_level(&mut self, name: &str) -> GtpResult<()> {
-        let p = ttt_player(name, self.seed).ok_or_else(|| unknown_level(name))?;
+        let p = ttt_level(name, self.seed)?;
         info!("level switched to {}", p.name());
         self.player = p;
         Ok(())
@@ -138,14 +144,16 @@ impl GtpGame for TttSession {
         Ok(())
     }
 
-    fn genmove(&mut self, color: Color, commit: bool, _req: &mut GtpRequest<'_>) -> Genmove {
+    fn genmove(&mut self, color: Color, commit: bool, req: &mut GtpRequest<'_>) -> Genmove {
         let choice = if self.board.is_over() {
             None
         } else {
             let mut b = self.board.clone();
             b.set_to_move(color);
-            match self.player.choose(&b) {
-                Some(p) if b.is_empty(p) => Some(p),
+            // Choosing is instant: no level looks at the clock.
+            let limit = SearchLimit::default();
+            match decide_with_limit(self.player.as_mut(), &b, &limit, req.at) {
+                Some(Decision::Play(p)) if b.is_empty(p) => Some(p),
                 other => {
                     warn!(
                         "level {} chose {other:?}; playing the first empty square",

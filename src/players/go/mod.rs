@@ -3,6 +3,7 @@
 //! out through the request's `report` callback as [`GoCandidate`] lists (with an ownership map
 //! when the request asks) that the GTP layer formats (`lz-analyze`, `kata-analyze`).
 
+pub mod cleanup;
 pub mod heuristic;
 pub mod mcts;
 
@@ -88,6 +89,18 @@ pub trait GoPlayer: Send {
         req: &mut GoRequest<'_, '_>,
     ) -> GoDecision {
         self.genmove(game, color, req)
+    }
+    /// The move of the cleanup phase (`kgs-genmove_cleanup`), `dead` being the opponent's
+    /// stones the game's estimate calls dead: capture them before passing, never resign
+    /// ([`cleanup::genmove_cleanup`]).
+    fn genmove_cleanup(
+        &mut self,
+        game: &GoGame,
+        color: Color,
+        dead: &[Point],
+        req: &mut GoRequest<'_, '_>,
+    ) -> GoDecision {
+        cleanup::genmove_cleanup(self, game, color, dead, req)
     }
     /// GTP's `reg_genmove`: the best move as [`GoPlayer::genmove_playing_on`] finds it (a
     /// regression probe asks for a move, so never `resign`), leaving no trace that could
