@@ -123,7 +123,7 @@ struct KernelStudyArgs {
     rule_map: String,
     /// Seeds to run (--seed, --seed + 1, ...): more than one adds a table per seed and pools
     /// the rounds (kernels only).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_name = "N")]
     seeds: usize,
     /// Where each round's tie-breaks come from: stream (one random stream for both sides,
     /// restarted every round: rounds replay until learning changes a move, as 001's must have),
