@@ -9,6 +9,8 @@ use anyhow::{anyhow, bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::arena::balance::{self, Balance};
+use crate::arena::coords::Mv;
 use crate::arena::engine::GameSetup;
 use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
 use crate::arena::merge::merge;
@@ -79,6 +81,14 @@ pub struct MatchArgs {
     /// Stones of a generated opening, `MIN-MAX` or `N` (default: gomoku 2-4, ttt 1, go 0).
     #[arg(long)]
     pub opening_stones: Option<String>,
+    /// Gomoku/renju: keep only generated openings that a `strong` search of this many nodes
+    /// scores near even (within --balance-margin), so that fewer pairs split 1-1.
+    #[arg(long)]
+    pub balance: Option<u64>,
+    /// Largest |score| (evaluation units, about 300 per logit of the expected score) of a
+    /// balanced opening.
+    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
+    pub balance_margin: i32,
     /// Seed for openings and engine seeds.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -146,19 +156,35 @@ fn parse_range(s: &str) -> anyhow::Result<(usize, usize)> {
 
 /// The game setup the arguments describe.
 fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
-    let game = GameName::from_name(&args.game).ok_or_else(|| anyhow!("unknown game"))?;
+    setup_of(
+        &args.game,
+        args.size.as_deref(),
+        &args.rule,
+        args.komi,
+        &args.tc,
+    )
+}
+
+/// The game setup of a game name, `--size`, `--rule`, komi and `--tc`.
+fn setup_of(
+    game: &str,
+    size: Option<&str>,
+    rule: &str,
+    komi: f32,
+    tc: &str,
+) -> anyhow::Result<GameSetup> {
+    let game = GameName::from_name(game).ok_or_else(|| anyhow!("unknown game"))?;
     let default_size = match game {
         GameName::Gomoku | GameName::Renju => "15",
         GameName::Go => "9",
         GameName::Ttt => "3",
     };
-    let (width, height) = parse_size(args.size.as_deref().unwrap_or(default_size))
-        .context("--size takes N or WxH")?;
+    let (width, height) =
+        parse_size(size.unwrap_or(default_size)).context("--size takes N or WxH")?;
     let rule = match game {
         GameName::Renju => Rule::Renju,
         GameName::Gomoku => {
-            let r = Rule::from_name(&args.rule)
-                .ok_or_else(|| anyhow!("unknown rule {:?}", args.rule))?;
+            let r = Rule::from_name(rule).ok_or_else(|| anyhow!("unknown rule {rule:?}"))?;
             if r == Rule::Renju {
                 bail!("renju is its own game: use --game renju");
             }
@@ -166,13 +192,13 @@ fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
         }
         _ => Rule::Freestyle,
     };
-    let tc: TimeControl = args.tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
+    let tc: TimeControl = tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
     let setup = GameSetup {
         game,
         rule,
         width,
         height,
-        komi: args.komi,
+        komi,
         tc,
     };
     if game != GameName::Go && setup.mnk_board().is_none() {
@@ -289,7 +315,21 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 None => openings::default_stones(setup.game),
             };
             let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-            openings::generate_many(&setup, stones, pairs, &mut rng).map_err(|e| anyhow!(e))?
+            match args.balance {
+                Some(nodes) => {
+                    let balance = Balance {
+                        nodes,
+                        margin: args.balance_margin,
+                    };
+                    balance::generate_many(&setup, stones, pairs, &mut rng, balance)
+                        .map_err(|e| anyhow!(e))?
+                        .into_iter()
+                        .map(|(moves, _)| moves)
+                        .collect()
+                }
+                None => openings::generate_many(&setup, stones, pairs, &mut rng)
+                    .map_err(|e| anyhow!(e))?,
+            }
         }
     };
     let sprt = match &args.sprt {
@@ -443,4 +483,87 @@ fn run_merge(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> anyhow::Result
         }
     }
     Ok(())
+}
+
+/// `sente openings`: writes generated gomoku/renju openings, one per line in the glued `h8i9j7`
+/// form that both `sente match --openings` and c-gomoku-cli (`-openings type=pos`) read.
+#[derive(clap::Args, Debug)]
+pub struct OpeningsArgs {
+    /// Game: gomoku (any non-renju rule, see --rule) or renju.
+    #[arg(long, value_parser = ["gomoku", "renju"], default_value = "gomoku")]
+    pub game: String,
+    /// Board size, `15` or `20x15`.
+    #[arg(long, default_value = "15")]
+    pub size: String,
+    /// Gomoku rule (see `sente match --help`).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// How many openings.
+    #[arg(long, default_value_t = 50)]
+    pub count: usize,
+    /// Stones of an opening, `MIN-MAX` or `N`.
+    #[arg(long, default_value = "2-4")]
+    pub stones: String,
+    /// Keep only openings that a `strong` search of this many nodes scores near even.
+    #[arg(long)]
+    pub balance: Option<u64>,
+    /// Largest |score| of a balanced opening (evaluation units).
+    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
+    pub balance_margin: i32,
+    /// Seed of the generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append `# black +35` (the judging search's score, black's view) to each line.
+    #[arg(long)]
+    pub scores: bool,
+}
+
+/// Runs `sente openings`.
+pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
+    let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, "0/1")?;
+    let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let openings: Vec<(Vec<Mv>, Option<i32>)> = match args.balance {
+        Some(nodes) => {
+            let balance = Balance {
+                nodes,
+                margin: args.balance_margin,
+            };
+            balance::generate_many(&setup, stones, args.count, &mut rng, balance)
+                .map_err(|e| anyhow!(e))?
+                .into_iter()
+                .map(|(moves, score)| (moves, Some(score)))
+                .collect()
+        }
+        None => openings::generate_many(&setup, stones, args.count, &mut rng)
+            .map_err(|e| anyhow!(e))?
+            .into_iter()
+            .map(|moves| (moves, None))
+            .collect(),
+    };
+    for (moves, score) in openings {
+        let mut line = opening_line(&moves);
+        if let (true, Some(s)) = (args.scores, score) {
+            line.push_str(&format!(" # black {s:+}"));
+        }
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// `h8i9j7`: the Gomocup-order names of an opening's moves, glued; `x,y` pairs apart when a
+/// column has no letter (boards wider than 26).
+fn opening_line(moves: &[Mv]) -> String {
+    let names: Vec<String> = moves
+        .iter()
+        .filter_map(|&mv| match mv {
+            Mv::At(x, y) => Some(crate::rules::notation::gomocup_name(x, y)),
+            Mv::Pass => None,
+        })
+        .collect();
+    if names.iter().all(|n| !n.contains(',')) {
+        names.concat()
+    } else {
+        names.join(" ")
+    }
 }

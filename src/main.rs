@@ -52,6 +52,9 @@ enum Cmd {
     },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
     Match(Box<sente::arena_cli::MatchArgs>),
+    /// Write generated gomoku/renju openings (optionally only near-even ones, judged by a
+    /// fixed-node search) for `sente match --openings` or c-gomoku-cli.
+    Openings(Box<sente::arena_cli::OpeningsArgs>),
     /// Gomoku self-play at a fixed node budget from seeded openings: training data (resumable,
     /// shardable).
     Selfplay(Box<sente::selfplay::SelfplayArgs>),
@@ -249,6 +252,7 @@ fn run() -> anyhow::Result<()> {
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
         Some(Cmd::Selfplay(args)) => return sente::selfplay::run_selfplay(*args),
+        Some(Cmd::Openings(args)) => return sente::arena_cli::run_openings(*args),
         Some(Cmd::Train(args)) => {
             let command: Vec<String> = std::env::args().collect();
             return sente::train::run_train(*args, &command.join(" "));

@@ -647,3 +647,90 @@ fn the_shipped_ttt_manifests_play_over_gomocup() {
     );
     assert!(run.stdout.contains("engine (all games)"));
 }
+
+#[test]
+fn balanced_openings_are_written_and_read_back_by_match() {
+    let dir = scratch("balanced");
+    let out = Command::new(SENTE)
+        .args([
+            "openings",
+            "--count",
+            "3",
+            "--balance",
+            "2000",
+            "--seed",
+            "4",
+        ])
+        .args(["--scores"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    for line in text.lines() {
+        let (moves, score) = line.split_once(" # black ").expect("a score comment");
+        assert!(moves.chars().all(|c| c.is_ascii_alphanumeric()), "{line}");
+        let score: i32 = score.parse().unwrap();
+        assert!(score.abs() <= 100, "{line}");
+    }
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, &text).unwrap();
+    let run = sente_match(
+        &[
+            "--engines",
+            "internal:classic",
+            "internal:strong",
+            "--nodes",
+            "300",
+            "--tc",
+            "0/5",
+            "--games",
+            "6",
+            "--openings",
+            file.to_str().unwrap(),
+            "--out",
+            dir.join("games").to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.contains("3 openings"), "{}", run.stdout);
+    // Game 1 starts from the first line: `j6` is x 9, y 5, SGF `jf`.
+    let first = text.lines().next().unwrap().split(' ').next().unwrap();
+    let (letter, rest) = first.split_at(1);
+    let number: usize = rest
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap();
+    let sgf_point = format!("{letter}{}", (b'a' + (number - 1) as u8) as char);
+    let sgf = std::fs::read_to_string(dir.join("games/game-0001.sgf")).unwrap();
+    assert!(
+        sgf.contains(&format!(";B[{sgf_point}]C[opening]")),
+        "{first} {sgf}"
+    );
+    // The same run generating its own balanced openings also plays.
+    let run = sente_match(
+        &[
+            "--engines",
+            "internal:classic",
+            "internal:strong",
+            "--nodes",
+            "300",
+            "--tc",
+            "0/5",
+            "--games",
+            "2",
+            "--balance",
+            "2000",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(row(&run.stdout, "internal:classic vs internal:strong").0, 2);
+}

@@ -8,6 +8,7 @@
 //! Nothing here prints:
 //! progress goes to a caller-supplied callback, results are values with `Display`.
 
+pub mod balance;
 pub mod coords;
 pub mod engine;
 pub mod go_levels;
