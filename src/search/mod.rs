@@ -7,6 +7,7 @@ mod info;
 pub mod mcts;
 mod mcts_tree;
 pub mod move_filter;
+pub mod params;
 pub mod playout;
 pub mod smp;
 pub mod threats;
