@@ -124,6 +124,15 @@ struct KernelStudyArgs {
     /// `learner` level's default: fives first).
     #[arg(long, value_parser = ["steep", "linear"], default_value = "linear")]
     rule_map: String,
+    /// Seeds to run (--seed, --seed + 1, ...): more than one adds a table per seed and pools
+    /// the rounds (kernels only).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seeds: usize,
+    /// Where each round's tie-breaks come from: stream (one random stream for both sides,
+    /// restarted every round: rounds replay until learning changes a move, as 001's must have),
+    /// game (seeds per game, the same every round) or fresh (new seeds every round).
+    #[arg(long, value_parser = ["stream", "game", "fresh"], default_value = "stream")]
+    replay: String,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -131,16 +140,17 @@ struct KernelStudyArgs {
 
 fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
     use sente::eval::kernels::{valid_size, Anchor, MatchOptions};
-    use sente::study::kernels::{run, StudyConfig};
+    use sente::study::kernels::{run, Replay, StudyConfig};
     if let Some(bad) = args.sizes.iter().find(|&&k| k == 0 || !valid_size(k)) {
         anyhow::bail!("kernel size {bad}: sizes are odd numbers 1..15");
     }
-    if args.rounds == 0 || args.games == 0 {
-        anyhow::bail!("--rounds and --games must be at least 1");
+    if args.rounds == 0 || args.games == 0 || args.seeds == 0 {
+        anyhow::bail!("--rounds, --games and --seeds must be at least 1");
     }
     let defaults = StudyConfig::default();
     let cfg = StudyConfig {
         seed,
+        seeds: args.seeds,
         rounds: args.rounds,
         games: args.games,
         sizes: args.sizes,
@@ -151,9 +161,10 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
             ..MatchOptions::default()
         },
         weights: sente::eval::rulemap::RuleWeights::from_name(&args.rule_map).unwrap_or_default(),
+        replay: Replay::from_name(&args.replay).unwrap_or(Replay::Stream),
         threads: args.threads.unwrap_or(defaults.threads).max(1),
     };
-    let total = cfg.rounds * cfg.games * cfg.sizes.len();
+    let total = cfg.rounds * cfg.games * cfg.sizes.len() * cfg.seeds;
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed}")

@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use super::coords::{go_move, gtp_vertex, mv_of_go, Mv};
 use super::manifest::GameName;
-use super::referee::EndReason;
 use super::tc::{MoveBudget, TimeControl};
 use crate::players::player::{decide_with_limit, go_level, mnk_level};
 use crate::players::{Decision, Player};
@@ -195,8 +194,11 @@ pub trait ArenaPosition: Position + 'static {
     fn mv_of(&self, m: Self::Move) -> Mv;
     /// How `mv` is named in a refusal.
     fn name_of(&self, mv: Mv) -> String;
-    /// Why the game is over, once [`Position::outcome`] says it is.
-    fn end_reason(&self) -> EndReason;
+    /// Black's and white's points (komi included) where a finished game is counted (Go);
+    /// `None` where a line or a full board ends it.
+    fn area_count(&self) -> Option<(f32, f32)> {
+        None
+    }
     /// The move limit when none is given: none for boards that fill up.
     fn default_move_limit(&self) -> Option<usize> {
         None
@@ -225,13 +227,6 @@ impl ArenaPosition for Board {
     fn name_of(&self, mv: Mv) -> String {
         mv.to_string()
     }
-    fn end_reason(&self) -> EndReason {
-        if self.winner().is_some() {
-            EndReason::Line
-        } else {
-            EndReason::BoardFull
-        }
-    }
     fn mnk_board(&self) -> Option<&Board> {
         Some(self)
     }
@@ -251,12 +246,13 @@ impl ArenaPosition for GoGame {
         gtp_vertex(mv, self.board().height())
     }
     /// Area counted as the board stands, every stone alive (see [`super::referee`]).
-    fn end_reason(&self) -> EndReason {
+    fn area_count(&self) -> Option<(f32, f32)> {
         let d = score_detail(self.board(), &[], self.rules());
-        EndReason::Score {
-            black: (d.stones[0] + d.territory[0]) as f32,
-            white: (d.stones[1] + d.territory[1]) as f32 + self.rules().komi,
-        }
+        let black = (d.stones[0] + d.territory[0]) as f32;
+        Some((
+            black,
+            (d.stones[1] + d.territory[1]) as f32 + self.rules().komi,
+        ))
     }
     fn default_move_limit(&self) -> Option<usize> {
         Some(3 * self.board().width() * self.board().height())

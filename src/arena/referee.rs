@@ -185,11 +185,17 @@ impl<P: ArenaPosition> Refereed for P {
         play_mv(self, mv)
     }
     fn verdict(&self) -> Option<(Outcome, EndReason)> {
-        let outcome = match self.outcome()? {
+        let outcome = self.outcome()?;
+        let reason = match (self.area_count(), outcome) {
+            (Some((black, white)), _) => EndReason::Score { black, white },
+            (None, RulesOutcome::Win(_)) => EndReason::Line,
+            (None, RulesOutcome::Draw) => EndReason::BoardFull,
+        };
+        let outcome = match outcome {
             RulesOutcome::Win(c) => Outcome::win_for(c),
             RulesOutcome::Draw => Outcome::Draw,
         };
-        Some((outcome, self.end_reason()))
+        Some((outcome, reason))
     }
     fn default_move_limit(&self) -> Option<usize> {
         ArenaPosition::default_move_limit(self)

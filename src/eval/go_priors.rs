@@ -2,7 +2,7 @@
 //! The seed's move scorer ([`BadukScorer`]) ranks the moves; answers to the last move get a
 //! bonus winrate (nearness, a 3x3 shape pattern); a self-atari that captures nothing is flagged
 //! bad, and so is a run from atari into a ladder that works ([`LadderReader`]), while an atari
-//! that a ladder turns into a capture gets a bonus. [`prior_of`] turns a move's score gap below
+//! that a ladder turns into a capture gets a bonus. [`PriorWeights::prior_of`] turns a move's score gap below
 //! the best, its bonus and its flag into the winrate and weight the tree starts it with.
 //!
 //! The tree search ([`crate::search::mcts`]) decides which children exist (legality, own eyes,
@@ -15,7 +15,8 @@ use crate::rules::go::board::GoBoard;
 use crate::rules::go::Point;
 use crate::rules::Color;
 
-/// The tunable bonuses of the priors (the MCTS options of the same names).
+/// The tunable numbers of the priors (the MCTS options `near_prior`, `pattern_prior`,
+/// `ladders`, `ladder_prior`, `bad_prior`, `prior_floor`, `prior_span`, `prior_cap`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PriorWeights {
     /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
@@ -27,6 +28,29 @@ pub struct PriorWeights {
     pub ladders: bool,
     /// Added to the prior winrate of an atari that a ladder turns into a capture.
     pub ladder: f32,
+    /// The prior winrate of a bad move (a self-atari, a run into a ladder).
+    pub bad_q: f32,
+    /// The prior winrate of a good move far below the best ...
+    pub floor_q: f32,
+    /// ... plus this much, falling with the move's score gap below the best ...
+    pub span_q: f32,
+    /// ... and with its bonus, at most this.
+    pub cap_q: f32,
+}
+
+impl Default for PriorWeights {
+    fn default() -> Self {
+        PriorWeights {
+            near: 0.05,
+            pattern: 0.1,
+            ladders: true,
+            ladder: 0.25,
+            bad_q: 0.1,
+            floor_q: 0.35,
+            span_q: 0.3,
+            cap_q: 0.9,
+        }
+    }
 }
 
 /// One candidate move as the evaluation sees it, before the priors are normalised.
@@ -98,17 +122,20 @@ impl<'b> PriorReader<'b> {
     }
 }
 
-/// The prior winrate and (unnormalised) weight of a move whose score lies `gap` (at most 0)
-/// below the best good move: a winrate between 0.35 and 0.65 that falls with the gap, plus the
-/// bonus (at most 0.9 in all); a bad move gets 0.1 and a weight 4 nats below a good one's.
-pub fn prior_of(gap: f32, bonus: f32, bad: bool) -> (f32, f32) {
-    if bad {
-        (0.1, (gap / 50.0 - 4.0).exp())
-    } else {
-        (
-            (0.35 + 0.3 * (gap / 100.0).exp() + bonus).min(0.9),
-            (gap / 50.0).exp() * (1.0 + 10.0 * bonus),
-        )
+impl PriorWeights {
+    /// The prior winrate and (unnormalised) weight of a move whose score lies `gap` (at most
+    /// 0) below the best good move: a winrate between `floor_q` and `floor_q + span_q` (0.35
+    /// and 0.65) that falls with the gap, plus the bonus (at most `cap_q`, 0.9, in all); a bad
+    /// move gets `bad_q` (0.1) and a weight 4 nats below a good one's.
+    pub fn prior_of(&self, gap: f32, bonus: f32, bad: bool) -> (f32, f32) {
+        if bad {
+            (self.bad_q, (gap / 50.0 - 4.0).exp())
+        } else {
+            (
+                (self.floor_q + self.span_q * (gap / 100.0).exp() + bonus).min(self.cap_q),
+                (gap / 50.0).exp() * (1.0 + 10.0 * bonus),
+            )
+        }
     }
 }
 
@@ -147,6 +174,8 @@ mod tests {
 
     #[test]
     fn priors_fall_with_the_gap_and_bad_moves_trail() {
+        let w = PriorWeights::default();
+        let prior_of = |gap, bonus, bad| w.prior_of(gap, bonus, bad);
         let (q0, p0) = prior_of(0.0, 0.0, false);
         assert!((q0 - 0.65).abs() < 1e-6 && (p0 - 1.0).abs() < 1e-6);
         let (q1, p1) = prior_of(-100.0, 0.0, false);

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use crate::play::gomoku::{parse_seconds, seconds};
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, per_move_limit, report_take_back, run_menu, take_back, word,
-    Agent, End, ProgressLine, Side, TerminalGame, Word,
+    ask_setting, draw_grid, human_turn, per_move_limit, run_menu, word, Agent, End, MovePrompt,
+    ProgressLine, Side, TerminalGame, Turn, Typed,
 };
 use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 use crate::rules::go::{
@@ -121,7 +121,6 @@ pub fn check_komi(komi: f32) -> Result<f32, String> {
 enum Input {
     Move(GoMove),
     Resign,
-    Word(Word),
 }
 
 const HELP: &str = "Type a vertex as d4 (column letter, no I; row number from the bottom), \
@@ -145,13 +144,13 @@ fn explain(name: &str, e: IllegalMove) -> String {
 }
 
 /// A human's line as a legal move for `color`, a resignation or a word; the refusal says why.
-fn parse_input(game: &GoGame, color: Color, s: &str) -> Result<Input, String> {
+fn parse_input(game: &GoGame, color: Color, s: &str) -> Result<Typed<Input>, String> {
     if let Some(w) = word(s) {
-        return Ok(Input::Word(w));
+        return Ok(Typed::Word(w));
     }
     let s = s.trim();
     if s.eq_ignore_ascii_case("resign") {
-        return Ok(Input::Resign);
+        return Ok(Typed::Game(Input::Resign));
     }
     let board = game.board();
     let Some(mv) = parse_move(board, s) else {
@@ -173,7 +172,7 @@ fn parse_input(game: &GoGame, color: Color, s: &str) -> Result<Input, String> {
         });
     };
     match game.check(mv, color) {
-        Ok(()) => Ok(Input::Move(mv)),
+        Ok(()) => Ok(Typed::Game(Input::Move(mv))),
         Err(e) => Err(explain(&vertex(game, mv), e)),
     }
 }
@@ -514,24 +513,19 @@ impl TerminalGame for Go<'_> {
             };
             let mv = match &mut sides[color.index()].agent {
                 Agent::Human => {
-                    let prompt = format!(
+                    let question = format!(
                         "{label} ({name}), your move (like d4; pass, resign, undo, quit, help): "
                     );
-                    let answer = ask(input, out, &prompt, |line| {
-                        match parse_input(&game, color, line)? {
-                            Input::Word(Word::Help) => Err(HELP.to_string()),
-                            other => Ok(other),
-                        }
-                    })?;
-                    match answer {
-                        None => return Ok(End::Eof),
-                        Some(Input::Word(Word::Quit)) => return Ok(End::Quit),
-                        Some(Input::Word(_)) => {
-                            report_take_back(take_back(&mut game, human, vertex), out)?;
-                            continue;
-                        }
-                        Some(Input::Resign) => return Ok(resigned),
-                        Some(Input::Move(mv)) => mv,
+                    let prompt = MovePrompt {
+                        question: &question,
+                        help: HELP,
+                    };
+                    let parse = |g: &GoGame, line: &str| parse_input(g, color, line);
+                    match human_turn(&mut game, human, input, out, prompt, parse, vertex)? {
+                        Turn::Over(end) => return Ok(end),
+                        Turn::Again => continue,
+                        Turn::Play(Input::Resign) => return Ok(resigned),
+                        Turn::Play(Input::Move(mv)) => mv,
                     }
                 }
                 Agent::Computer(player) => {

@@ -22,8 +22,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::play::menu::{
-    ask, ask_setting, draw_grid, per_move_limit, report_take_back, run_menu, take_back, word,
-    Agent, End, ProgressLine, Side, TerminalGame, Word,
+    ask_setting, draw_grid, human_turn, per_move_limit, run_menu, word, Agent, End, MovePrompt,
+    ProgressLine, Side, TerminalGame, Turn, Typed,
 };
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
 use crate::rules::notation::{column_letter, renju_name, split_letter_number};
@@ -113,13 +113,6 @@ pub fn parse_seconds(s: &str) -> Result<u64, String> {
     }
 }
 
-/// What a human typed at the move prompt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Input {
-    Play(Pos),
-    Word(Word),
-}
-
 const HELP: &str = "Type a move as h8 (column letter, row number from 1 at the bottom, as in renju \
 records), 8 8 (column and row numbers) or 7,7 (Gomocup x,y from 0 at the top left); undo takes back \
 your last move, quit (or 00) ends the game.";
@@ -149,9 +142,9 @@ fn parse_point(s: &str, height: usize) -> Option<(i64, i64)> {
 }
 
 /// A human's line as a legal move or a word; the refusal says why.
-fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
+fn parse_input(board: &Board, s: &str) -> Result<Typed<Pos>, String> {
     if let Some(w) = word(s) {
-        return Ok(Input::Word(w));
+        return Ok(Typed::Word(w));
     }
     let (x, y) = parse_point(s, board.height())
         .ok_or_else(|| format!("I do not understand {s:?}. {HELP}"))?;
@@ -162,7 +155,7 @@ fn parse_input(board: &Board, s: &str) -> Result<Input, String> {
     })?;
     let name = point_name(board, p);
     match board.check(p) {
-        Ok(()) => Ok(Input::Play(p)),
+        Ok(()) => Ok(Typed::Game(p)),
         Err(MoveError::Occupied) => Err(format!("{name} is taken; choose an empty point.")),
         Err(MoveError::Forbidden(kind)) => Err(format!(
             "{name} is forbidden for black under {} ({kind}); the points marked * are.",
@@ -388,22 +381,24 @@ impl TerminalGame for Gomoku<'_> {
             let name = self.colour(color);
             let p = match &mut sides[color.index()].agent {
                 Agent::Human => {
-                    let prompt =
+                    let question =
                         format!("{label} ({name}), your move (like h8; undo, quit, help): ");
-                    let answer = ask(input, out, &prompt, |line| {
-                        match parse_input(&board, line)? {
-                            Input::Word(Word::Help) => Err(HELP.to_string()),
-                            other => Ok(other),
-                        }
-                    })?;
-                    match answer {
-                        None => return Ok(End::Eof),
-                        Some(Input::Word(Word::Quit)) => return Ok(End::Quit),
-                        Some(Input::Word(_)) => {
-                            report_take_back(take_back(&mut board, human, point_name), out)?;
-                            continue;
-                        }
-                        Some(Input::Play(p)) => p,
+                    let prompt = MovePrompt {
+                        question: &question,
+                        help: HELP,
+                    };
+                    match human_turn(
+                        &mut board,
+                        human,
+                        input,
+                        out,
+                        prompt,
+                        parse_input,
+                        point_name,
+                    )? {
+                        Turn::Over(end) => return Ok(end),
+                        Turn::Again => continue,
+                        Turn::Play(p) => p,
                     }
                 }
                 Agent::Computer(player) => {
@@ -462,6 +457,7 @@ mod tests {
     use super::*;
 
     use crate::play::menu::scripted::lines;
+    use crate::play::menu::Word;
 
     /// Runs a scripted session; (output, progress).
     fn session(opts: GomokuOptions, script: &str) -> (String, String) {
@@ -508,7 +504,7 @@ mod tests {
         );
         let e = parse_input(&b, "0 3").unwrap_err();
         assert!(e.contains("off the board"), "{e}");
-        assert_eq!(parse_input(&b, "UNDO"), Ok(Input::Word(Word::Undo)));
+        assert_eq!(parse_input(&b, "UNDO"), Ok(Typed::Word(Word::Undo)));
     }
 
     #[test]

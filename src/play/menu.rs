@@ -245,6 +245,59 @@ pub fn word(s: &str) -> Option<Word> {
     }
 }
 
+/// A line typed at a move prompt: one of the shared words, or the game's own input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Typed<I> {
+    Word(Word),
+    Game(I),
+}
+
+/// What a human's turn came to.
+#[derive(Debug, PartialEq)]
+pub enum Turn<I> {
+    /// The game's input (a move, a resignation) to carry out.
+    Play(I),
+    /// A move was taken back: the turn starts over.
+    Again,
+    /// The game ends here (quit, end of input).
+    Over(End),
+}
+
+/// A move prompt: the question, and what `help` shows.
+pub struct MovePrompt<'a> {
+    pub question: &'a str,
+    pub help: &'a str,
+}
+
+/// One human turn on `pos`: asks until `parse` accepts a line, then carries out the shared
+/// words (`help` answers and asks again, `quit` ends the game, `undo` takes back the last
+/// human move, each named by `name`); end of input ends the session.
+pub fn human_turn<P: Position, I>(
+    pos: &mut P,
+    human: [bool; 2],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    prompt: MovePrompt<'_>,
+    parse: impl Fn(&P, &str) -> Result<Typed<I>, String>,
+    name: impl Fn(&P, P::Move) -> String,
+) -> io::Result<Turn<I>> {
+    let answer = ask(input, out, prompt.question, |line| {
+        match parse(pos, line)? {
+            Typed::Word(Word::Help) => Err(prompt.help.to_string()),
+            other => Ok(other),
+        }
+    })?;
+    Ok(match answer {
+        None => Turn::Over(End::Eof),
+        Some(Typed::Word(Word::Quit)) => Turn::Over(End::Quit),
+        Some(Typed::Word(_)) => {
+            report_take_back(take_back(pos, human, name), out)?;
+            Turn::Again
+        }
+        Some(Typed::Game(i)) => Turn::Play(i),
+    })
+}
+
 /// How many moves to take back so that the last move made by a human side goes (with the
 /// computer replies after it); `None` when no human move is on the record. `movers` lists who
 /// made each move, oldest first.

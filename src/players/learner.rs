@@ -162,6 +162,21 @@ impl Learner {
     /// The move for the side to move and its combined value: the argmax of rule map plus
     /// learned map over legal points, ties broken at random; `None` when nothing is legal.
     pub fn pick(&mut self, board: &Board) -> Option<(Pos, i32)> {
+        self.pick_from(board, None)
+    }
+
+    /// [`Learner::pick`] with its ties broken by `stream` instead of the player's own generator:
+    /// two players drawing from one stream play as 001's program did, one `rand()` for both
+    /// sides, so a move changed by learning changes every later tie-break (`study kernels`).
+    pub fn pick_with(&mut self, board: &Board, stream: &mut ChaCha8Rng) -> Option<(Pos, i32)> {
+        self.pick_from(board, Some(stream))
+    }
+
+    fn pick_from(&mut self, board: &Board, stream: Option<&mut ChaCha8Rng>) -> Option<(Pos, i32)> {
+        let rng = match stream {
+            Some(r) => r,
+            None => &mut self.rng,
+        };
         if board.winner().is_some() {
             return None;
         }
@@ -186,7 +201,7 @@ impl Learner {
                     .empty_points()
                     .filter(|&p| self.values[p.idx()] == best && board.check(p).is_ok()),
             );
-            if let Some(&p) = self.ties.choose(&mut self.rng) {
+            if let Some(&p) = self.ties.choose(rng) {
                 return Some((p, best));
             }
             floor = best;

@@ -1,9 +1,10 @@
 //! [`Player`]: one interface over every game's levels, for code that only needs moves (the
 //! arena's in-process engines, generic game loops). A level of any game is a
-//! `Box<dyn Player<P>>` for its [`Position`] `P`; the game-specific traits
-//! ([`GomokuPlayer`], [`GoPlayer`], [`TttPlayer`]) stay for what only their protocols ask
-//! (SWAP2, analysis, ownership, player options) and each level is a [`Player`] through a
-//! wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
+//! `Box<dyn Player<P>>` for its [`Position`] `P`; the gomoku and Go traits
+//! ([`GomokuPlayer`], [`GoPlayer`]) stay for what only their protocols and terminal games ask
+//! (SWAP2, search progress, analysis, ownership, cleanup, player options). Tic-tac-toe asks
+//! nothing more: its sessions and terminal game hold a `Player<Board>`, and [`TttPlayer`] is
+//! how its levels are written. Each level is a [`Player`] through a wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
 //! [`go_level`].
 
 use std::sync::atomic::AtomicBool;

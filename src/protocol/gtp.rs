@@ -353,160 +353,197 @@ fn size_arg(tok: &str, expected: &str) -> Result<usize, LineError> {
     }
 }
 
-/// Parses the arguments of command `name`.
+/// Parses the arguments of command `name`: each family of commands has its parser, which
+/// answers `None` for a name that is not one of its own.
 pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
-    let none = |c: Command| arity(args, 0, &format!("{name} with no arguments")).map(|_| c);
-    match name {
-        "protocol_version" => none(Command::ProtocolVersion),
-        "name" => none(Command::Name),
-        "version" => none(Command::Version),
-        "list_commands" => none(Command::ListCommands),
-        "quit" => none(Command::Quit),
-        "clear_board" => none(Command::ClearBoard),
-        "undo" => none(Command::Undo),
-        "final_score" => none(Command::FinalScore),
-        "showboard" => none(Command::Showboard),
-        "gogui-analyze_commands" => none(Command::GoguiAnalyzeCommands),
-        "sente-ownership" => none(Command::Ownership),
-        "cputime" | "gomill-cpu_time" => none(Command::CpuTime),
-        "gomill-describe_engine" => none(Command::DescribeEngine),
-        "gomill-explain_last_move" => none(Command::ExplainLastMove),
-        "kata-get-rules" => none(Command::GetRules),
-        "clear_cache" => none(Command::ClearCache),
-        "stop" => none(Command::Stop),
-        "kata-set-rules" => parse_kata_set_rules(args).map(Command::SetRules),
-        "kgs-rules" => parse_kgs_rules(args).map(Command::SetRules),
-        "kata-set-rule" => {
-            arity(args, 2, "kata-set-rule KEY VALUE")?;
-            parse_rule_option(args[0], args[1])
-                .map(Command::SetRule)
-                .map_err(|e| LineError::Syntax(format!("syntax error ({e}); rules unchanged")))
+    if let Some(c) = argless_command(name) {
+        return arity(args, 0, &format!("{name} with no arguments")).map(|_| c);
+    }
+    setup_command(name, args)
+        .or_else(|| move_command(name, args))
+        .or_else(|| time_command(name, args))
+        .or_else(|| rules_command(name, args))
+        .or_else(|| analysis_command(name, args))
+        .or_else(|| engine_command(name, args))
+        .unwrap_or(Err(LineError::Unknown))
+}
+
+/// The commands that take no argument.
+fn argless_command(name: &str) -> Option<Command> {
+    Some(match name {
+        "protocol_version" => Command::ProtocolVersion,
+        "name" => Command::Name,
+        "version" => Command::Version,
+        "list_commands" => Command::ListCommands,
+        "quit" => Command::Quit,
+        "clear_board" => Command::ClearBoard,
+        "undo" => Command::Undo,
+        "final_score" => Command::FinalScore,
+        "showboard" => Command::Showboard,
+        "gogui-analyze_commands" => Command::GoguiAnalyzeCommands,
+        "sente-ownership" => Command::Ownership,
+        "cputime" | "gomill-cpu_time" => Command::CpuTime,
+        "gomill-describe_engine" => Command::DescribeEngine,
+        "gomill-explain_last_move" => Command::ExplainLastMove,
+        "kata-get-rules" => Command::GetRules,
+        "clear_cache" => Command::ClearCache,
+        "stop" => Command::Stop,
+        _ => return None,
+    })
+}
+
+/// The board, komi, handicap and a game loaded from SGF.
+fn setup_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
+        "boardsize" => arity(args, 1, "boardsize <int>")
+            .and_then(|_| size_arg(args[0], "boardsize <int>"))
+            .map(Command::Boardsize),
+        "rectangular_boardsize" => {
+            let e = "rectangular_boardsize <width> <height>";
+            arity(args, 2, e).and_then(|_| {
+                Ok(Command::RectangularBoardsize(
+                    size_arg(args[0], e)?,
+                    size_arg(args[1], e)?,
+                ))
+            })
+        }
+        "komi" => arity(args, 1, "komi <float>").and_then(|_| komi_arg(args[0])),
+        "fixed_handicap" | "place_free_handicap" => {
+            let e = format!("{name} <number_of_stones>");
+            arity(args, 1, &e).and_then(|_| {
+                let n = size_arg(args[0], &e)?;
+                Ok(if name == "fixed_handicap" {
+                    Command::FixedHandicap(n)
+                } else {
+                    Command::PlaceFreeHandicap(n)
+                })
+            })
+        }
+        "set_free_handicap" if args.is_empty() => {
+            Err(syntax("set_free_handicap <vertex> <vertex> ..."))
+        }
+        "set_free_handicap" => args
+            .iter()
+            .map(|t| vertex_arg(t))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Command::SetFreeHandicap),
+        "loadsgf" => {
+            let e = "loadsgf <filename> [move_number]";
+            if args.is_empty() || args.len() > 2 {
+                return Some(Err(syntax(e)));
+            }
+            args.get(1)
+                .map(|t| size_arg(t, e))
+                .transpose()
+                .map(|move_number| Command::LoadSgf {
+                    file: args[0].to_string(),
+                    move_number,
+                })
+        }
+        _ => return None,
+    })
+}
+
+/// `komi`'s value: any finite number (one past f32's range would be stored as infinity and
+/// score as `W+inf`).
+fn komi_arg(tok: &str) -> Result<Command, LineError> {
+    let k = parse_float(tok).ok_or_else(|| syntax("komi <float>"))? as f32;
+    if !k.is_finite() {
+        return Err(LineError::Syntax(format!(
+            "syntax error (komi {tok} is out of range)"
+        )));
+    }
+    Ok(Command::Komi(k))
+}
+
+/// Moves played and asked for.
+fn move_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
+        "play" => arity(args, 2, "play <color> <vertex>")
+            .and_then(|_| Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))),
+        "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
+            arity(args, 1, &format!("{name} <color>")).and_then(|_| {
+                let c = color_arg(args[0])?;
+                Ok(match name {
+                    "genmove" => Command::Genmove(c),
+                    "reg_genmove" => Command::RegGenmove(c),
+                    _ => Command::GenmoveCleanup(c),
+                })
+            })
         }
         "gomill-genmove_ex" => match args {
             [] => Ok(Command::GenmoveEx(None)),
-            [color, keywords @ ..] => {
+            [color, keywords @ ..] => color_arg(color).map(|c| {
                 let claim = keywords.iter().any(|k| k.eq_ignore_ascii_case("claim"));
-                Ok(Command::GenmoveEx(Some((color_arg(color)?, claim))))
-            }
+                Command::GenmoveEx(Some((c, claim)))
+            }),
         },
-        "known_command" => {
-            arity(args, 1, "known_command <command_name>")?;
-            Ok(Command::KnownCommand(args[0].to_string()))
-        }
-        "boardsize" => {
-            arity(args, 1, "boardsize <int>")?;
-            Ok(Command::Boardsize(size_arg(args[0], "boardsize <int>")?))
-        }
-        "rectangular_boardsize" => {
-            let e = "rectangular_boardsize <width> <height>";
-            arity(args, 2, e)?;
-            Ok(Command::RectangularBoardsize(
-                size_arg(args[0], e)?,
-                size_arg(args[1], e)?,
-            ))
-        }
-        "komi" => {
-            arity(args, 1, "komi <float>")?;
-            let k = parse_float(args[0]).ok_or_else(|| syntax("komi <float>"))? as f32;
-            // Any komi is accepted, but one past f32's range would be stored as infinity and
-            // score as `W+inf`.
-            if !k.is_finite() {
-                return Err(LineError::Syntax(format!(
-                    "syntax error (komi {} is out of range)",
-                    args[0]
-                )));
-            }
-            Ok(Command::Komi(k))
-        }
-        "play" => {
-            arity(args, 2, "play <color> <vertex>")?;
-            Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))
-        }
-        "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
-            arity(args, 1, &format!("{name} <color>"))?;
-            let c = color_arg(args[0])?;
-            Ok(match name {
-                "genmove" => Command::Genmove(c),
-                "reg_genmove" => Command::RegGenmove(c),
-                _ => Command::GenmoveCleanup(c),
-            })
-        }
-        "fixed_handicap" | "place_free_handicap" => {
-            let e = format!("{name} <number_of_stones>");
-            arity(args, 1, &e)?;
-            let n = size_arg(args[0], &e)?;
-            Ok(if name == "fixed_handicap" {
-                Command::FixedHandicap(n)
-            } else {
-                Command::PlaceFreeHandicap(n)
-            })
-        }
-        "set_free_handicap" => {
-            if args.is_empty() {
-                return Err(syntax("set_free_handicap <vertex> <vertex> ..."));
-            }
-            let vs = args
-                .iter()
-                .map(|t| vertex_arg(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Command::SetFreeHandicap(vs))
-        }
+        _ => return None,
+    })
+}
+
+/// Time systems and the clocks' state.
+fn time_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
         "time_settings" => {
             let e = "time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>";
-            arity(args, 3, e)?;
-            let v: Vec<u64> = args
-                .iter()
-                .map(|t| uint_arg(t, e))
-                .collect::<Result<_, _>>()?;
-            Ok(Command::TimeSettings(TimeSystem::from_time_settings(
-                v[0], v[1], v[2],
-            )))
+            arity(args, 3, e).and_then(|_| {
+                let v: Vec<u64> = args
+                    .iter()
+                    .map(|t| uint_arg(t, e))
+                    .collect::<Result<_, _>>()?;
+                Ok(Command::TimeSettings(TimeSystem::from_time_settings(
+                    v[0], v[1], v[2],
+                )))
+            })
         }
         "kgs-time_settings" => parse_kgs_time(args).map(Command::TimeSettings),
         "time_left" => {
             let e = "time_left <color> <time> <stones>";
-            arity(args, 3, e)?;
-            let color = color_arg(args[0])?;
-            // A clock does not run below zero: a negative time is malformed, as in GTP's
-            // grammar (an unsigned count of seconds; we also take decimals).
-            let seconds = parse_float(args[1])
-                .filter(|s| !s.is_sign_negative())
-                .ok_or_else(|| syntax(e))?;
-            let stones = uint_arg(args[2], e)?;
-            Ok(Command::TimeLeft {
-                color,
-                seconds,
-                stones,
+            arity(args, 3, e).and_then(|_| {
+                let color = color_arg(args[0])?;
+                // A clock does not run below zero: a negative time is malformed, as in GTP's
+                // grammar (an unsigned count of seconds; we also take decimals).
+                let seconds = parse_float(args[1])
+                    .filter(|s| !s.is_sign_negative())
+                    .ok_or_else(|| syntax(e))?;
+                let stones = uint_arg(args[2], e)?;
+                Ok(Command::TimeLeft {
+                    color,
+                    seconds,
+                    stones,
+                })
             })
         }
-        "final_status_list" => {
-            let e = "final_status_list alive|dead|seki";
-            arity(args, 1, e)?;
-            let s = match args[0].to_ascii_lowercase().as_str() {
-                "alive" => Status::Alive,
-                "dead" => Status::Dead,
-                "seki" => Status::Seki,
-                _ => return Err(syntax(e)),
-            };
-            Ok(Command::FinalStatusList(s))
-        }
-        "loadsgf" => {
-            let e = "loadsgf <filename> [move_number]";
-            if args.is_empty() || args.len() > 2 {
-                return Err(syntax(e));
-            }
-            let move_number = match args.get(1) {
-                Some(t) => Some(size_arg(t, e)?),
-                None => None,
-            };
-            Ok(Command::LoadSgf {
-                file: args[0].to_string(),
-                move_number,
-            })
-        }
+        _ => return None,
+    })
+}
+
+/// The rules in force, KataGo's and KGS's way.
+fn rules_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
+        "kata-set-rules" => parse_kata_set_rules(args).map(Command::SetRules),
+        "kgs-rules" => parse_kgs_rules(args).map(Command::SetRules),
+        "kata-set-rule" => arity(args, 2, "kata-set-rule KEY VALUE").and_then(|_| {
+            parse_rule_option(args[0], args[1])
+                .map(Command::SetRule)
+                .map_err(|e| LineError::Syntax(format!("syntax error ({e}); rules unchanged")))
+        }),
+        _ => return None,
+    })
+}
+
+/// Analysis, genmove with analysis, pondering.
+fn analysis_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
         "lz-analyze" | "kata-analyze" => {
             let kind = analyze_kind(name);
             parse_analyze(name, kind, args, false).map(|(_, o)| Command::Analyze(kind, o))
+        }
+        "lz-genmove_analyze" | "kata-genmove_analyze" => {
+            let kind = analyze_kind(name);
+            parse_analyze(name, kind, args, true)
+                .map(|(c, o)| Command::GenmoveAnalyze(kind, c.expect("colour required"), o))
         }
         "sente-ponder" => match args {
             [] => Ok(Command::Ponder(None)),
@@ -514,18 +551,31 @@ pub fn parse_command(name: &str, args: &[&str]) -> Result<Command, LineError> {
             [w] if w.eq_ignore_ascii_case("off") => Ok(Command::Ponder(Some(false))),
             _ => Err(syntax("sente-ponder [on|off]")),
         },
-        "lz-genmove_analyze" | "kata-genmove_analyze" => {
-            let kind = analyze_kind(name);
-            parse_analyze(name, kind, args, true)
-                .map(|(c, o)| Command::GenmoveAnalyze(kind, c.expect("colour required"), o))
+        _ => return None,
+    })
+}
+
+/// Questions to the engine and its settings: known commands, dead stones, the level.
+fn engine_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>> {
+    Some(match name {
+        "known_command" => arity(args, 1, "known_command <command_name>")
+            .map(|_| Command::KnownCommand(args[0].to_string())),
+        "final_status_list" => {
+            let e = "final_status_list alive|dead|seki";
+            arity(args, 1, e).and_then(|_| match args[0].to_ascii_lowercase().as_str() {
+                "alive" => Ok(Command::FinalStatusList(Status::Alive)),
+                "dead" => Ok(Command::FinalStatusList(Status::Dead)),
+                "seki" => Ok(Command::FinalStatusList(Status::Seki)),
+                _ => Err(syntax(e)),
+            })
         }
         "sente-level" => match args {
             [] => Ok(Command::Level(None)),
             [level] => Ok(Command::Level(Some(level.to_string()))),
             _ => Err(syntax("sente-level [level]")),
         },
-        _ => Err(LineError::Unknown),
-    }
+        _ => return None,
+    })
 }
 
 fn analyze_kind(name: &str) -> AnalyzeKind {

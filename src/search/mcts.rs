@@ -28,7 +28,8 @@
 //!   updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
-//!   soft deadline ends the search when the most visited move leads the next by 2:1, otherwise
+//!   soft deadline ends the search when the most visited move leads the next by 2:1
+//!   ([`MctsConfig::clear_ratio`]), otherwise
 //!   the search runs to the hard deadline. In turn mode (the move's time is lost if unused) the
 //!   search runs to the hard deadline unless the leader's lead in visits exceeds the
 //!   simulations still to come at the current rate, or only one move is allowed.
@@ -70,147 +71,22 @@ use std::time::Duration;
 
 use crate::eval::baduk::{phase, Phase};
 use crate::eval::go_ladder::LadderReader;
-use crate::eval::go_priors::{prior_of, PriorReader, PriorWeights};
+use crate::eval::go_priors::PriorReader;
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::mcts_tree::{Arena, Kids, Node, SharedNode};
+pub use super::mcts_config::MctsConfig;
+use super::mcts_config::{widened, widens};
+use super::mcts_root::{clear_choice, decided, root_moves};
+pub use super::mcts_root::{RootMove, SearchResult};
+use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
     add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
-
-/// Point index used for a pass child.
-const PASS: u16 = 0;
-/// Index of the root in the arena.
-const ROOT: u32 = 0;
-/// Length of a reported principal variation.
-const PV_LEN: usize = 12;
-
-/// Tunable constants of the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MctsConfig {
-    /// Visits a leaf needs before it is expanded.
-    pub expand_after: u32,
-    /// Virtual visits of the prior.
-    pub prior_visits: f32,
-    /// RAVE equivalence parameter: visits at which tree and AMAF statistics weigh the same.
-    pub rave_equiv: f32,
-    /// UCT exploration constant.
-    pub explore: f32,
-    /// Added to the prior winrate of a move that answers the last move with a 3x3 shape
-    /// pattern (one of its eight neighbours, [`crate::eval::go_patterns`]).
-    pub pattern_prior: f32,
-    /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
-    pub near_prior: f32,
-    /// Whether expansions read ladders ([`crate::eval::go_ladder`]): running from atari into
-    /// a ladder gets a self-atari's prior, and an atari that catches in a ladder gets
-    /// [`MctsConfig::ladder_prior`].
-    pub ladders: bool,
-    /// Added to the prior winrate of an atari that a ladder turns into a capture.
-    pub ladder_prior: f32,
-    /// Nodes the tree may hold.
-    pub max_nodes: usize,
-    /// Progressive widening applies to nodes with more children than this (0 turns it off),
-    /// while the root position is in the opening: their children are ranked by prior and only
-    /// the first `widen_start + log(1 + visits / widen_visits) / log(widen_growth)` are
-    /// searched.
-    pub widen_over: u16,
-    /// Children searched from the first visit of a widened node.
-    pub widen_start: f32,
-    /// Visits of a widened node after which one more child is searched ...
-    pub widen_visits: f32,
-    /// ... and the factor by which that number grows for each further child.
-    pub widen_growth: f32,
-}
-
-impl Default for MctsConfig {
-    fn default() -> Self {
-        MctsConfig {
-            expand_after: 8,
-            prior_visits: 10.0,
-            rave_equiv: 3500.0,
-            explore: 0.1,
-            pattern_prior: 0.1,
-            near_prior: 0.05,
-            ladders: true,
-            ladder_prior: 0.25,
-            max_nodes: 2_000_000,
-            widen_over: 100,
-            widen_start: 20.0,
-            widen_visits: 50.0,
-            widen_growth: 1.3,
-        }
-    }
-}
-
-impl MctsConfig {
-    /// The prior bonuses as the evaluation takes them.
-    fn prior_weights(&self) -> PriorWeights {
-        PriorWeights {
-            near: self.near_prior,
-            pattern: self.pattern_prior,
-            ladders: self.ladders,
-            ladder: self.ladder_prior,
-        }
-    }
-
-    /// Applies `name=value` settings separated by commas or spaces (the field names of this
-    /// struct), for tuning matches; an unknown name or a bad number is an error and changes
-    /// nothing.
-    pub fn with_overrides(mut self, text: &str) -> Result<MctsConfig, String> {
-        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
-            let num: f64 = value
-                .parse()
-                .map_err(|_| format!("`{item}`: not a number"))?;
-            match name {
-                "expand_after" => self.expand_after = num as u32,
-                "prior_visits" => self.prior_visits = num as f32,
-                "rave_equiv" => self.rave_equiv = num as f32,
-                "explore" => self.explore = num as f32,
-                "pattern_prior" => self.pattern_prior = num as f32,
-                "near_prior" => self.near_prior = num as f32,
-                "ladders" => self.ladders = num != 0.0,
-                "ladder_prior" => self.ladder_prior = num as f32,
-                "max_nodes" => self.max_nodes = num as usize,
-                "widen_over" => self.widen_over = num as u16,
-                "widen_start" => self.widen_start = num as f32,
-                "widen_visits" => self.widen_visits = num as f32,
-                "widen_growth" => self.widen_growth = num as f32,
-                _ => return Err(format!("`{name}`: no such setting")),
-            }
-        }
-        Ok(self)
-    }
-
-    /// Every setting as `name=value`, space-separated, in the form
-    /// [`MctsConfig::with_overrides`] reads (so the text rebuilds this config).
-    pub fn settings_text(&self) -> String {
-        let c = self;
-        [
-            format!("expand_after={}", c.expand_after),
-            format!("prior_visits={}", c.prior_visits),
-            format!("rave_equiv={}", c.rave_equiv),
-            format!("explore={}", c.explore),
-            format!("pattern_prior={}", c.pattern_prior),
-            format!("near_prior={}", c.near_prior),
-            format!("ladders={}", u8::from(c.ladders)),
-            format!("ladder_prior={}", c.ladder_prior),
-            format!("max_nodes={}", c.max_nodes),
-            format!("widen_over={}", c.widen_over),
-            format!("widen_start={}", c.widen_start),
-            format!("widen_visits={}", c.widen_visits),
-            format!("widen_growth={}", c.widen_growth),
-        ]
-        .join(" ")
-    }
-}
 
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
@@ -220,20 +96,6 @@ pub use super::MAX_THREADS;
 /// Nodes the arena holds beyond [`MctsConfig::max_nodes`]: the root's children (at most one
 /// per point of a 25x25 board and a pass), which come before the cap is checked.
 const ROOT_ROOM: usize = 1024;
-
-/// One root move's statistics, from the side to move's point of view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RootMove {
-    pub mv: GoMove,
-    /// Real (not virtual) visits.
-    pub visits: u64,
-    /// Winrate of the simulations through this move (the prior's when unvisited).
-    pub winrate: f64,
-    pub prior: f64,
-    /// Mean final margin for the side to move.
-    pub score_lead: f64,
-    pub pv: Vec<GoMove>,
-}
 
 /// What a search reports while it runs, besides its result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -248,37 +110,6 @@ pub struct Reporting {
 /// Receives a running search's root moves and, when [`Reporting::ownership`] asks, its
 /// ownership so far (as in [`SearchResult::ownership`]).
 pub type SearchReport<'a> = &'a mut dyn FnMut(&[RootMove], Option<&[f32]>);
-
-/// What a search ends with.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// The most visited root move; `None` when the root has no child at all.
-    pub best: Option<GoMove>,
-    /// Root moves, most visited first.
-    pub moves: Vec<RootMove>,
-    /// When [`Reporting::ownership`] asked for it and a simulation ran: each padded point's
-    /// mean final owner over this search's simulations, -1 (white's in every one) .. 1
-    /// (black's).
-    pub ownership: Option<Vec<f32>>,
-    /// Simulations run by this search (reused visits not included).
-    pub playouts: u64,
-    pub elapsed: Duration,
-}
-
-impl SearchResult {
-    /// The best move's winrate (0.5 when nothing was searched).
-    pub fn winrate(&self) -> f64 {
-        self.moves.first().map_or(0.5, |m| m.winrate)
-    }
-    /// The best move's visits.
-    pub fn best_visits(&self) -> u64 {
-        self.moves.first().map_or(0, |m| m.visits)
-    }
-    /// Visits of all root moves (reused ones included).
-    pub fn total_visits(&self) -> u64 {
-        self.moves.iter().map(|m| m.visits).sum()
-    }
-}
 
 /// How one search runs, besides its position and clock.
 #[derive(Clone, Copy, Debug)]
@@ -295,7 +126,7 @@ pub struct SearchSpec<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// A move under a clock that carries saved time over: past the soft deadline, stop as soon
-    /// as the most visited move leads the next by 2:1.
+    /// as the most visited move leads the next by [`MctsConfig::clear_ratio`] to 1 (2:1).
     Play,
     /// A move with its own time that is lost if unused (a fixed time per move, a byo-yomi
     /// period of one stone): search to the hard deadline unless the most visited move can no
@@ -685,7 +516,7 @@ impl Worker {
                 }
                 if mode == Mode::Play && !tm.may_start_iteration(0, sims, Duration::ZERO) {
                     // Past the soft deadline: stop when the choice is clear.
-                    if clear_choice(ctx.arena) {
+                    if clear_choice(ctx.arena, ctx.cfg.clear_ratio) {
                         break;
                     }
                 }
@@ -907,134 +738,6 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
     best
 }
 
-/// Whether the most visited root move has at least twice the visits of the next.
-fn clear_choice(arena: &Arena) -> bool {
-    let (first, second, _) = top_two_visits(arena);
-    first >= 2 * second.max(1)
-}
-
-/// Whether the most visited root move leads the next by more visits than the `sims` run so
-/// far in `tm.elapsed()` say can still be run before the hard deadline.
-fn decided(arena: &Arena, sims: u64, tm: &TimeManager<'_>) -> bool {
-    let Some(hard) = tm.hard_limit() else {
-        return false;
-    };
-    let (first, second, allowed) = top_two_visits(arena);
-    allowed <= 1 || cannot_be_overtaken(first - second, sims, tm.elapsed(), hard)
-}
-
-/// Visits of the two most visited allowed root moves, and how many root moves are allowed.
-fn top_two_visits(arena: &Arena) -> (u32, u32, usize) {
-    let (mut first, mut second, mut allowed) = (0u32, 0u32, 0usize);
-    for i in arena.children(ROOT) {
-        let ch = arena.get(i);
-        if !ch.allowed() {
-            continue;
-        }
-        allowed += 1;
-        let v = ch.visits();
-        if v > first {
-            second = first;
-            first = v;
-        } else if v > second {
-            second = v;
-        }
-    }
-    (first, second, allowed)
-}
-
-/// The allowed root moves, most visited first (prior breaks ties). Safe to call while other
-/// threads search: each node is read once, then sorted.
-fn root_moves(arena: &Arena) -> Vec<RootMove> {
-    if arena.is_empty() {
-        return Vec::new();
-    }
-    let mut kids: Vec<(u32, Node)> = arena
-        .children(ROOT)
-        .map(|i| (i, arena.get(i).load()))
-        .filter(|(_, n)| n.allowed)
-        .collect();
-    kids.sort_by(|(a, x), (b, y)| {
-        y.visits
-            .cmp(&x.visits)
-            .then(y.prior_p.total_cmp(&x.prior_p))
-            .then(a.cmp(b))
-    });
-    kids.into_iter()
-        .map(|(i, n)| {
-            let (winrate, lead) = if n.visits > 0 {
-                (
-                    (n.wins / n.visits as f32) as f64,
-                    (n.score_sum / n.visits as f32) as f64,
-                )
-            } else {
-                (n.prior_q as f64, 0.0)
-            };
-            RootMove {
-                mv: to_move(n.mv),
-                visits: n.visits as u64,
-                winrate,
-                prior: n.prior_p as f64,
-                score_lead: lead,
-                pv: pv_from(arena, i),
-            }
-        })
-        .collect()
-}
-
-/// The most visited line from node `i` (its move first).
-fn pv_from(arena: &Arena, mut i: u32) -> Vec<GoMove> {
-    let mut pv = vec![to_move(arena.get(i).mv())];
-    while pv.len() < PV_LEN {
-        let best = arena.children(i).max_by_key(|&c| arena.get(c).visits());
-        match best {
-            Some(c) if arena.get(c).visits() > 0 => {
-                pv.push(to_move(arena.get(c).mv()));
-                i = c;
-            }
-            _ => break,
-        }
-    }
-    pv
-}
-/// Whether a node with `n_children` children is widened progressively (in the opening).
-fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
-    cfg.widen_over > 0 && n_children > cfg.widen_over as usize
-}
-
-/// How many of a node's `n_children` children (ranked by prior when widening applies) the
-/// selection looks at after `visits` visits.
-fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
-    if !widens(cfg, n_children as usize) {
-        return n_children;
-    }
-    let extra = (1.0 + visits as f32 / cfg.widen_visits).ln() / cfg.widen_growth.ln();
-    let k = cfg.widen_start + extra;
-    if k >= n_children as f32 {
-        n_children
-    } else {
-        (k as u16).max(1)
-    }
-}
-
-/// Whether a lead of `lead` visits is more than the simulations still to come before `hard`,
-/// at the rate of `sims` in `elapsed`.
-fn cannot_be_overtaken(lead: u32, sims: u64, elapsed: Duration, hard: Duration) -> bool {
-    if sims == 0 || elapsed.is_zero() {
-        return false;
-    }
-    let left = hard.saturating_sub(elapsed).as_secs_f64() / elapsed.as_secs_f64();
-    lead as f64 > sims as f64 * left
-}
-
-fn to_move(code: u16) -> GoMove {
-    if code == PASS {
-        GoMove::Pass
-    } else {
-        GoMove::Play(Point(code))
-    }
-}
-
 /// Fills `nodes` with the children of the position `board`, `color` to move, with their
 /// priors ([`crate::eval::go_priors`]). At the root, `game` adds its law (superko) to the
 /// board's physics.
@@ -1046,7 +749,8 @@ fn children_of(
     game: Option<&GoGame>,
     cfg: &MctsConfig,
 ) {
-    let reader = PriorReader::new(board, color, cfg.prior_weights());
+    let weights = cfg.prior_weights();
+    let reader = PriorReader::new(board, color, weights);
     let me = color as u8;
     nodes.clear();
     let first = 0;
@@ -1103,7 +807,7 @@ fn children_of(
         let mut sum = 0.0;
         for n in &mut nodes[first..] {
             let gap = (n.prior_q - top).min(0.0);
-            (n.prior_q, n.prior_p) = prior_of(gap, n.score_sum, n.prior_p < 0.0);
+            (n.prior_q, n.prior_p) = weights.prior_of(gap, n.score_sum, n.prior_p < 0.0);
             n.score_sum = 0.0;
             sum += n.prior_p;
         }
@@ -1261,18 +965,6 @@ mod tests {
             },
             &mut |_, _| {},
         )
-    }
-
-    #[test]
-    fn the_settings_text_rebuilds_the_config() {
-        let d = MctsConfig::default();
-        assert_eq!(d.with_overrides(&d.settings_text()), Ok(d));
-        let tuned = d
-            .with_overrides("explore=0.25 rave_equiv=1200 max_nodes=5000 widen_over=0")
-            .unwrap();
-        assert_ne!(tuned, d);
-        assert_eq!(d.with_overrides(&tuned.settings_text()), Ok(tuned));
-        assert!(tuned.settings_text().contains("explore=0.25"));
     }
 
     #[test]
@@ -1534,17 +1226,6 @@ mod tests {
     }
 
     #[test]
-    fn a_lead_counts_against_the_simulations_still_to_come() {
-        let ms = Duration::from_millis;
-        // 1000 simulations in 100 ms, 900 ms left: about 9000 more to come.
-        assert!(!cannot_be_overtaken(8000, 1000, ms(100), ms(1000)));
-        assert!(cannot_be_overtaken(9500, 1000, ms(100), ms(1000)));
-        // Past the deadline any lead is final; before any simulation nothing is.
-        assert!(cannot_be_overtaken(1, 1000, ms(1200), ms(1000)));
-        assert!(!cannot_be_overtaken(0, 0, ms(10), ms(1000)));
-    }
-
-    #[test]
     fn a_turn_search_spends_its_time_unless_the_choice_is_made() {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::move_time(400);
@@ -1571,30 +1252,6 @@ mod tests {
             "{:?} of {hard:?}",
             turn.elapsed
         );
-    }
-
-    #[test]
-    fn widening_grows_with_visits_on_big_boards_only() {
-        let cfg = MctsConfig::default();
-        // 9x9 (at most 81 children) is never widened.
-        assert_eq!(widened(&cfg, 81, 0), 81);
-        assert_eq!(widened(&cfg, 81, 1_000_000), 81);
-        // 19x19: a few children at first, more as visits come, never more than there are.
-        let at = |v| widened(&cfg, 361, v);
-        assert_eq!(at(0), cfg.widen_start as u16);
-        assert!(at(100) > at(0) && at(10_000) > at(100) && at(u32::MAX) > at(10_000));
-        assert!(at(u32::MAX) < 361);
-        let wide = MctsConfig {
-            widen_start: 100.0,
-            ..cfg
-        };
-        assert_eq!(widened(&wide, 101, 0), 100);
-        assert_eq!(widened(&wide, 101, 1000), 101);
-        let off = MctsConfig {
-            widen_over: 0,
-            ..cfg
-        };
-        assert_eq!(widened(&off, 361, 0), 361);
     }
 
     #[test]

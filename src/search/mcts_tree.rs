@@ -23,6 +23,21 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
 
 use super::zeroed::{zeroed_slice, Zeroable};
+use crate::rules::go::{GoMove, Point};
+
+/// Point index used for a pass child.
+pub(super) const PASS: u16 = 0;
+/// Index of the root in the arena.
+pub(super) const ROOT: u32 = 0;
+
+/// The move a node's point code stands for.
+pub(super) fn to_move(code: u16) -> GoMove {
+    if code == PASS {
+        GoMove::Pass
+    } else {
+        GoMove::Play(Point(code))
+    }
+}
 
 /// `kids` while another thread writes the children.
 const EXPANDING: u64 = 1 << 63;

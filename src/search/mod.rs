@@ -5,6 +5,8 @@ pub mod alphabeta;
 pub mod clock;
 mod info;
 pub mod mcts;
+mod mcts_config;
+mod mcts_root;
 mod mcts_tree;
 pub mod move_filter;
 pub mod params;

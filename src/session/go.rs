@@ -18,8 +18,8 @@
 //! * **Pondering** (`--ponder`, `sente-ponder on|off`): after a genmove that played a move,
 //!   while the protocol loop has no input waiting, the player searches the position for the
 //!   opponent ([`GoSession::ponder`]) until the next line arrives, keeping its tree for the next
-//!   genmove; the memory is the tree's cap, the CPU at most [`PONDER_MAX_PLAYOUTS`] per
-//!   position. Replies never change for it; only the moves of a tree-reusing player do.
+//!   genmove; the memory is the tree's cap, the CPU the player's own cap per position
+//!   ([`crate::players::go::mcts::MctsParams::ponder_max_playouts`]). Replies never change for it; only the moves of a tree-reusing player do.
 //! * **Time**: `--nodes N` fixes the playouts per move and switches the clock off
 //!   (deterministic play). Otherwise `time_settings` / `kgs-time_settings` / `time_left` feed
 //!   [`GoClock`]; with no time system a move gets [`DEFAULT_MOVE_MS`]. How far past its hard
@@ -50,7 +50,7 @@
 //!   left) and the analysed colour's point of view (see [`CandidateSink`]).
 
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -97,11 +97,6 @@ pub struct GoConfig {
     /// Think on the opponent's time (`--ponder`; `sente-ponder on|off` switches it).
     pub ponder: bool,
 }
-
-/// A ponder ends at this many playouts if no input stops it first (the tree's memory is
-/// capped anyway, [`crate::search::mcts::MctsConfig::max_nodes`]; this caps the CPU an idle
-/// controller can cost).
-pub const PONDER_MAX_PLAYOUTS: u64 = 20_000_000;
 
 /// A Go game under a GTP controller.
 pub struct GoSession {
@@ -194,7 +189,7 @@ impl GoSession {
     }
 
     /// Thinks on the opponent's time until `stop` is raised (the protocol loop raises it on
-    /// the next input line) or [`PONDER_MAX_PLAYOUTS`]; the player keeps its tree for the
+    /// the next input line) or the player's cap; the player keeps its tree for the
     /// next genmove. Nothing is written, the game does not change: no reply depends on
     /// whether a ponder ran, only the moves of a player that reuses its tree. A ponder that
     /// ran out is not started again in this position.
@@ -204,11 +199,9 @@ impl GoSession {
         }
         // Cleared while it runs: a ponder that panics is not retried.
         let key = self.ponder_from.take();
-        let limit = SearchLimit::nodes(PONDER_MAX_PLAYOUTS);
-        let tm = TimeManager::new(&limit, Instant::now(), stop);
         let color = self.game.to_move();
-        self.player.ponder(&self.game, color, &tm);
-        if tm.stop_requested() {
+        self.player.ponder(&self.game, color, stop);
+        if stop.load(Ordering::Relaxed) {
             self.ponder_from = key;
         }
     }

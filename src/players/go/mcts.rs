@@ -5,18 +5,18 @@
 //!   game's rules (scoring, komi, handicap bonus), both with every stone on the board alive
 //!   (Tromp-Taylor, how our arena and CGOS count: dead enemy stones must be captured first)
 //!   and, when the rules lift dead stones ([`crate::rules::go::GoRules::friendly_pass`]),
-//!   after removing the stones that Monte Carlo ownership calls dead ([`PASS_CHECK_PLAYOUTS`]
+//!   after removing the stones that Monte Carlo ownership calls dead ([`MctsParams::pass_check_playouts`]
 //!   playouts; how GNU Go and gomill count); and when no legal move is left but filling own
 //!   eyes.
 //! - **Resign** when, after a full search, the best move's winrate is below
-//!   [`RESIGN_WINRATE`] with at least [`RESIGN_MIN_VISITS`] visits at the root, and never before half
+//!   [`MctsParams::resign_winrate`] with at least [`MctsParams::resign_min_visits`] visits at the root, and never before half
 //!   the board's points have been played as moves; only in `genmove` (never in `reg_genmove`
 //!   or cleanup, [`GoPlayer::genmove_playing_on`], which play the best move instead).
 //! - **Claim** (only asked by gomill, `gomill-genmove_ex <colour> claim`): under the same
-//!   conditions, at or above [`CLAIM_WINRATE`], the player reports the game won beyond doubt
+//!   conditions, at or above [`MctsParams::claim_winrate`], the player reports the game won beyond doubt
 //!   ([`GoPlayer::certain_win`]); the session then answers `claim`.
 //! - **No time at all** (`must_answer_now`): the scorer's best legal move, no search.
-//! - **Dead stones**: [`DEAD_STONE_PLAYOUTS`] ownership playouts from the current position.
+//! - **Dead stones**: [`MctsParams::dead_stone_playouts`] ownership playouts from the current position.
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
@@ -24,34 +24,91 @@ use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
 use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
-use crate::search::clock::TimeManager;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::mcts::{
     Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
 };
 use crate::search::move_filter::NO_FILTER;
 use crate::search::playout::{self, Rng};
 
-/// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
-/// winrate early on is often the bias, not the position) ...
-pub const RESIGN_WINRATE: f64 = 0.05;
-/// ... with at least this many visits at the root.
-pub const RESIGN_MIN_VISITS: u64 = 2000;
-/// Claim the win (when the controller allows it) at or above this winrate, with the visits
-/// and the game length that resigning needs.
-pub const CLAIM_WINRATE: f64 = 0.99;
-/// Playouts for the "opponent passed: are we winning?" check.
-pub const PASS_CHECK_PLAYOUTS: u32 = 500;
-/// Playouts for the dead-stone estimate.
-pub const DEAD_STONE_PLAYOUTS: u32 = 2000;
+/// The level's decisions around the search, set by name like the search's own settings
+/// ([`MctsParams::with_overrides`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsParams {
+    /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
+    /// winrate early on is often the bias, not the position) ...
+    pub resign_winrate: f64,
+    /// ... with at least this many visits at the root.
+    pub resign_min_visits: u64,
+    /// Claim the win (when the controller allows it) at or above this winrate, with the
+    /// visits and the game length that resigning needs.
+    pub claim_winrate: f64,
+    /// Playouts for the "opponent passed: are we winning?" check.
+    pub pass_check_playouts: u32,
+    /// Playouts for the dead-stone estimate.
+    pub dead_stone_playouts: u32,
+    /// Playouts a ponder runs at most, however long the opponent thinks (memory is bounded
+    /// by the tree's node cap, the CPU by this).
+    pub ponder_max_playouts: u64,
+    /// The tree search's settings.
+    pub search: MctsConfig,
+}
 
-/// Environment variable with `name=value` overrides of the search settings
-/// ([`MctsConfig::with_overrides`]), for tuning matches between differently set engines.
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            resign_winrate: 0.05,
+            resign_min_visits: 2000,
+            claim_winrate: 0.99,
+            pass_check_playouts: 500,
+            dead_stone_playouts: 2000,
+            ponder_max_playouts: 20_000_000,
+            search: MctsConfig::default(),
+        }
+    }
+}
+
+impl MctsParams {
+    /// Applies `name=value` settings separated by commas or spaces: the field names of this
+    /// struct and of [`MctsConfig`] (for the search); an unknown name or a bad number is an
+    /// error and changes nothing.
+    pub fn with_overrides(mut self, text: &str) -> Result<MctsParams, String> {
+        let mut for_search = Vec::new();
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
+            let num = || -> Result<f64, String> {
+                value.parse().map_err(|_| format!("`{item}`: not a number"))
+            };
+            match name {
+                "resign_winrate" => self.resign_winrate = num()?,
+                "resign_min_visits" => self.resign_min_visits = num()? as u64,
+                "claim_winrate" => self.claim_winrate = num()?,
+                "pass_check_playouts" => self.pass_check_playouts = num()? as u32,
+                "dead_stone_playouts" => self.dead_stone_playouts = num()? as u32,
+                "ponder_max_playouts" => self.ponder_max_playouts = num()? as u64,
+                _ => for_search.push(item),
+            }
+        }
+        self.search = self.search.with_overrides(&for_search.join(" "))?;
+        Ok(self)
+    }
+}
+
+/// Environment variable with `name=value` overrides of the level's settings
+/// ([`MctsParams::with_overrides`]), for tuning matches between differently set engines.
 pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
     /// The search, on one tree however many threads grow it ([`GoPlayer::set_threads`]).
     search: Mcts,
+    /// The decisions around it (the search keeps its own settings, [`MctsParams::search`]).
+    params: MctsParams,
     seed: u64,
     /// Whether [`TUNING_ENV`] changed the search settings (said by `describe`).
     tuned: bool,
@@ -64,23 +121,30 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player seeded with 0, with the search's default settings changed by the
-    /// [`TUNING_ENV`] environment variable when it is set (tuning matches).
+    /// A player seeded with 0, with the default settings changed by the [`TUNING_ENV`]
+    /// environment variable when it is set (tuning matches).
     pub fn new() -> MctsPlayer {
-        let mut cfg = MctsConfig::default();
+        let mut params = MctsParams::default();
         let mut tuned = false;
         if let Ok(text) = std::env::var(TUNING_ENV) {
-            match cfg.with_overrides(&text) {
-                Ok(c) => {
-                    log::info!("mcts settings from {TUNING_ENV}: {c:?}");
-                    cfg = c;
+            match params.with_overrides(&text) {
+                Ok(p) => {
+                    log::info!("mcts settings from {TUNING_ENV}: {p:?}");
+                    params = p;
                     tuned = true;
                 }
                 Err(e) => log::warn!("{TUNING_ENV} ignored: {e}"),
             }
         }
+        MctsPlayer::with_params(params, tuned)
+    }
+
+    /// A player seeded with 0 with `params`; `tuned` says (in `describe`) that they came from
+    /// [`TUNING_ENV`].
+    fn with_params(params: MctsParams, tuned: bool) -> MctsPlayer {
         MctsPlayer {
-            search: Mcts::with_config(cfg, 0),
+            search: Mcts::with_config(params.search, 0),
+            params,
             seed: 0,
             tuned,
             last_explanation: String::new(),
@@ -128,7 +192,7 @@ impl MctsPlayer {
             return true;
         }
         let mut rng = self.rng(game);
-        let dead = playout::dead_stones(game, PASS_CHECK_PLAYOUTS, &mut rng, tm);
+        let dead = playout::dead_stones(game, self.params.pass_check_playouts, &mut rng, tm);
         ours(game.score(&dead, &[]))
     }
 
@@ -200,9 +264,11 @@ impl MctsPlayer {
         };
         let summary = search_summary(game, &result);
         let area = game.board().width() * game.board().height();
-        let settled = result.total_visits() >= RESIGN_MIN_VISITS && game.moves().len() >= area / 2;
-        self.certain_win = settled && result.winrate() >= CLAIM_WINRATE;
-        if may_resign && settled && result.winrate() < RESIGN_WINRATE {
+        let p = &self.params;
+        let settled =
+            result.total_visits() >= p.resign_min_visits && game.moves().len() >= area / 2;
+        self.certain_win = settled && result.winrate() >= p.claim_winrate;
+        if may_resign && settled && result.winrate() < p.resign_winrate {
             log::info!(
                 "resigning: winrate {:.3} over {} visits",
                 result.winrate(),
@@ -349,9 +415,11 @@ impl GoPlayer for MctsPlayer {
         self.last_explanation = why;
         decision
     }
-    fn ponder(&mut self, game: &GoGame, color: Color, tm: &TimeManager<'_>) {
+    fn ponder(&mut self, game: &GoGame, color: Color, stop: &AtomicBool) {
         // The tree grown here is the one the next genmove reuses (the opponent's move is
         // one of its root's children), so pondering is worth what it adds there.
+        let limit = SearchLimit::nodes(self.params.ponder_max_playouts);
+        let tm = &TimeManager::new(&limit, Instant::now(), stop);
         let spec = SearchSpec {
             mode: Mode::Analyze,
             reporting: Reporting {
@@ -376,7 +444,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = self.rng(game);
-        playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
+        playout::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
     }
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()
@@ -388,13 +456,14 @@ impl GoPlayer for MctsPlayer {
         format!(
             "mcts: UCT with RAVE, the heuristic level's move scores and a ladder reader as prior, light \
              playouts, tree reuse; {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
-             {RESIGN_MIN_VISITS} visits; search settings{}: {}",
+             {} visits; search settings{}: {}",
             match self.search.threads() {
                 1 => "one thread".to_string(),
                 n => format!("{n} threads sharing one tree (tree parallel, virtual loss)"),
             },
-            100.0 * RESIGN_WINRATE,
-            100.0 * CLAIM_WINRATE,
+            100.0 * self.params.resign_winrate,
+            100.0 * self.params.claim_winrate,
+            self.params.resign_min_visits,
             if self.tuned {
                 format!(" (from {TUNING_ENV})")
             } else {
@@ -632,8 +701,8 @@ mod tests {
         };
         g.play(mv, Color::Black).unwrap();
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::nodes(3000), std::time::Instant::now(), &stop);
-        p.ponder(&g, Color::White, &tm);
+        p.params.ponder_max_playouts = 3000;
+        p.ponder(&g, Color::White, &stop);
         assert!(p.search.root_visits() >= 3000, "{}", p.search.root_visits());
         // White's answer comes from the pondered tree, so its root holds the ponder's visits.
         let before = p.search.root_visits();
@@ -641,13 +710,9 @@ mod tests {
         assert!(p.search.root_visits() >= before + 100);
         // A raised stop flag ends a ponder at once.
         let raised = std::sync::atomic::AtomicBool::new(true);
-        let tm = TimeManager::new(
-            &SearchLimit::nodes(u64::MAX),
-            std::time::Instant::now(),
-            &raised,
-        );
+        p.params.ponder_max_playouts = u64::MAX;
         let t = std::time::Instant::now();
-        p.ponder(&g, Color::White, &tm);
+        p.ponder(&g, Color::White, &raised);
         assert!(t.elapsed() < std::time::Duration::from_secs(5));
     }
 

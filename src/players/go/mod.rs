@@ -7,6 +7,7 @@ pub mod cleanup;
 pub mod heuristic;
 pub mod mcts;
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::rules::go::{GoGame, GoMove, Point};
@@ -115,9 +116,10 @@ pub trait GoPlayer: Send {
         self.genmove_playing_on(game, color, req)
     }
     /// Think on the opponent's time: search the position for `color` (the opponent, after our
-    /// move) until `tm` says stop, keeping what it finds for the next genmove, reporting
-    /// nothing. Players that keep nothing between moves do nothing.
-    fn ponder(&mut self, _game: &GoGame, _color: Color, _tm: &TimeManager<'_>) {}
+    /// move) until `stop` is raised or the player's own cap is reached, keeping what it finds
+    /// for the next genmove, reporting nothing. Players that keep nothing between moves do
+    /// nothing.
+    fn ponder(&mut self, _game: &GoGame, _color: Color, _stop: &AtomicBool) {}
     /// Analyse for `color` until `req.tm` says stop, calling `req.report` every `report_every`.
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>);
     /// Who owns each point at the end, by the player's estimate: indexed by padded point, from

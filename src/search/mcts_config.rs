@@ -1,0 +1,222 @@
+//! The Go tree search's tunable settings ([`MctsConfig`]: exploration, RAVE, priors, ladder
+//! reading, the node cap, progressive widening and the soft stop), set by name for tuning
+//! matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the widening
+//! schedule they define.
+
+use crate::eval::go_priors::PriorWeights;
+
+/// Tunable constants of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Visits a leaf needs before it is expanded.
+    pub expand_after: u32,
+    /// Virtual visits of the prior.
+    pub prior_visits: f32,
+    /// RAVE equivalence parameter: visits at which tree and AMAF statistics weigh the same.
+    pub rave_equiv: f32,
+    /// UCT exploration constant.
+    pub explore: f32,
+    /// Added to the prior winrate of a move that answers the last move with a 3x3 shape
+    /// pattern (one of its eight neighbours, [`crate::eval::go_patterns`]).
+    pub pattern_prior: f32,
+    /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
+    pub near_prior: f32,
+    /// Whether expansions read ladders ([`crate::eval::go_ladder`]): running from atari into
+    /// a ladder gets a self-atari's prior, and an atari that catches in a ladder gets
+    /// [`MctsConfig::ladder_prior`].
+    pub ladders: bool,
+    /// Added to the prior winrate of an atari that a ladder turns into a capture.
+    pub ladder_prior: f32,
+    /// The prior winrate of a self-atari that captures nothing (or a run into a ladder).
+    pub bad_prior: f32,
+    /// The prior winrate of a good move far below the best ...
+    pub prior_floor: f32,
+    /// ... plus at most this for the best (see [`PriorWeights::prior_of`]) ...
+    pub prior_span: f32,
+    /// ... and, bonuses included, at most this.
+    pub prior_cap: f32,
+    /// Nodes the tree may hold.
+    pub max_nodes: usize,
+    /// Progressive widening applies to nodes with more children than this (0 turns it off),
+    /// while the root position is in the opening: their children are ranked by prior and only
+    /// the first `widen_start + log(1 + visits / widen_visits) / log(widen_growth)` are
+    /// searched.
+    pub widen_over: u16,
+    /// Children searched from the first visit of a widened node.
+    pub widen_start: f32,
+    /// Visits of a widened node after which one more child is searched ...
+    pub widen_visits: f32,
+    /// ... and the factor by which that number grows for each further child.
+    pub widen_growth: f32,
+    /// Under a clock that carries saved time over ([`super::mcts::Mode::Play`]), the search
+    /// ends past the soft deadline once the most visited move has this many times the visits
+    /// of the next.
+    pub clear_ratio: u32,
+}
+
+impl Default for MctsConfig {
+    /// The priors' numbers are the evaluation's defaults ([`PriorWeights::default`]).
+    fn default() -> Self {
+        let w = PriorWeights::default();
+        MctsConfig {
+            expand_after: 8,
+            prior_visits: 10.0,
+            rave_equiv: 3500.0,
+            explore: 0.1,
+            pattern_prior: w.pattern,
+            near_prior: w.near,
+            ladders: w.ladders,
+            ladder_prior: w.ladder,
+            bad_prior: w.bad_q,
+            prior_floor: w.floor_q,
+            prior_span: w.span_q,
+            prior_cap: w.cap_q,
+            max_nodes: 2_000_000,
+            widen_over: 100,
+            widen_start: 20.0,
+            widen_visits: 50.0,
+            widen_growth: 1.3,
+            clear_ratio: 2,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The priors' numbers as the evaluation takes them.
+    pub(super) fn prior_weights(&self) -> PriorWeights {
+        PriorWeights {
+            near: self.near_prior,
+            pattern: self.pattern_prior,
+            ladders: self.ladders,
+            ladder: self.ladder_prior,
+            bad_q: self.bad_prior,
+            floor_q: self.prior_floor,
+            span_q: self.prior_span,
+            cap_q: self.prior_cap,
+        }
+    }
+
+    /// Applies `name=value` settings separated by commas or spaces (the field names of this
+    /// struct), for tuning matches; an unknown name or a bad number is an error and changes
+    /// nothing.
+    pub fn with_overrides(mut self, text: &str) -> Result<MctsConfig, String> {
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
+            let num: f64 = value
+                .parse()
+                .map_err(|_| format!("`{item}`: not a number"))?;
+            match name {
+                "expand_after" => self.expand_after = num as u32,
+                "prior_visits" => self.prior_visits = num as f32,
+                "rave_equiv" => self.rave_equiv = num as f32,
+                "explore" => self.explore = num as f32,
+                "pattern_prior" => self.pattern_prior = num as f32,
+                "near_prior" => self.near_prior = num as f32,
+                "ladders" => self.ladders = num != 0.0,
+                "ladder_prior" => self.ladder_prior = num as f32,
+                "bad_prior" => self.bad_prior = num as f32,
+                "prior_floor" => self.prior_floor = num as f32,
+                "prior_span" => self.prior_span = num as f32,
+                "prior_cap" => self.prior_cap = num as f32,
+                "max_nodes" => self.max_nodes = num as usize,
+                "widen_over" => self.widen_over = num as u16,
+                "widen_start" => self.widen_start = num as f32,
+                "widen_visits" => self.widen_visits = num as f32,
+                "widen_growth" => self.widen_growth = num as f32,
+                "clear_ratio" => self.clear_ratio = num as u32,
+                _ => return Err(format!("`{name}`: no such setting")),
+            }
+        }
+        Ok(self)
+    }
+
+    /// Every setting as `name=value`, space-separated, in the form
+    /// [`MctsConfig::with_overrides`] reads (so the text rebuilds this config).
+    pub fn settings_text(&self) -> String {
+        let c = self;
+        [
+            format!("expand_after={}", c.expand_after),
+            format!("prior_visits={}", c.prior_visits),
+            format!("rave_equiv={}", c.rave_equiv),
+            format!("explore={}", c.explore),
+            format!("pattern_prior={}", c.pattern_prior),
+            format!("near_prior={}", c.near_prior),
+            format!("ladders={}", u8::from(c.ladders)),
+            format!("ladder_prior={}", c.ladder_prior),
+            format!("bad_prior={}", c.bad_prior),
+            format!("prior_floor={}", c.prior_floor),
+            format!("prior_span={}", c.prior_span),
+            format!("prior_cap={}", c.prior_cap),
+            format!("max_nodes={}", c.max_nodes),
+            format!("widen_over={}", c.widen_over),
+            format!("widen_start={}", c.widen_start),
+            format!("widen_visits={}", c.widen_visits),
+            format!("widen_growth={}", c.widen_growth),
+            format!("clear_ratio={}", c.clear_ratio),
+        ]
+        .join(" ")
+    }
+}
+
+/// Whether a node with `n_children` children is widened progressively (in the opening).
+pub(super) fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
+    cfg.widen_over > 0 && n_children > cfg.widen_over as usize
+}
+
+/// How many of a node's `n_children` children (ranked by prior when widening applies) the
+/// selection looks at after `visits` visits.
+pub(super) fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
+    if !widens(cfg, n_children as usize) {
+        return n_children;
+    }
+    let extra = (1.0 + visits as f32 / cfg.widen_visits).ln() / cfg.widen_growth.ln();
+    let k = cfg.widen_start + extra;
+    if k >= n_children as f32 {
+        n_children
+    } else {
+        (k as u16).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_text_rebuilds_the_config() {
+        let d = MctsConfig::default();
+        assert_eq!(d.with_overrides(&d.settings_text()), Ok(d));
+        let tuned = d
+            .with_overrides("explore=0.25 rave_equiv=1200 max_nodes=5000 widen_over=0")
+            .unwrap();
+        assert_ne!(tuned, d);
+        assert_eq!(d.with_overrides(&tuned.settings_text()), Ok(tuned));
+        assert!(tuned.settings_text().contains("explore=0.25"));
+    }
+
+    #[test]
+    fn widening_grows_with_visits_on_big_boards_only() {
+        let cfg = MctsConfig::default();
+        // 9x9 (at most 81 children) is never widened.
+        assert_eq!(widened(&cfg, 81, 0), 81);
+        assert_eq!(widened(&cfg, 81, 1_000_000), 81);
+        // 19x19: a few children at first, more as visits come, never more than there are.
+        let at = |v| widened(&cfg, 361, v);
+        assert_eq!(at(0), cfg.widen_start as u16);
+        assert!(at(100) > at(0) && at(10_000) > at(100) && at(u32::MAX) > at(10_000));
+        assert!(at(u32::MAX) < 361);
+        let wide = MctsConfig {
+            widen_start: 100.0,
+            ..cfg
+        };
+        assert_eq!(widened(&wide, 101, 0), 100);
+        assert_eq!(widened(&wide, 101, 1000), 101);
+        let off = MctsConfig {
+            widen_over: 0,
+            ..cfg
+        };
+        assert_eq!(widened(&off, 361, 0), 361);
+    }
+}
