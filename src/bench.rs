@@ -182,6 +182,7 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     let mut pb = PatternBoard::new(&board);
     // The default level's evaluation: the embedded learned tables where the rule has them.
     pb.set_learned(crate::eval::learned::value_tables(bp.rule));
+    pb.set_policy(crate::eval::learned::policy_tables(bp.rule));
     // One thread: that thread's CPU time; more: the process's, every thread included.
     let cpu_now = || {
         if threads > 1 {

@@ -217,6 +217,41 @@ impl ValueTables {
     }
 }
 
+/// The move policy at run time: per mover colour, `attack` indexed by the mover's raw code at a
+/// point and `defend` by the other side's raw code there (16-bit indices, so no bounds check);
+/// a move's score is their sum, in the trainer's units (logits x 100).
+pub struct PolicyTables {
+    attack: [Box<[i16; 1 << 16]>; 2],
+    defend: [Box<[i16; 1 << 16]>; 2],
+}
+
+impl PolicyTables {
+    pub fn new(w: &Weights) -> PolicyTables {
+        let table = |c: usize, t: usize| {
+            let mut out: Box<[i16; 1 << 16]> = vec![0i16; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("65536 entries");
+            for (raw, entry) in out.iter_mut().enumerate().take(RAW_CODES) {
+                *entry = w.tables[c][t][canonical(raw)];
+            }
+            out
+        };
+        PolicyTables {
+            attack: [0, 1].map(|c| table(c, POLICY_ATTACK)),
+            defend: [0, 1].map(|c| table(c, POLICY_DEFEND)),
+        }
+    }
+
+    /// The policy score of a point for mover colour index `mover`, given the mover's and the
+    /// other side's raw codes there (as `PatternBoard::code` reads them).
+    #[inline]
+    pub fn score(&self, mover: usize, mine: usize, theirs: usize) -> i32 {
+        self.attack[mover & 1][mine & 0xFFFF] as i32
+            + self.defend[mover & 1][theirs & 0xFFFF] as i32
+    }
+}
+
 /// The weights file embedded for a rule family, if it has one: freestyle uses
 /// `weights/freestyle.sw`, renju `weights/renju.sw`; standard and caro have none yet.
 pub fn embedded_bytes(rule: Rule) -> Option<&'static [u8]> {
@@ -265,6 +300,14 @@ pub fn value_tables(rule: Rule) -> Option<&'static ValueTables> {
     static BUILT: [OnceLock<Option<ValueTables>>; 2] = [OnceLock::new(), OnceLock::new()];
     BUILT[slot(rule)?]
         .get_or_init(|| embedded(rule).map(ValueTables::new))
+        .as_ref()
+}
+
+/// The run-time policy tables of `rule`'s embedded weights, built once.
+pub fn policy_tables(rule: Rule) -> Option<&'static PolicyTables> {
+    static BUILT: [OnceLock<Option<PolicyTables>>; 2] = [OnceLock::new(), OnceLock::new()];
+    BUILT[slot(rule)?]
+        .get_or_init(|| embedded(rule).map(PolicyTables::new))
         .as_ref()
 }
 
@@ -337,6 +380,21 @@ mod tests {
             }
             assert!(embedded(rule).is_some());
             assert!(value_tables(rule).is_some());
+            let p = policy_tables(rule).unwrap();
+            // Raw code 0 (every line DEAD) is canonical code 0 for both sides.
+            for c in 0..2 {
+                let want =
+                    w.tables[c][POLICY_ATTACK][0] as i32 + w.tables[c][POLICY_DEFEND][0] as i32;
+                assert_eq!(p.score(c, 0, 0), want);
+                // An open three in one direction, whichever direction it lies in.
+                let three = 7 * 1331;
+                assert_eq!(p.score(c, three, 0), p.score(c, 7, 0));
+                assert_eq!(
+                    p.score(c, three, 0) - p.score(c, 0, 0),
+                    (w.tables[c][POLICY_ATTACK][canonical(three)] - w.tables[c][POLICY_ATTACK][0])
+                        as i32
+                );
+            }
         }
         assert!(embedded(Rule::Standard).is_none());
         let other = check(embedded_bytes(Rule::Renju).unwrap(), Rule::Freestyle);

@@ -21,7 +21,7 @@
 use std::sync::OnceLock;
 
 use crate::eval::cellset::{CellSet, Cells};
-use crate::eval::learned::{unpack, ValueTables};
+use crate::eval::learned::{unpack, PolicyTables, ValueTables};
 use crate::rules::mnk::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
@@ -500,6 +500,8 @@ pub struct PatternBoard {
     learned: Option<&'static ValueTables>,
     /// Per colour, the sum over empty cells of the learned table entries (see [`unpack`]).
     lsum: [i64; 2],
+    /// Learned move policy for ordering (`None`: the search orders by the hand values).
+    policy: Option<&'static PolicyTables>,
 }
 
 impl PatternBoard {
@@ -532,6 +534,7 @@ impl PatternBoard {
             reach: 5 * board.dirs().into_iter().max().unwrap_or(0) as usize,
             learned: None,
             lsum: [0; 2],
+            policy: None,
         };
         pb.rebuild();
         pb
@@ -864,6 +867,35 @@ impl PatternBoard {
         self.rebuild();
     }
 
+    /// Uses a learned move policy (see `eval::learned`) for [`PatternBoard::policy_score`], or
+    /// (`None`) none.
+    pub fn set_policy(&mut self, tables: Option<&'static PolicyTables>) {
+        self.policy = tables;
+    }
+
+    /// Whether a learned move policy is set.
+    #[inline]
+    pub fn has_policy(&self) -> bool {
+        self.policy.is_some()
+    }
+
+    /// The learned policy score of the empty point `p` for the side to move (logits x 100; 0
+    /// without a policy): what the mover's and the other side's line patterns there say about
+    /// playing it.
+    #[inline]
+    pub fn policy_score(&self, p: Pos) -> i32 {
+        let Some(t) = self.policy else {
+            return 0;
+        };
+        let me = self.board.to_move().index();
+        let code = self.cells[p.idx()].code_value;
+        t.score(
+            me,
+            (code >> (16 * me)) as usize,
+            (code >> (16 * (1 - me))) as usize,
+        )
+    }
+
     /// The raw learned-table code of `p` for `c`: its four line patterns as base-11 digits,
     /// one per direction (see `eval::learned::canonical`).
     #[inline]
@@ -1136,6 +1168,40 @@ mod tests {
         assert_eq!(pb.p4(Color::Black, p), P4_FLEX4);
         assert_eq!(pb.count(Color::Black, P4_FLEX4), 2);
         assert_eq!(pb.count(Color::Black, P4_FIVE), 0);
+    }
+
+    #[test]
+    fn policy_scores_read_both_sides_codes() {
+        use crate::eval::learned::{
+            canonical, embedded, policy_tables, POLICY_ATTACK, POLICY_DEFEND,
+        };
+        let rows = [
+            "...............",
+            "...XXX.........",
+            "...OO..........",
+            "...............",
+            "...............",
+        ];
+        let b = board_from(&rows, Rule::Freestyle);
+        let mut pb = PatternBoard::new(&b);
+        let p = b.pos(6, 1).unwrap();
+        assert_eq!(pb.policy_score(p), 0, "no policy set");
+        assert!(!pb.has_policy());
+        pb.set_policy(policy_tables(Rule::Freestyle));
+        assert!(pb.has_policy());
+        let w = embedded(Rule::Freestyle).unwrap();
+        for c in [Color::Black, Color::White] {
+            pb.set_to_move(c);
+            let me = c.index();
+            for q in [p, b.pos(5, 2).unwrap(), b.pos(9, 4).unwrap()] {
+                let want = w.tables[me][POLICY_ATTACK][canonical(pb.code(c, q))] as i32
+                    + w.tables[me][POLICY_DEFEND][canonical(pb.code(c.opponent(), q))] as i32;
+                assert_eq!(pb.policy_score(q), want);
+            }
+        }
+        // Making an open four rates above a point far from every stone.
+        pb.set_to_move(Color::Black);
+        assert!(pb.policy_score(p) > pb.policy_score(b.pos(14, 4).unwrap()));
     }
 
     #[test]

@@ -160,6 +160,7 @@ impl GomokuPlayer for Strong {
         let mut pb = PatternBoard::new(board);
         if self.learned {
             pb.set_learned(crate::eval::learned::value_tables(board.rule()));
+            pb.set_policy(crate::eval::learned::policy_tables(board.rule()));
         }
         let result = smp::search(
             &pb,

@@ -15,20 +15,21 @@
 //! horizon never hides a forced win by fours.
 //!
 //! Selectivity, each kept only when a node-limited SPRT against the previous version passed:
-//! the weakest candidates are not searched at all ([`move_limit`]); near the leaves a
-//! non-PV node far above beta returns its static value (reverse futility, [`RFP_DEPTH`]);
-//! late quiet moves are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and
-//! one ply less or more by their history ([`lmr`], [`Searcher::update_history`]). Nothing is
-//! pruned while the opponent threatens a forced win (an open three, a 4-3 or 3-3 point).
+//! the weakest candidates are not searched at all (`move_limit`); near the leaves a
+//! non-PV node far above beta returns its static value (reverse futility); late quiet moves
+//! are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more
+//! by their history ([`Searcher::update_history`]). Nothing is pruned while the opponent
+//! threatens a forced win (an open three, a 4-3 or 3-3 point). The constants are
+//! [`SearchParams`]'s.
 
 use std::time::{Duration, Instant};
 
 use crate::eval::patterns::{
-    PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_COUNT, P4_FIVE, P4_FLEX3, P4_FLEX3_2X,
-    P4_FLEX4,
+    PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
+use crate::search::params::{LmrTable, SearchParams};
 use crate::search::smp::Shared;
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -40,13 +41,10 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 96;
-/// Deepest chain of fours followed in quiescence. Short on purpose: longer chains are the root
-/// VCF search's job, and at 100 ms per move a 2-ply quiescence beat 4 and 8 plies in matches
-/// against `classic` (20 games each: 90%, 80%, 75%).
-const QUIESCENCE_PLIES: u32 = 2;
-
 /// Deepest chain of fours the root VCF follows (attacker moves).
 const VCF_PLIES: u32 = 24;
+/// Aspiration windows start at this iteration (shallower ones are too cheap to gain).
+const ASPIRATION_DEPTH: u32 = 5;
 /// Most attacker moves in a root VCT.
 const VCT_DEPTH: u32 = 8;
 /// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
@@ -54,26 +52,6 @@ const VCT_DEPTH: u32 = 8;
 const THREAT_NODES_PER_MS: u64 = 200;
 /// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
 const UNTIMED_THREAT_NODES: u64 = 400_000;
-
-/// Move-ordering weight of the threat a move makes for the mover, by P4 level.
-const ATTACK: [i32; P4_COUNT] = [0, 20, 18, 60, 110, 160, 1200, 90, 220, 2600, 10000, 100000];
-/// Move-ordering weight of the threat a move takes away from the opponent, by P4 level.
-const DEFEND: [i32; P4_COUNT] = [0, 14, 12, 45, 85, 125, 700, 70, 160, 1600, 6000, 60000];
-
-/// Reverse futility pruning: at most this many plies from the leaves, a non-PV node whose
-/// static value beats beta by [`RFP_MARGIN`] per ply returns it (measured: see the commit).
-const RFP_DEPTH: i32 = 3;
-const RFP_MARGIN: i32 = 150;
-
-/// Non-forcing moves kept at each remaining depth (forward pruning of the weakest candidates).
-fn move_limit(depth: i32) -> usize {
-    match depth {
-        ..=1 => 10,
-        2 => 14,
-        3 => 18,
-        _ => 24,
-    }
-}
 
 /// A score as stored in the table: mate distances from this node instead of the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -128,7 +106,7 @@ pub struct Searcher<'a, 'm, 's> {
     stopped: bool,
     seldepth: u32,
     killers: Vec<[Pos; 2]>,
-    /// Per colour (index [`hist_at`]), kept within +-[`HIST_MAX`]: how often a quiet move at
+    /// Per colour (index [`hist_at`]), kept within +-`hist_max`: how often a quiet move at
     /// a point caused a cut-off lately (up) or was tried before the one that did (down).
     history: Vec<i32>,
     /// Points on the board's padded array (the stride of a colour's half of `history`).
@@ -142,6 +120,10 @@ pub struct Searcher<'a, 'm, 's> {
     shared: Option<&'a Shared>,
     /// Nodes of ours already added to `shared`'s count.
     published: u64,
+    /// The search's constants.
+    params: SearchParams,
+    /// Late-move reductions from `params`.
+    lmr: LmrTable,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -155,6 +137,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let points: Vec<Pos> = pb.board().points().collect();
         let cells = pb.board().array_len();
         let capacity = points.len();
+        let params = SearchParams::default();
+        let lmr = params.lmr_table();
         Searcher {
             pb,
             tt,
@@ -174,6 +158,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             thread: 0,
             shared: None,
             published: 0,
+            params,
+            lmr,
         }
     }
 
@@ -182,6 +168,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     pub fn in_parallel(mut self, thread: usize, shared: &'a Shared) -> Self {
         self.thread = thread;
         self.shared = Some(shared);
+        self
+    }
+
+    /// Searches with `params` instead of the defaults (for tuning).
+    pub fn with_params(mut self, params: SearchParams) -> Self {
+        self.lmr = params.lmr_table();
+        self.params = params;
         self
     }
 
@@ -232,21 +225,29 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // matter, the selection below orders them totally.
         let all = self.pb.board().stones() == 0;
         let points = self.points.iter().copied().filter(|_| all);
+        let params = &self.params;
+        let policy = self.uses_policy();
         for p in self.pb.candidates().chain(points) {
             let a = self.pb.p4(c, p);
             let d = self.pb.p4(o, p);
             if must_defend && a < P4_BLOCK4 && d < P4_BLOCK4 {
                 continue;
             }
-            let mut score = ATTACK[a as usize]
-                + DEFEND[d as usize]
-                + self.pb.cell_value(c, p)
-                + self.pb.cell_value(o, p) * 3 / 4
-                + self.history[hist_at(c, p, self.cells)] / HIST_SCALE;
+            // The threat classes first; then the learned policy where there is one (it has
+            // learned what the shapes are worth), else the hand line values.
+            let shape = if policy {
+                self.pb.policy_score(p) * params.policy_weight / 16
+            } else {
+                self.pb.cell_value(c, p) + self.pb.cell_value(o, p) * 3 / 4
+            };
+            let mut score = params.attack[a as usize]
+                + params.defend[d as usize]
+                + shape
+                + self.history[hist_at(c, p, self.cells)] / params.hist_scale;
             if Some(p) == tt_move {
                 score += 1 << 24;
             } else if self.killers[ply].contains(&p) {
-                score += 300;
+                score += params.killer_bonus;
             }
             list.push((p, score));
         }
@@ -350,10 +351,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let static_eval = if prunable { self.pb.evaluate() } else { 0 };
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
-        if prunable && depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+        let params = &self.params;
+        if prunable && depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta
+        {
             return static_eval;
         }
-        let n = self.generate(ply, tt_move, move_limit(depth));
+        let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
             return 0;
         }
@@ -362,8 +365,29 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut best_move = None;
         for i in 0..n {
             let (m, order) = self.moves[ply][i];
-            let forcing = order >= ATTACK[P4_FLEX3 as usize];
             let quiet = self.quiet(m);
+            // Not stored as a killer: the table's move and threats (ordered first anyway).
+            let forcing = if self.uses_policy() {
+                Some(m) == tt_move || !quiet
+            } else {
+                order >= self.params.attack[P4_FLEX3 as usize]
+            };
+            let policy = if quiet && self.uses_policy() {
+                self.pb.policy_score(m)
+            } else {
+                0
+            };
+            // Move-count pruning: late quiet moves the policy rates low are not searched near
+            // the leaves.
+            if prunable
+                && quiet
+                && depth <= self.params.prune_depth
+                && i >= self.params.prune_count
+                && policy < self.params.prune_policy
+                && self.uses_policy()
+            {
+                continue;
+            }
             self.pb.play(m);
             let mut score;
             if i == 0 {
@@ -373,12 +397,19 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 // if they beat alpha): more so late in the list, off the PV, and for points
                 // whose history is bad.
                 let reduction = if depth >= 2 && i >= 2 && quiet {
-                    let mut r = lmr(depth, i) + !pv_node as i32;
+                    let p = &self.params;
+                    let mut r = self.lmr.get(depth, i) + (!pv_node as i32) * p.lmr_non_pv;
                     let h = self.history[hist_at(c, m, self.cells)];
-                    if h > HIST_MAX / 4 {
+                    let h_step = p.hist_max / p.hist_lmr_fraction;
+                    if h > h_step {
                         r -= 1;
-                    } else if h < -HIST_MAX / 4 {
+                    } else if h < -h_step {
                         r += 1;
+                    }
+                    if policy < p.lmr_policy_low {
+                        r += 1;
+                    } else if policy > p.lmr_policy_high {
+                        r -= 1;
                     }
                     r.clamp(0, depth - 1)
                 } else {
@@ -433,6 +464,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         best
     }
 
+    /// Whether moves are ordered by the learned policy.
+    #[inline]
+    fn uses_policy(&self) -> bool {
+        self.params.use_policy && self.pb.has_policy()
+    }
+
     /// Whether a move neither makes nor blocks a three or more (for the side to move).
     #[inline]
     fn quiet(&self, p: Pos) -> bool {
@@ -442,8 +479,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
     /// Moves a colour's history entry towards `bonus`'s sign (gravity keeps it bounded).
     fn update_history(&mut self, c: Color, p: Pos, bonus: i32) {
+        let (gain, max) = (self.params.hist_gain, self.params.hist_max);
         let h = &mut self.history[hist_at(c, p, self.cells)];
-        *h += bonus * HIST_GAIN - *h * bonus.abs() * HIST_GAIN / HIST_MAX;
+        *h += bonus * gain - *h * bonus.abs() * gain / max;
     }
 
     /// Stand pat on the static evaluation, or play on with our fours (the opponent's reply is
@@ -458,7 +496,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return score;
         }
         let stand = self.pb.evaluate();
-        if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
+        if stand >= beta || qply >= self.params.quiescence_plies || ply >= MAX_PLY {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -772,37 +810,82 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
         while self.may_deepen(depth, last_iteration, &stability) {
             let iteration_start = Instant::now();
-            let mut alpha = -INF;
-            let beta = INF;
-            for i in 0..root.len() {
-                let m = root[i].pos;
-                self.pb.play(m);
-                let score = if i < nbest {
-                    -self.search(depth as i32 - 1, -beta, -alpha, 1)
-                } else {
-                    let s = -self.search(depth as i32 - 1, -alpha - 1, -alpha, 1);
-                    if s > alpha && !self.stopped {
+            // Aspiration: a window around the last iteration's score, widened (and the
+            // iteration searched again) when the best score falls outside it.
+            let (mut lo, mut hi) = (-INF, INF);
+            let mut delta = self.params.aspiration;
+            let last = best_info.score;
+            if nbest == 1 && delta > 0 && depth >= ASPIRATION_DEPTH && last.abs() < MATE_BOUND {
+                (lo, hi) = (last - delta, last + delta);
+            }
+            loop {
+                let mut alpha = lo;
+                let beta = hi;
+                let mut failed_high = None;
+                for i in 0..root.len() {
+                    let m = root[i].pos;
+                    self.pb.play(m);
+                    let score = if i < nbest {
                         -self.search(depth as i32 - 1, -beta, -alpha, 1)
                     } else {
-                        s
+                        let s = -self.search(depth as i32 - 1, -alpha - 1, -alpha, 1);
+                        if s > alpha && !self.stopped {
+                            -self.search(depth as i32 - 1, -beta, -alpha, 1)
+                        } else {
+                            s
+                        }
+                    };
+                    self.pb.undo();
+                    if self.stopped {
+                        break;
                     }
-                };
-                self.pb.undo();
+                    root[i].score = score;
+                    if i + 1 >= nbest || score > alpha {
+                        // With N best moves, the window opens only after N exact scores.
+                        let kth = if i + 1 >= nbest {
+                            let mut scores: Vec<i32> = root[..=i].iter().map(|r| r.score).collect();
+                            scores.sort_unstable_by(|a, b| b.cmp(a));
+                            scores[nbest - 1]
+                        } else {
+                            -INF
+                        };
+                        alpha = alpha.max(kth);
+                    }
+                    if score >= beta {
+                        failed_high = Some(i);
+                        break;
+                    }
+                }
                 if self.stopped {
                     break;
                 }
-                root[i].score = score;
-                if i + 1 >= nbest || score > alpha {
-                    // With N best moves, the window opens only after N exact scores.
-                    let kth = if i + 1 >= nbest {
-                        let mut scores: Vec<i32> = root[..=i].iter().map(|r| r.score).collect();
-                        scores.sort_unstable_by(|a, b| b.cmp(a));
-                        scores[nbest - 1]
+                let top = root.iter().map(|r| r.score).max().unwrap_or(-INF);
+                if let Some(i) = failed_high {
+                    // The move that failed high is searched first again.
+                    root[..=i].rotate_right(1);
+                    hi = if top + delta >= MATE_BOUND {
+                        INF
                     } else {
-                        -INF
+                        top + delta
                     };
-                    alpha = alpha.max(kth);
+                } else if top <= lo {
+                    hi = (lo + hi) / 2;
+                    lo = if top - delta <= -MATE_BOUND {
+                        -INF
+                    } else {
+                        top - delta
+                    };
+                } else {
+                    break;
                 }
+                delta *= 2;
+                for r in root.iter_mut() {
+                    r.score = -INF;
+                }
+            }
+            // An interrupted re-search whose first move failed low knows only a bound.
+            if self.stopped && root[0].score <= lo && lo > -INF {
+                root[0].score = -INF;
             }
             if self.stopped && root.iter().all(|r| r.score == -INF) {
                 break;
@@ -866,35 +949,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     }
 }
 
-/// History entries stay within +-HIST_MAX.
-const HIST_MAX: i32 = 1 << 14;
-/// History points per unit of cut-off bonus (depth squared).
-const HIST_GAIN: i32 = 16;
-/// History points per move-ordering point (so history adds at most 256).
-const HIST_SCALE: i32 = 64;
-
 /// The index of colour `c`'s entry for point `p` in [`Searcher::history`].
 #[inline]
 fn hist_at(c: Color, p: Pos, cells: usize) -> usize {
     c.index() * cells + p.idx()
-}
-
-/// Late-move reduction for the `i`-th move (from 0) at `depth`: ln(depth) * ln(i) / 2,
-/// rounded up from 0.7, from a table built once.
-fn lmr(depth: i32, i: usize) -> i32 {
-    const DEPTHS: usize = 64;
-    const MOVES: usize = 64;
-    static TABLE: std::sync::OnceLock<[[u8; MOVES]; DEPTHS]> = std::sync::OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t = [[0u8; MOVES]; DEPTHS];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = ((d as f64).ln() * (m as f64).ln() / 2.0 + 0.3) as u8;
-            }
-        }
-        t
-    });
-    t[(depth as usize).min(DEPTHS - 1)][i.min(MOVES - 1)] as i32
 }
 
 #[cfg(test)]
@@ -917,13 +975,23 @@ mod tests {
     }
 
     fn best(b: &Board, limit: SearchLimit) -> (Pos, SearchInfo) {
+        let pb = PatternBoard::new(b);
+        let r = search_with(pb, limit, SearchParams::default(), &mut |_| {});
+        (r.best.unwrap(), r.info)
+    }
+
+    fn search_with(
+        pb: PatternBoard,
+        limit: SearchLimit,
+        params: SearchParams,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(PatternBoard::new(b), &tt, &mut threats, &tm);
-        let r = s.run(1, &mut |_| {});
-        (r.best.unwrap(), r.info)
+        let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+        s.run(1, report)
     }
 
     #[test]
@@ -979,6 +1047,61 @@ mod tests {
         assert_eq!(a, c);
         assert_eq!(ia.nodes, ic.nodes);
         assert_eq!(ia.score, ic.score);
+    }
+
+    #[test]
+    fn every_window_and_ordering_finds_the_four_three() {
+        // The tactic of `finds_the_four_three` (the root threat search or the alpha-beta sees
+        // it), under a learned policy with and without the aspiration window, and with the
+        // hand order: no variant may lose the win.
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (8, 7), (9, 7), (10, 5), (10, 6)],
+            &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
+            Color::Black,
+        );
+        for (use_policy, aspiration) in [(true, 0), (true, 20), (false, 20)] {
+            let params = SearchParams {
+                use_policy,
+                aspiration,
+                ..SearchParams::default()
+            };
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
+            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
+            assert!(
+                r.info.mate.is_some_and(|m| m > 0),
+                "{use_policy} {aspiration}: {:?}",
+                r.info
+            );
+        }
+    }
+
+    #[test]
+    fn aspiration_keeps_the_quiet_choice_legal_and_scored() {
+        // A quiet position searched deep enough for the window to open (and re-open when the
+        // score moves): the answer is an empty point with a score inside the mate bounds.
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (8, 8), (6, 8)],
+            &[(7, 8), (8, 7)],
+            Color::White,
+        );
+        let params = SearchParams {
+            aspiration: 5,
+            ..SearchParams::default()
+        };
+        let mut depths = Vec::new();
+        let pb = PatternBoard::new(&b);
+        let r = search_with(pb, SearchLimit::depth(7), params, &mut |info| {
+            depths.push(info.depth)
+        });
+        assert!(b.is_empty(r.best.unwrap()));
+        assert_eq!(r.info.depth, 7);
+        assert!(r.info.score.abs() < MATE_BOUND, "{:?}", r.info);
+        // Every iteration reported once, deepest last, even with re-searches.
+        assert_eq!(depths, (1..=7).collect::<Vec<u32>>());
     }
 
     #[test]

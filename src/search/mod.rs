@@ -9,6 +9,7 @@ mod mcts_config;
 mod mcts_root;
 mod mcts_tree;
 pub mod move_filter;
+pub mod params;
 pub mod playout;
 pub mod smp;
 pub mod threats;
