@@ -273,6 +273,26 @@ fn tell_gtp_engines(tc: &TimeControl, entrants: &[Entrant]) -> anyhow::Result<()
     Ok(())
 }
 
+/// `--nodes` reaches only the in-process levels: says so (stderr) when engine processes would
+/// otherwise silently play on the clock, the usual surprise when a node-limited SPRT crawls.
+fn warn_unlimited_processes(nodes: Option<u64>, entrants: &[Entrant]) {
+    if nodes.is_none() {
+        return;
+    }
+    let processes: Vec<String> = entrants
+        .iter()
+        .filter(|e| matches!(e, Entrant::Process(_)))
+        .map(Entrant::name)
+        .collect();
+    if !processes.is_empty() {
+        eprintln!(
+            "--nodes limits only internal: engines; {} play on the clock unless their manifest \
+             args set a limit (e.g. \"--nodes\", \"20000\")",
+            processes.join(", ")
+        );
+    }
+}
+
 /// Runs `sente match`.
 pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     if let Some(MatchCmd::Merge { dirs, out, json }) = &args.merge {
@@ -285,6 +305,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     let setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
     tell_gtp_engines(&setup.tc, &entrants)?;
+    warn_unlimited_processes(args.nodes, &entrants);
     let schedule = if args.gauntlet {
         Schedule::Gauntlet
     } else {

@@ -201,6 +201,13 @@ fn renju_referee_and_process_against_internal() {
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.starts_with("renju 15x15"), "{}", run.stdout);
     assert_eq!(row(&run.stdout, "classic vs internal:strong").0, 2);
+    // `--nodes` does not reach the process: the runner says so, naming it.
+    assert!(
+        run.stderr
+            .contains("--nodes limits only internal: engines; classic play on the clock"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
