@@ -81,14 +81,8 @@ pub struct MatchArgs {
     /// Stones of a generated opening, `MIN-MAX` or `N` (default: gomoku 2-4, ttt 1, go 0).
     #[arg(long)]
     pub opening_stones: Option<String>,
-    /// Gomoku/renju: keep only generated openings that a `strong` search of this many nodes
-    /// scores near even (within --balance-margin), so that fewer pairs split 1-1.
-    #[arg(long)]
-    pub balance: Option<u64>,
-    /// Largest |score| (evaluation units, about 300 per logit of the expected score) of a
-    /// balanced opening.
-    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
-    pub balance_margin: i32,
+    #[command(flatten)]
+    pub balance: BalanceArgs,
     /// Seed for openings and engine seeds.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -336,21 +330,11 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 None => openings::default_stones(setup.game),
             };
             let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-            match args.balance {
-                Some(nodes) => {
-                    let balance = Balance {
-                        nodes,
-                        margin: args.balance_margin,
-                    };
-                    balance::generate_many(&setup, stones, pairs, &mut rng, balance)
-                        .map_err(|e| anyhow!(e))?
-                        .into_iter()
-                        .map(|(moves, _)| moves)
-                        .collect()
-                }
-                None => openings::generate_many(&setup, stones, pairs, &mut rng)
-                    .map_err(|e| anyhow!(e))?,
-            }
+            balance::openings(&setup, stones, pairs, &mut rng, args.balance.get())
+                .map_err(|e| anyhow!(e))?
+                .into_iter()
+                .map(|(moves, _)| moves)
+                .collect()
         }
     };
     let sprt = match &args.sprt {
@@ -525,12 +509,8 @@ pub struct OpeningsArgs {
     /// Stones of an opening, `MIN-MAX` or `N`.
     #[arg(long, default_value = "2-4")]
     pub stones: String,
-    /// Keep only openings that a `strong` search of this many nodes scores near even.
-    #[arg(long)]
-    pub balance: Option<u64>,
-    /// Largest |score| of a balanced opening (evaluation units).
-    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
-    pub balance_margin: i32,
+    #[command(flatten)]
+    pub balance: BalanceArgs,
     /// Seed of the generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -544,24 +524,8 @@ pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
     let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, "0/1")?;
     let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let openings: Vec<(Vec<Mv>, Option<i32>)> = match args.balance {
-        Some(nodes) => {
-            let balance = Balance {
-                nodes,
-                margin: args.balance_margin,
-            };
-            balance::generate_many(&setup, stones, args.count, &mut rng, balance)
-                .map_err(|e| anyhow!(e))?
-                .into_iter()
-                .map(|(moves, score)| (moves, Some(score)))
-                .collect()
-        }
-        None => openings::generate_many(&setup, stones, args.count, &mut rng)
-            .map_err(|e| anyhow!(e))?
-            .into_iter()
-            .map(|moves| (moves, None))
-            .collect(),
-    };
+    let openings = balance::openings(&setup, stones, args.count, &mut rng, args.balance.get())
+        .map_err(|e| anyhow!(e))?;
     for (moves, score) in openings {
         let mut line = opening_line(&moves);
         if let (true, Some(s)) = (args.scores, score) {
@@ -586,5 +550,28 @@ fn opening_line(moves: &[Mv]) -> String {
         names.concat()
     } else {
         names.join(" ")
+    }
+}
+
+/// `--balance NODES [--balance-margin CP]`, shared by `sente match` and `sente openings`.
+#[derive(clap::Args, Debug)]
+pub struct BalanceArgs {
+    /// Gomoku/renju: keep only generated openings that a `strong` search of this many nodes
+    /// scores near even (within --balance-margin), so that fewer pairs split 1-1.
+    #[arg(long = "balance", id = "balance", value_name = "NODES")]
+    pub nodes: Option<u64>,
+    /// Largest |score| (evaluation units, about 300 per logit of the expected score) of a
+    /// balanced opening.
+    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
+    pub balance_margin: i32,
+}
+
+impl BalanceArgs {
+    /// The judging settings, when `--balance` was given.
+    fn get(&self) -> Option<Balance> {
+        self.nodes.map(|nodes| Balance {
+            nodes,
+            margin: self.balance_margin,
+        })
     }
 }

@@ -119,27 +119,35 @@ pub fn generate(
     None
 }
 
-/// `pairs` balanced openings, all from `rng`; an error names the game when it has no judge or
-/// no balanced opening turned up.
-pub fn generate_many(
+/// Openings with the judging search's score (black's view) when they were judged.
+pub type ScoredOpenings = Vec<(Vec<Mv>, Option<i32>)>;
+
+/// `pairs` openings for `setup`, all from `rng`: balanced ones with their score (black's view)
+/// when `balance` is given, else plain generated ones (see [`openings::generate_many`]).
+pub fn openings(
     setup: &GameSetup,
     stones: (usize, usize),
     pairs: usize,
     rng: &mut ChaCha8Rng,
-    balance: Balance,
-) -> Result<Vec<(Vec<Mv>, i32)>, String> {
+    balance: Option<Balance>,
+) -> Result<ScoredOpenings, String> {
+    let Some(balance) = balance else {
+        let plain = openings::generate_many(setup, stones, pairs, rng)?;
+        return Ok(plain.into_iter().map(|moves| (moves, None)).collect());
+    };
     if !matches!(setup.game, GameName::Gomoku | GameName::Renju) {
         return Err("balanced openings are for gomoku and renju only".into());
     }
     let mut judge = Judge::new(balance);
     (0..pairs)
         .map(|_| {
-            generate(setup, stones, rng, &mut judge).ok_or_else(|| {
+            let (moves, score) = generate(setup, stones, rng, &mut judge).ok_or_else(|| {
                 format!(
                     "no {}-{} stone opening within {} of even at {} nodes in {TRIES_PER_OPENING} tries",
                     stones.0, stones.1, balance.margin, balance.nodes
                 )
-            })
+            })?;
+            Ok((moves, Some(score)))
         })
         .collect()
 }
@@ -173,15 +181,29 @@ mod tests {
             nodes: 3000,
             margin: 120,
         };
-        let a = generate_many(&s, (2, 4), 3, &mut ChaCha8Rng::seed_from_u64(5), balance).unwrap();
-        let b = generate_many(&s, (2, 4), 3, &mut ChaCha8Rng::seed_from_u64(5), balance).unwrap();
+        let a = openings(
+            &s,
+            (2, 4),
+            3,
+            &mut ChaCha8Rng::seed_from_u64(5),
+            Some(balance),
+        )
+        .unwrap();
+        let b = openings(
+            &s,
+            (2, 4),
+            3,
+            &mut ChaCha8Rng::seed_from_u64(5),
+            Some(balance),
+        )
+        .unwrap();
         assert_eq!(a, b, "same seed, same openings");
         let mut judge = Judge::new(balance);
         for (moves, score) in &a {
-            assert!(score.abs() <= 120);
+            assert!(score.is_some_and(|v| v.abs() <= 120));
             assert_eq!(
                 judge.score(&s, moves),
-                Some(*score),
+                *score,
                 "the verdict is reproducible"
             );
         }
@@ -213,8 +235,14 @@ mod tests {
             nodes: 100,
             margin: 100,
         };
-        let err =
-            generate_many(&s, (0, 0), 1, &mut ChaCha8Rng::seed_from_u64(1), balance).unwrap_err();
+        let err = openings(
+            &s,
+            (0, 0),
+            1,
+            &mut ChaCha8Rng::seed_from_u64(1),
+            Some(balance),
+        )
+        .unwrap_err();
         assert!(err.contains("gomoku"));
     }
 }
