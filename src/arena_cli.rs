@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::arena::balance::{self, Balance};
 use crate::arena::coords::Mv;
-use crate::arena::engine::GameSetup;
+use crate::arena::engine::{ArenaPosition, GameSetup};
 use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
 use crate::arena::merge::merge;
 use crate::arena::record::ResultFile;
@@ -22,7 +22,7 @@ use crate::arena::tournament::{
     run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
 };
 use crate::arena::{openings, Sprt};
-use crate::rules::Rule;
+use crate::rules::{Board, Rule};
 
 /// `sente match`: engines play each other over their protocols, the runner referees.
 #[derive(clap::Args, Debug)]
@@ -195,7 +195,7 @@ fn setup_of(
         komi,
         tc,
     };
-    if game != GameName::Go && setup.mnk_board().is_none() {
+    if game != GameName::Go && Board::from_setup(&setup).is_none() {
         bail!("{} cannot be played on {width}x{height}", game.name());
     }
     if game == GameName::Go && !(2..=25).contains(&width) {

@@ -35,35 +35,6 @@ pub struct GameSetup {
     pub tc: TimeControl,
 }
 
-impl GameSetup {
-    /// An empty gomoku-family board for this setup (tic-tac-toe: 3 in a row), if it is one.
-    pub fn mnk_board(&self) -> Option<Board> {
-        match self.game {
-            GameName::Ttt => (self.width == 3 && self.height == 3)
-                .then(|| Board::with_k(3, 3, 3, Rule::Freestyle)),
-            GameName::Gomoku | GameName::Renju => {
-                Board::new(self.width, self.height, self.rule).ok()
-            }
-            GameName::Go => None,
-        }
-    }
-
-    /// An empty Go game for this setup under the referee's rules (Chinese area scoring,
-    /// positional superko, no suicide, the setup's komi), if it is Go on a playable board.
-    pub fn go_game(&self) -> Option<GoGame> {
-        let rules = GoRules {
-            komi: self.komi,
-            ko: KoRule::PositionalSuperko,
-            scoring: Scoring::Area,
-            suicide: false,
-            ..GoRules::default()
-        };
-        (self.game == GameName::Go)
-            .then(|| GoGame::new(self.width, self.height, rules).ok())
-            .flatten()
-    }
-}
-
 /// An engine's answer to a move request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -184,10 +155,31 @@ trait InternalSide: Send {
     ) -> Result<Answer, Fault>;
 }
 
+/// What a [`GameName`] is to the arena: its position type, for the code that works the same
+/// for every game ([`Internal`], the referee's [`super::referee::Position`]).
+pub trait GameVisitor {
+    /// What the visit gives.
+    type Out;
+    /// Does the work for the game whose positions are `P`.
+    fn visit<P: ArenaPosition>(self) -> Self::Out;
+}
+
+/// Calls `visitor` with the position type of `game`: the one place the arena maps a game's
+/// name to its game (a new game adds its arm here, its name to [`GameName`] and an
+/// [`ArenaPosition`] impl).
+pub fn with_game<V: GameVisitor>(game: GameName, visitor: V) -> V::Out {
+    match game {
+        GameName::Gomoku | GameName::Renju | GameName::Ttt => visitor.visit::<Board>(),
+        GameName::Go => visitor.visit::<GoGame>(),
+    }
+}
+
 /// A game's position as the referee's moves reach it.
 pub trait ArenaPosition: Position + 'static {
     /// The empty position of `setup`, if it is this game on a board it can play.
     fn from_setup(setup: &GameSetup) -> Option<Self>;
+    /// Our level `level` of `game` (one of the names this position plays), seeded with `seed`.
+    fn level(game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<Self>>>;
     /// The move `mv` here; a refusal says why not (off the board, a pass where none exists).
     fn to_move_of(&self, mv: Mv) -> Result<Self::Move, String>;
     /// The referee's spelling of our move `m`.
@@ -210,8 +202,19 @@ pub trait ArenaPosition: Position + 'static {
 }
 
 impl ArenaPosition for Board {
+    /// An empty gomoku-family board (tic-tac-toe: 3 in a row), if the setup is one.
     fn from_setup(setup: &GameSetup) -> Option<Board> {
-        setup.mnk_board()
+        match setup.game {
+            GameName::Ttt => (setup.width == 3 && setup.height == 3)
+                .then(|| Board::with_k(3, 3, 3, Rule::Freestyle)),
+            GameName::Gomoku | GameName::Renju => {
+                Board::new(setup.width, setup.height, setup.rule).ok()
+            }
+            GameName::Go => None,
+        }
+    }
+    fn level(game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
+        mnk_level(game == GameName::Ttt, level, seed)
     }
     fn to_move_of(&self, mv: Mv) -> Result<Pos, String> {
         let Mv::At(x, y) = mv else {
@@ -233,8 +236,22 @@ impl ArenaPosition for Board {
 }
 
 impl ArenaPosition for GoGame {
+    /// An empty Go game under the referee's rules (Chinese area scoring, positional superko,
+    /// no suicide, the setup's komi), if the setup is Go on a playable board.
     fn from_setup(setup: &GameSetup) -> Option<GoGame> {
-        setup.go_game()
+        let rules = GoRules {
+            komi: setup.komi,
+            ko: KoRule::PositionalSuperko,
+            scoring: Scoring::Area,
+            suicide: false,
+            ..GoRules::default()
+        };
+        (setup.game == GameName::Go)
+            .then(|| GoGame::new(setup.width, setup.height, rules).ok())
+            .flatten()
+    }
+    fn level(_game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
+        go_level(level, seed)
     }
     fn to_move_of(&self, mv: Mv) -> Result<GoMove, String> {
         go_move(mv, self.board()).ok_or_else(|| format!("{} is off the board", self.name_of(mv)))
@@ -356,20 +373,15 @@ fn move_limit(setup: &GameSetup, budget: &MoveBudget, nodes: Option<u64>) -> Sea
 impl Internal {
     /// The level `level` of `game`, seeded with `seed`, searching at most `nodes` per move.
     pub fn new(game: GameName, level: &str, seed: u64, nodes: Option<u64>) -> Option<Internal> {
-        let side: Box<dyn InternalSide> = match game {
-            GameName::Gomoku | GameName::Renju => Box::new(Side::<Board> {
-                player: mnk_level(false, level, seed)?,
-                kept: None,
-            }),
-            GameName::Ttt => Box::new(Side::<Board> {
-                player: mnk_level(true, level, seed)?,
-                kept: None,
-            }),
-            GameName::Go => Box::new(Side::<GoGame> {
-                player: go_level(level, seed)?,
-                kept: None,
-            }),
-        };
+        struct NewSide<'a>(GameName, &'a str, u64);
+        impl GameVisitor for NewSide<'_> {
+            type Out = Option<Box<dyn InternalSide>>;
+            fn visit<P: ArenaPosition>(self) -> Self::Out {
+                let player = P::level(self.0, self.1, self.2)?;
+                Some(Box::new(Side::<P> { player, kept: None }))
+            }
+        }
+        let side = with_game(game, NewSide(game, level, seed))?;
         Some(Internal {
             name: format!("internal:{level}"),
             side,

@@ -17,10 +17,11 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::coords::Mv;
-use super::engine::{play_mv, Answer, ArenaPosition, Engine, Fault, GameSetup};
+use super::engine::{
+    play_mv, with_game, Answer, ArenaPosition, Engine, Fault, GameSetup, GameVisitor,
+};
 use super::manifest::GameName;
 use super::tc::SideClock;
-use crate::rules::go::GoGame;
 use crate::rules::{Board, Color, Outcome as RulesOutcome};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
@@ -208,14 +209,14 @@ impl<P: ArenaPosition> Refereed for P {
 impl Position {
     /// The empty position of `setup`.
     pub fn new(setup: &GameSetup) -> Result<Position, String> {
-        fn boxed<P: ArenaPosition>(p: Option<P>) -> Option<Position> {
-            p.map(|p| Position(Box::new(p)))
+        struct Start<'a>(&'a GameSetup);
+        impl GameVisitor for Start<'_> {
+            type Out = Option<Position>;
+            fn visit<P: ArenaPosition>(self) -> Option<Position> {
+                P::from_setup(self.0).map(|p| Position(Box::new(p)) as Position)
+            }
         }
-        let pos = match setup.game {
-            GameName::Go => boxed(GoGame::from_setup(setup)),
-            GameName::Gomoku | GameName::Renju | GameName::Ttt => boxed(Board::from_setup(setup)),
-        };
-        pos.ok_or_else(|| match setup.game {
+        with_game(setup.game, Start(setup)).ok_or_else(|| match setup.game {
             GameName::Go => format!("cannot play Go on {}x{}", setup.width, setup.height),
             game => format!(
                 "cannot referee {} on {}x{}",
