@@ -16,7 +16,8 @@ use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 use crate::play::menu::{ask, run_menu, Agent, End, Side, TerminalGame};
-use crate::players::player::{decide_with_limit, mnk_level};
+use crate::players::mnk_level;
+use crate::players::player::decide_with_limit;
 use crate::players::ttt::TTT_LEVELS;
 use crate::players::{Decision, Player};
 use crate::rules::ttt::square_pos;

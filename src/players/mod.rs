@@ -1,6 +1,7 @@
 //! Named, selectable players (levels), all behind one [`Player`] over the game's
 //! [`crate::rules::Position`]; the gomoku and Go traits extend it with what only their
-//! protocols ask. A player turns a position and a time manager into a move;
+//! protocols ask; [`mnk_level`] and [`go_level`] make any level behind it. A player turns a
+//! position and a time manager into a move;
 //! it never prints: progress goes out through the `report` callback as [`SearchInfo`] values that
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
@@ -22,6 +23,7 @@ pub use crate::search::SearchInfo;
 pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 pub use player::{Decision, Player};
 
+use crate::rules::go::GoGame;
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
 
@@ -121,4 +123,63 @@ pub fn gomoku_player(level: &str, seed: u64) -> Option<Box<dyn GomokuPlayer>> {
     };
     player.set_seed(seed);
     Some(player)
+}
+
+/// The level `level` (case-insensitive) of a gomoku-family game, seeded with `seed`: a
+/// tic-tac-toe level when `ttt`, a gomoku one otherwise.
+pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
+    if ttt {
+        ttt::ttt_level(level, seed)
+    } else {
+        Some(gomoku_player(level, seed)?)
+    }
+}
+
+/// The Go level `level` (case-insensitive), seeded with `seed`.
+pub fn go_level(level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
+    Some(go_player(level, seed)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::player::decide_with_limit;
+    use crate::rules::{Position, Rule};
+    use crate::search::clock::SearchLimit;
+    use std::time::Instant;
+
+    #[test]
+    fn every_games_level_answers_through_the_one_interface() {
+        let limit = SearchLimit {
+            nodes: Some(200),
+            ..SearchLimit::default()
+        };
+        let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
+        let mut p = mnk_level(true, "perfect", 1).unwrap();
+        p.new_game(&board);
+        while board.outcome().is_none() {
+            let Some(Decision::Play(mv)) =
+                decide_with_limit(p.as_mut(), &board, &limit, Instant::now())
+            else {
+                panic!("no move on a live board");
+            };
+            Position::play(&mut board, mv).unwrap();
+        }
+        // Perfect play against itself draws.
+        assert_eq!(board.outcome(), Some(crate::rules::Outcome::Draw));
+
+        let board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut p = mnk_level(false, "strong", 1).unwrap();
+        p.new_game(&board);
+        let d = decide_with_limit(p.as_mut(), &board, &limit, Instant::now());
+        assert!(matches!(d, Some(Decision::Play(mv)) if board.check(mv).is_ok()));
+        assert!(mnk_level(false, "perfect", 1).is_none());
+
+        let game = GoGame::new(9, 9, Default::default()).unwrap();
+        let mut p = go_level("heuristic", 1).unwrap();
+        assert_eq!(p.name(), "heuristic");
+        p.new_game(&game);
+        let d = decide_with_limit(p.as_mut(), &game, &limit, Instant::now());
+        assert!(matches!(d, Some(Decision::Play(mv)) if game.check(mv, game.to_move()).is_ok()));
+    }
 }

@@ -3,18 +3,15 @@
 //! `Box<dyn Player<P>>` for its [`Position`] `P`. The game traits extend it with what only
 //! their protocols ask: [`super::GoPlayer`] (analysis, ownership, cleanup, pondering) and
 //! [`super::GomokuPlayer`] (SWAP2, search progress, player options). Tic-tac-toe asks
-//! nothing more: its sessions and terminal game hold a `Player<Board>`, and [`TttPlayer`] is
-//! how its levels are written, each a [`Player`] through the wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
-//! [`go_level`].
+//! nothing more: its sessions and terminal game hold a `Player<Board>`, and
+//! [`super::ttt::TttPlayer`] is how its levels are written. Levels are made by
+//! [`super::mnk_level`] (gomoku-family boards, tic-tac-toe included) and [`super::go_level`].
+//! This file imports none of the games' players: they all build on it.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::go::go_player;
-use super::gomoku_player;
-use super::ttt::{ttt_player, TttPlayer};
-use crate::rules::go::GoGame;
-use crate::rules::{Board, Position};
+use crate::rules::Position;
 use crate::search::clock::{SearchLimit, TimeManager};
 
 /// What a player decides.
@@ -55,80 +52,4 @@ pub fn decide_with_limit<P: Position>(
     let stop = AtomicBool::new(false);
     let tm = TimeManager::new(limit, start, &stop);
     player.decide(pos, &tm)
-}
-
-/// A tic-tac-toe level as a [`Player`].
-struct TttLevel(Box<dyn TttPlayer>);
-
-impl Player<Board> for TttLevel {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn set_seed(&mut self, seed: u64) {
-        self.0.set_seed(seed)
-    }
-    fn new_game(&mut self, _start: &Board) {}
-    fn decide(
-        &mut self,
-        pos: &Board,
-        _tm: &TimeManager<'_>,
-    ) -> Option<Decision<crate::rules::Pos>> {
-        self.0.choose(pos).map(Decision::Play)
-    }
-}
-
-/// The level `level` (case-insensitive) of a gomoku-family game, seeded with `seed`: a
-/// tic-tac-toe level when `ttt`, a gomoku one otherwise.
-pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
-    if ttt {
-        Some(Box::new(TttLevel(ttt_player(level, seed)?)))
-    } else {
-        Some(gomoku_player(level, seed)?)
-    }
-}
-
-/// The Go level `level` (case-insensitive), seeded with `seed`.
-pub fn go_level(level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
-    Some(go_player(level, seed)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Rule;
-
-    #[test]
-    fn every_games_level_answers_through_the_one_interface() {
-        let limit = SearchLimit {
-            nodes: Some(200),
-            ..SearchLimit::default()
-        };
-        let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
-        let mut p = mnk_level(true, "perfect", 1).unwrap();
-        p.new_game(&board);
-        while board.outcome().is_none() {
-            let Some(Decision::Play(mv)) =
-                decide_with_limit(p.as_mut(), &board, &limit, Instant::now())
-            else {
-                panic!("no move on a live board");
-            };
-            Position::play(&mut board, mv).unwrap();
-        }
-        // Perfect play against itself draws.
-        assert_eq!(board.outcome(), Some(crate::rules::Outcome::Draw));
-
-        let board = Board::new(15, 15, Rule::Freestyle).unwrap();
-        let mut p = mnk_level(false, "strong", 1).unwrap();
-        p.new_game(&board);
-        let d = decide_with_limit(p.as_mut(), &board, &limit, Instant::now());
-        assert!(matches!(d, Some(Decision::Play(mv)) if board.check(mv).is_ok()));
-        assert!(mnk_level(false, "perfect", 1).is_none());
-
-        let game = GoGame::new(9, 9, Default::default()).unwrap();
-        let mut p = go_level("heuristic", 1).unwrap();
-        assert_eq!(p.name(), "heuristic");
-        p.new_game(&game);
-        let d = decide_with_limit(p.as_mut(), &game, &limit, Instant::now());
-        assert!(matches!(d, Some(Decision::Play(mv)) if game.check(mv, game.to_move()).is_ok()));
-    }
 }

@@ -21,7 +21,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::rules::ttt::{square_pos, twos_made_by, winning_squares, Grid, LINES};
 use crate::rules::{Board, Color, Pos};
+use crate::search::clock::TimeManager;
 use crate::search::ttt::{minimax_value, Solver};
+
+use super::player::{Decision, Player};
 
 /// A tic-tac-toe player: chooses a move for the side to move of a 3 x 3 board.
 pub trait TttPlayer: Send {
@@ -279,6 +282,26 @@ impl TttPlayer for RulesHeuristic {
             .or_else(|| fork_square(g, me.opponent()))
             .or_else(|| pick_max(&heuristic_scores(g, H2), &mut self.rng))
     }
+}
+
+/// A tic-tac-toe level as a [`Player`].
+struct TttLevel(Box<dyn TttPlayer>);
+
+impl Player<Board> for TttLevel {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn set_seed(&mut self, seed: u64) {
+        self.0.set_seed(seed)
+    }
+    fn decide(&mut self, pos: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        self.0.choose(pos).map(Decision::Play)
+    }
+}
+
+/// The tic-tac-toe level `level` as a [`Player`] ([`ttt_player`] behind the one interface).
+pub fn ttt_level(level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
+    Some(Box::new(TttLevel(ttt_player(level, seed)?)))
 }
 
 #[cfg(test)]

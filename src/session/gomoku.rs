@@ -42,7 +42,7 @@ use log::{info, warn};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::players::player::mnk_level;
+use crate::players::mnk_level;
 use crate::players::ttt::TTT_LEVELS;
 use crate::players::{
     gomoku_player, Decision, GomokuPlayer, MoveRequest, Player, SearchInfo, GOMOKU_LEVELS,

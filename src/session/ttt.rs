@@ -15,7 +15,8 @@
 
 use log::{info, warn};
 
-use crate::players::player::{decide_with_limit, mnk_level};
+use crate::players::mnk_level;
+use crate::players::player::decide_with_limit;
 use crate::players::ttt::TTT_LEVELS;
 use crate::players::{Decision, Player};
 use crate::rules::{Board, Color, Pos, Rule};
