@@ -8,6 +8,8 @@
 //! the same command on an existing file continues it: the jobs already there are skipped and a
 //! last line cut short by a crash is dropped first.
 
+pub mod go;
+pub mod go_record;
 pub mod record;
 
 use std::collections::HashSet;

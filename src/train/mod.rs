@@ -17,6 +17,8 @@
 //! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
 //! of (seed, job), so no position of a held-out game is trained on.
 
+pub mod go;
+
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -560,7 +562,7 @@ fn top1(data: &[Sample], policy: &[f64]) -> (f64, f64) {
 }
 
 /// The current UTC date and time, ISO 8601 (civil-from-days; no calendar crate needed).
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs()) as i64;
