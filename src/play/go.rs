@@ -476,7 +476,7 @@ impl TerminalGame for Go<'_> {
         }
         for side in sides.iter_mut() {
             if let Agent::Computer(p) = &mut side.agent {
-                p.new_game();
+                p.new_game(&game);
             }
         }
         let human = [sides[0].is_human(), sides[1].is_human()];

@@ -1,22 +1,21 @@
 //! [`Player`]: one interface over every game's levels, for code that only needs moves (the
 //! arena's in-process engines, generic game loops). A level of any game is a
-//! `Box<dyn Player<P>>` for its [`Position`] `P`; the gomoku and Go traits
-//! ([`GomokuPlayer`], [`GoPlayer`]) stay for what only their protocols and terminal games ask
-//! (SWAP2, search progress, analysis, ownership, cleanup, player options). Tic-tac-toe asks
+//! `Box<dyn Player<P>>` for its [`Position`] `P`. The Go trait [`super::GoPlayer`] extends it
+//! with what only GTP asks (analysis, ownership, cleanup, pondering); the gomoku trait
+//! [`GomokuPlayer`] is still a trait beside it (SWAP2, search progress, player options). Tic-tac-toe asks
 //! nothing more: its sessions and terminal game hold a `Player<Board>`, and [`TttPlayer`] is
-//! how its levels are written. Each level is a [`Player`] through a wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
+//! how its levels are written. A gomoku or tic-tac-toe level is a [`Player`] through a wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
 //! [`go_level`].
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest};
+use super::go::go_player;
 use super::ttt::{ttt_player, TttPlayer};
 use super::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
-use crate::rules::go::{GoGame, GoMove};
+use crate::rules::go::GoGame;
 use crate::rules::{Board, Position};
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::search::move_filter::MoveFilter;
 
 /// What a player decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,9 +31,15 @@ pub trait Player<P: Position>: Send {
     /// The level's name as selected on the command line.
     fn name(&self) -> &'static str;
     /// Seed for every random choice, so a game can be replayed.
-    fn set_seed(&mut self, seed: u64);
-    /// A new game starts from `start`: forget the last one, get ready for this one's rules.
-    fn new_game(&mut self, start: &P);
+    fn set_seed(&mut self, _seed: u64) {}
+    /// Cap on the memory the player may allocate, in bytes (Gomocup `max_memory`; 0 = no cap).
+    fn set_memory_limit(&mut self, _bytes: u64) {}
+    /// Threads a search may use (`--threads`, Gomocup `thread_num`; at least 1). A player that
+    /// searches on one thread ignores it.
+    fn set_threads(&mut self, _threads: usize) {}
+    /// A new game starts from `start`: forget everything tied to the last one (tables stay
+    /// allocated), get ready for this one's rules.
+    fn new_game(&mut self, _start: &P) {}
     /// The decision for the side to move of `pos` within `tm`; `None` when the player finds
     /// no move at all.
     fn decide(&mut self, pos: &P, tm: &TimeManager<'_>) -> Option<Decision<P::Move>>;
@@ -97,35 +102,6 @@ impl Player<Board> for TttLevel {
     }
 }
 
-/// A Go level as a [`Player`].
-struct GoLevel(Box<dyn GoPlayer>);
-
-impl Player<GoGame> for GoLevel {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn set_seed(&mut self, seed: u64) {
-        self.0.set_seed(seed)
-    }
-    fn new_game(&mut self, _start: &GoGame) {
-        self.0.new_game()
-    }
-    fn decide(&mut self, pos: &GoGame, tm: &TimeManager<'_>) -> Option<Decision<GoMove>> {
-        let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
-        let mut req = GoRequest {
-            tm,
-            report: &mut sink,
-            report_every: None,
-            ownership: false,
-            filter: &MoveFilter::default(),
-        };
-        Some(match self.0.genmove(pos, pos.to_move(), &mut req) {
-            GoDecision::Play(mv) => Decision::Play(mv),
-            GoDecision::Resign => Decision::Resign,
-        })
-    }
-}
-
 /// The level `level` (case-insensitive) of a gomoku-family game, seeded with `seed`: a
 /// tic-tac-toe level when `ttt`, a gomoku one otherwise.
 pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
@@ -138,7 +114,7 @@ pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Boa
 
 /// The Go level `level` (case-insensitive), seeded with `seed`.
 pub fn go_level(level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
-    Some(Box::new(GoLevel(go_player(level, seed)?)))
+    Some(go_player(level, seed)?)
 }
 
 #[cfg(test)]

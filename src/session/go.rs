@@ -522,7 +522,7 @@ impl GoSession {
             game.to_move()
         );
         self.game = game;
-        self.player.new_game();
+        self.player.new_game(&self.game);
         Ok(())
     }
 
@@ -793,13 +793,13 @@ impl GtpGame for GoSession {
         let game = GoGame::new(width, height, *self.game.rules())
             .map_err(|_| UNACCEPTABLE_SIZE.to_string())?;
         self.game = game;
-        self.player.new_game();
+        self.player.new_game(&self.game);
         Ok(())
     }
 
     fn clear_board(&mut self) {
         self.game.clear();
-        self.player.new_game();
+        self.player.new_game(&self.game);
     }
 
     fn komi(&mut self, komi: f32) {
@@ -901,6 +901,7 @@ impl GtpGame for GoSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::{Decision, Player};
     use crate::session::Interrupt;
     use std::sync::Mutex;
 
@@ -922,10 +923,16 @@ mod tests {
         claims: bool,
     }
 
-    impl GoPlayer for Scripted {
+    impl Player<GoGame> for Scripted {
         fn name(&self) -> &'static str {
             "scripted"
         }
+        fn decide(&mut self, pos: &GoGame, tm: &TimeManager<'_>) -> Option<Decision<GoMove>> {
+            crate::players::go::decide_quietly(self, pos, tm)
+        }
+    }
+
+    impl GoPlayer for Scripted {
         fn genmove(
             &mut self,
             game: &GoGame,

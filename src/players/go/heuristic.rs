@@ -8,14 +8,15 @@
 //! - **Own eyes**: a point that fills an own eye (all four neighbours own stones or edge, and
 //!   the diagonal test) is left out unless the move has tactical value (it captures or saves
 //!   a group): the seed has no pass and would otherwise fill its last eyes and die.
-//! - **Passing**: the player passes when no move scores above [`PASS_THRESHOLD`], when only
+//! - **Passing**: the player passes when no move scores above
+//!   [`HeuristicParams::pass_threshold`], when only
 //!   own-eye fills remain, or when the opponent has just passed and the board as it stands
 //!   (every stone alive, counted under the game's rules with komi) is a win for us — the game is then over in our
 //!   favour, and playing on could only spoil it.
 //! - **Analysis** reports the best-scoring points with their share of a softmax over scores as
 //!   `prior`; the scorer has no winrate, so candidates carry `winrate` 0.5 and one visit.
 //! - **Analysis ownership** (when the request asks): there is no search to take it from, so it
-//!   is [`GoPlayer::ownership`]'s playout estimate ([`DEAD_STONE_PLAYOUTS`] playouts to the
+//!   is [`GoPlayer::ownership`]'s playout estimate ([`HeuristicParams::dead_stone_playouts`] playouts to the
 //!   end), computed once before the one report this level makes: the report never changes, so
 //!   spending more playouts while the analysis waits for its stop would show nothing.
 
@@ -23,7 +24,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
+use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -31,15 +32,50 @@ use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{self, Rng};
 
-/// A best score at or below this means nothing is worth a stone: pass.
-pub const PASS_THRESHOLD: i32 = 0;
 /// Candidates reported by `analyze`.
 const REPORTED: usize = 10;
-/// Playouts spent on the dead-stone estimate.
-pub const DEAD_STONE_PLAYOUTS: u32 = 1000;
+
+/// The level's settings, set by name like [`super::mcts::MctsParams`]
+/// ([`HeuristicParams::with_overrides`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeuristicParams {
+    /// A best score at or below this means nothing is worth a stone: pass.
+    pub pass_threshold: i32,
+    /// Playouts spent on the dead-stone estimate.
+    pub dead_stone_playouts: u32,
+}
+
+impl Default for HeuristicParams {
+    fn default() -> Self {
+        HeuristicParams {
+            pass_threshold: 0,
+            dead_stone_playouts: 1000,
+        }
+    }
+}
+
+impl HeuristicParams {
+    /// Applies `name=value` settings separated by commas or spaces (the field names of this
+    /// struct); an unknown name or a bad number is an error and changes nothing.
+    pub fn with_overrides(mut self, text: &str) -> Result<HeuristicParams, String> {
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
+            let bad = |_| format!("`{item}`: not a number");
+            match name {
+                "pass_threshold" => self.pass_threshold = value.parse().map_err(bad)?,
+                "dead_stone_playouts" => self.dead_stone_playouts = value.parse().map_err(bad)?,
+                _ => return Err(format!("`{name}`: no such setting of the heuristic level")),
+            }
+        }
+        Ok(self)
+    }
+}
 
 /// The seed's one-ply scorer as a player.
 pub struct Heuristic {
+    params: HeuristicParams,
     rng: ChaCha8Rng,
     seed: u64,
     /// Why the last genmove chose its move ([`GoPlayer::explain_last_move`]).
@@ -47,9 +83,15 @@ pub struct Heuristic {
 }
 
 impl Heuristic {
-    /// A player seeded with 0.
+    /// A player seeded with 0, with the default settings.
     pub fn new() -> Heuristic {
+        Heuristic::with_params(HeuristicParams::default())
+    }
+
+    /// A player seeded with 0 with `params`.
+    pub fn with_params(params: HeuristicParams) -> Heuristic {
         Heuristic {
+            params,
             rng: ChaCha8Rng::seed_from_u64(0),
             seed: 0,
             last_explanation: String::new(),
@@ -100,7 +142,7 @@ impl Heuristic {
             return (GoMove::Pass, scored);
         }
         let mut i = 0;
-        while i < scored.len() && scored[i].0 > PASS_THRESHOLD {
+        while i < scored.len() && scored[i].0 > self.params.pass_threshold {
             let best = scored[i].0;
             let ties: Vec<Point> = scored[i..]
                 .iter()
@@ -180,23 +222,29 @@ fn candidates(scored: &[(i32, Point)], chosen: GoMove) -> Vec<GoCandidate> {
     out
 }
 
-impl GoPlayer for Heuristic {
+impl Player<GoGame> for Heuristic {
     fn name(&self) -> &'static str {
         "heuristic"
     }
-    fn new_game(&mut self) {
+    fn new_game(&mut self, _start: &GoGame) {
         self.last_explanation.clear();
     }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
+    fn decide(&mut self, pos: &GoGame, tm: &TimeManager<'_>) -> Option<Decision<GoMove>> {
+        super::decide_quietly(self, pos, tm)
+    }
+}
+
+impl GoPlayer for Heuristic {
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         let (mv, scored) = self.decide(game, color, req.filter);
         if req.report_every.is_some() {
             self.report(game, req, &candidates(&scored, mv));
         }
-        self.last_explanation = explain(game, color, mv, &scored);
+        self.last_explanation = explain(game, color, mv, &scored, self.params.pass_threshold);
         GoDecision::Play(mv)
     }
     fn reg_genmove(
@@ -221,7 +269,7 @@ impl GoPlayer for Heuristic {
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = Rng::new(self.seed ^ game.board().hash());
-        playout::ownership(game, DEAD_STONE_PLAYOUTS, &mut rng, tm).0
+        playout::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
     }
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()
@@ -233,18 +281,25 @@ impl GoPlayer for Heuristic {
     fn describe(&self) -> String {
         format!(
             "heuristic: scores every move one ply deep, ties broken at random; passes \
-             when no move scores above {PASS_THRESHOLD}"
+             when no move scores above {}",
+            self.params.pass_threshold
         )
     }
 }
 
-/// Why `mv` was chosen from `scored`, in words.
-fn explain(game: &GoGame, color: Color, mv: GoMove, scored: &[(i32, Point)]) -> String {
+/// Why `mv` was chosen from `scored` (`pass_threshold` being the level's), in words.
+fn explain(
+    game: &GoGame,
+    color: Color,
+    mv: GoMove,
+    scored: &[(i32, Point)],
+    pass_threshold: i32,
+) -> String {
     let GoMove::Play(p) = mv else {
         return if opponent_passed_and_we_win(game, color) {
             "pass: the opponent passed and the board as it stands wins by area".to_string()
         } else {
-            format!("pass: no legal move scores above {PASS_THRESHOLD}")
+            format!("pass: no legal move scores above {pass_threshold}")
         };
     };
     let value = scored.iter().find(|s| s.1 == p).map_or(0, |s| s.0);
@@ -428,5 +483,25 @@ mod tests {
         if let GoDecision::Play(mv) = d {
             assert!(g.check(mv, Color::Black).is_ok());
         }
+    }
+
+    #[test]
+    fn settings_by_name_and_a_threshold_that_passes() {
+        let d = HeuristicParams::default();
+        let p = d
+            .with_overrides("pass_threshold=-5, dead_stone_playouts=40")
+            .unwrap();
+        assert_eq!((p.pass_threshold, p.dead_stone_playouts), (-5, 40));
+        assert!(d.with_overrides("nosuch=1").is_err());
+        assert!(d.with_overrides("pass_threshold=x").is_err());
+        // Nothing on an empty board scores above a threshold this high: pass.
+        let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let high = d.with_overrides("pass_threshold=1000000000").unwrap();
+        let mut p = Heuristic::with_params(high);
+        assert_eq!(
+            gen(&mut p, &g, Color::Black),
+            GoDecision::Play(GoMove::Pass)
+        );
+        assert!(p.explain_last_move().contains("1000000000"));
     }
 }

@@ -20,7 +20,7 @@
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
-use super::{GoCandidate, GoDecision, GoPlayer, GoRequest};
+use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -105,7 +105,7 @@ pub const TUNING_ENV: &str = "SENTE_MCTS";
 
 /// The MCTS player.
 pub struct MctsPlayer {
-    /// The search, on one tree however many threads grow it ([`GoPlayer::set_threads`]).
+    /// The search, on one tree however many threads grow it ([`Player::set_threads`]).
     search: Mcts,
     /// The decisions around it (the search keeps its own settings, [`MctsParams::search`]).
     params: MctsParams,
@@ -360,17 +360,14 @@ fn candidates(moves: &[RootMove]) -> Vec<GoCandidate> {
         .collect()
 }
 
-impl GoPlayer for MctsPlayer {
+impl Player<GoGame> for MctsPlayer {
     fn name(&self) -> &'static str {
         "mcts"
     }
-    fn new_game(&mut self) {
+    fn new_game(&mut self, _start: &GoGame) {
         self.search.clear();
         self.last_explanation.clear();
         self.certain_win = false;
-    }
-    fn clear_cache(&mut self) {
-        self.search.clear();
     }
     fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
@@ -384,6 +381,15 @@ impl GoPlayer for MctsPlayer {
     }
     fn set_threads(&mut self, threads: usize) {
         self.search.set_threads(threads);
+    }
+    fn decide(&mut self, pos: &GoGame, tm: &TimeManager<'_>) -> Option<Decision<GoMove>> {
+        super::decide_quietly(self, pos, tm)
+    }
+}
+
+impl GoPlayer for MctsPlayer {
+    fn clear_cache(&mut self) {
+        self.search.clear();
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
@@ -541,7 +547,7 @@ mod tests {
         assert!(why.starts_with(&format!("{name} wins ")), "{why}");
         assert!(why.contains("; 500 playouts in "), "{why}");
         assert!(why.contains(&format!("; pv {name}")), "{why}");
-        p.new_game();
+        p.new_game(&g);
         assert_eq!(p.explain_last_move(), "");
     }
 

@@ -1,7 +1,9 @@
-//! Go players (levels) behind one trait, [`GoPlayer`], apart from the gomoku registry. A player
-//! turns a [`GoGame`] and a time manager into a [`GoDecision`]; it never prints: analysis goes
-//! out through the request's `report` callback as [`GoCandidate`] lists (with an ownership map
-//! when the request asks) that the GTP layer formats (`lz-analyze`, `kata-analyze`).
+//! Go players (levels): each is a [`Player`] of [`GoGame`] (what any game's consumer asks: a
+//! name, a seed, a decision) extended by [`GoPlayer`] (what only GTP asks: analysis,
+//! ownership, cleanup, pondering). A player turns a [`GoGame`] and a time manager into a
+//! [`GoDecision`]; it never prints: analysis goes out through the request's `report` callback
+//! as [`GoCandidate`] lists (with an ownership map when the request asks) that the GTP layer
+//! formats (`lz-analyze`, `kata-analyze`).
 
 pub mod cleanup;
 pub mod heuristic;
@@ -10,6 +12,7 @@ pub mod mcts;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::player::{Decision, Player};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
@@ -60,23 +63,13 @@ pub struct GoRequest<'r, 's> {
     pub filter: &'r MoveFilter,
 }
 
-/// A Go player.
-pub trait GoPlayer: Send {
-    /// The level's name as selected on the command line.
-    fn name(&self) -> &'static str;
-    /// Forget everything tied to the previous game.
-    fn new_game(&mut self) {}
+/// A Go player: the one [`Player`] interface (name, seed, threads, memory, new game, a quiet
+/// decision through [`decide_quietly`]) and what GTP asks besides.
+pub trait GoPlayer: Player<GoGame> {
     /// Forget what the search keeps between moves (its tree), so that the next search starts
     /// afresh; what the player said about its last move stays. Also called when the rules
     /// change, since a tree grown under other rules holds moves they may forbid.
     fn clear_cache(&mut self) {}
-    /// Seed for every random choice, so a game can be replayed.
-    fn set_seed(&mut self, _seed: u64) {}
-    /// Cap on the memory the player may allocate, in bytes (0 = no cap).
-    fn set_memory_limit(&mut self, _bytes: u64) {}
-    /// Threads the player may search with (at least 1); players that search on one thread
-    /// ignore it.
-    fn set_threads(&mut self, _threads: usize) {}
     /// The move for `color` (need not be `game.to_move()`); must return in time.
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
     /// The move [`GoPlayer::genmove`] would choose were resigning not an option (GTP's
@@ -152,15 +145,37 @@ pub fn genmove_with_limit(
 ) -> GoDecision {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let tm = TimeManager::new(limit, std::time::Instant::now(), &stop);
+    genmove_quietly(player, game, color, &tm)
+}
+
+/// `color`'s genmove within `tm`, reporting nothing and filtering nothing.
+fn genmove_quietly<G: GoPlayer + ?Sized>(
+    player: &mut G,
+    game: &GoGame,
+    color: Color,
+    tm: &TimeManager<'_>,
+) -> GoDecision {
     let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
     let mut req = GoRequest {
-        tm: &tm,
+        tm,
         report: &mut sink,
         report_every: None,
         ownership: false,
         filter: &MoveFilter::default(),
     };
     player.genmove(game, color, &mut req)
+}
+
+/// [`Player::decide`] for every Go player: the side to move's genmove without reports.
+pub fn decide_quietly<G: GoPlayer + ?Sized>(
+    player: &mut G,
+    game: &GoGame,
+    tm: &TimeManager<'_>,
+) -> Option<Decision<GoMove>> {
+    Some(match genmove_quietly(player, game, game.to_move(), tm) {
+        GoDecision::Play(mv) => Decision::Play(mv),
+        GoDecision::Resign => Decision::Resign,
+    })
 }
 
 /// The Go levels, strongest first; the first is the default.
