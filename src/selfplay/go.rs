@@ -8,9 +8,8 @@
 //! is then skipped and a rerun plays it). Re-running the same command on an existing file
 //! continues it, as `sente selfplay` does.
 
-use std::collections::HashSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -18,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::go_record::{GoGameLine, GO_MAGIC};
+use super::{job_seed, open_run, parse_min_max};
 use crate::arena::manifest::CommandLine;
 use crate::arena::process::Process;
 use crate::arena::shard::Shard;
@@ -70,29 +70,12 @@ fn header(args: &GoDataArgs, random: (usize, usize)) -> String {
 
 /// Runs `sente go-data`.
 pub fn run_go_data(args: GoDataArgs) -> anyhow::Result<()> {
-    let random = parse_range(&args.random).map_err(anyhow::Error::msg)?;
+    let random = parse_min_max("--random", &args.random).map_err(anyhow::Error::msg)?;
     let head = header(&args, random);
-    let done = resume(&args.out, &head)?;
-    let jobs: Vec<usize> = args
-        .shard
-        .range(args.games)
-        .filter(|j| !done.contains(j))
-        .collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("opening {}", args.out.display()))?;
-    if std::fs::metadata(&args.out)?.len() == 0 {
-        writeln!(file, "{head}")?;
-    }
-    let total = args.shard.range(args.games).len();
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed}<{eta} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_position((total - jobs.len()) as u64);
+    let (mut file, jobs, bar) =
+        open_run(&args.out, &head, GO_MAGIC, args.shard, args.games, |l| {
+            GoGameLine::parse(l).map(|g| g.job)
+        })?;
     let mut gnugo: Option<Gtp> = None;
     let (mut positions, mut failed) = (0usize, 0usize);
     for job in jobs {
@@ -127,59 +110,6 @@ pub fn run_go_data(args: GoDataArgs) -> anyhow::Result<()> {
         args.out.display()
     );
     Ok(())
-}
-
-/// `MIN-MAX` (or one number).
-fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--random {s:?}: expected MIN-MAX, e.g. 2-6");
-    let (a, b) = s.split_once('-').unwrap_or((s, s));
-    let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-    if a > b || b > 40 {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
-/// The jobs already in `path` (missing: none). Checks the file's headers against `head` and
-/// cuts an unterminated last line (a run killed mid-write) off the file.
-fn resume(path: &Path, head: &str) -> anyhow::Result<HashSet<usize>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let complete = text.rfind('\n').map_or(0, |i| i + 1);
-    if complete < text.len() {
-        log::warn!(
-            "{}: dropping an unfinished last line ({} bytes)",
-            path.display(),
-            text.len() - complete
-        );
-        let f = std::fs::OpenOptions::new().write(true).open(path)?;
-        f.set_len(complete as u64)?;
-    }
-    let mut done = HashSet::new();
-    for (n, line) in text[..complete].lines().enumerate() {
-        if line.starts_with('#') {
-            if line.starts_with(GO_MAGIC) && line != head {
-                bail!(
-                    "{} was written with other settings:\n  {line}\nthis run:\n  {head}",
-                    path.display()
-                );
-            }
-            continue;
-        }
-        let game = GoGameLine::parse(line)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-        done.insert(game.job);
-    }
-    Ok(done)
-}
-
-/// The seed of job `job`: a function of the run's seed and the job number only.
-fn job_seed(seed: u64, job: usize) -> u64 {
-    let mut s = seed ^ (job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    crate::rules::mnk::splitmix64(&mut s)
 }
 
 /// A GNU Go process spoken to in GTP.
@@ -338,17 +268,9 @@ fn vertex(x: usize, y: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::resume;
     use super::*;
-
-    #[test]
-    fn ranges_and_job_seeds() {
-        assert_eq!(parse_range("2-6"), Ok((2, 6)));
-        assert_eq!(parse_range("3"), Ok((3, 3)));
-        assert!(parse_range("6-2").is_err() && parse_range("x").is_err());
-        assert_eq!(job_seed(1, 5), job_seed(1, 5));
-        assert_ne!(job_seed(1, 5), job_seed(1, 6));
-        assert_ne!(job_seed(1, 5), job_seed(2, 5));
-    }
+    use std::collections::HashSet;
 
     #[test]
     fn a_resumed_file_keeps_its_jobs_and_loses_a_cut_line() {
@@ -361,10 +283,11 @@ mod tests {
             format!("{head}\n0 9 B+R 1 E5\n2 9 ? 1 E5 C3\n5 9 ? 0 E"),
         )
         .unwrap();
-        let done = resume(&path, head).unwrap();
+        let job = |l: &str| GoGameLine::parse(l).map(|g| g.job);
+        let done = resume(&path, head, GO_MAGIC, job).unwrap();
         assert_eq!(done, HashSet::from([0, 2]));
         assert!(std::fs::read_to_string(&path).unwrap().ends_with("C3\n"));
-        assert!(resume(&path, "# sente-go-data v1 size=13 x").is_err());
+        assert!(resume(&path, "# sente-go-data v1 size=13 x", GO_MAGIC, job).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

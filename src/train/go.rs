@@ -16,11 +16,11 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
+use super::{data_line, file_name};
 use crate::eval::go_features::{features, Features, GROUPS, SMALL_LEVELS};
 use crate::eval::go_gammas::Gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::{PriorReader, PriorWeights};
-use crate::eval::learned::fnv1a;
 use crate::rules::go::{GoGame, GoMove};
 use crate::rules::mnk::splitmix64;
 use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
@@ -116,13 +116,6 @@ impl Ids {
     }
 }
 
-fn file_name(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
-}
-
 /// The `sente go-train` command that reproduces `args`, files by name.
 fn command_line(args: &GoTrainArgs) -> String {
     let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
@@ -166,14 +159,7 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
         }
-        let head = text.lines().next().filter(|l| l.starts_with(GO_MAGIC));
-        data_lines.push_str(&format!(
-            "data={}: {} games; fnv1a {:016x}; {}\n",
-            file_name(path),
-            games - before,
-            fnv1a(text.as_bytes()),
-            head.unwrap_or("no header").trim_start_matches("# ")
-        ));
+        data_lines.push_str(&data_line(path, &text, GO_MAGIC, games - before));
     }
     if data.train.is_empty() || data.held.is_empty() {
         bail!(
