@@ -77,8 +77,7 @@ fn no_level_breaks_the_rule_in_self_play() {
                 gomoku_player(level, seed + 100).unwrap(),
             ];
             for p in players.iter_mut() {
-                p.new_game();
-                p.prepare(Rule::NoDoubleThree);
+                p.new_game(&b);
             }
             while b.winner().is_none() && !b.is_full() && b.stones() < 120 {
                 let color = b.to_move();

@@ -18,7 +18,7 @@ use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::openings;
 use crate::players::strong::Strong;
-use crate::players::{GomokuPlayer, MoveRequest, SearchInfo};
+use crate::players::{GomokuPlayer, MoveRequest, Player, SearchInfo};
 use crate::rules::{Board, Color};
 use crate::search::clock::{SearchLimit, TimeManager};
 
@@ -68,8 +68,7 @@ impl Judge {
         if board.is_over() {
             return None;
         }
-        self.player.new_game();
-        self.player.prepare(setup.rule);
+        self.player.new_game(&board);
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(
             &SearchLimit::nodes(self.balance.nodes),

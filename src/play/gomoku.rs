@@ -336,8 +336,7 @@ impl TerminalGame for Gomoku<'_> {
         };
         for side in sides.iter_mut() {
             if let Agent::Computer(p) = &mut side.agent {
-                p.new_game();
-                p.prepare(rule);
+                p.new_game(&board);
             }
         }
         let human = [sides[0].is_human(), sides[1].is_human()];

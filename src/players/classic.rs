@@ -32,9 +32,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{GomokuPlayer, MoveRequest, SearchInfo};
+use super::{Decision, GomokuPlayer, MoveRequest, Player, SearchInfo};
 use crate::eval::window::{centre_bonus, local_score, score_position, FIVE};
 use crate::rules::{Board, Cell, Color, Pos};
+use crate::search::clock::TimeManager;
 
 /// Plies searched by step 3 (the seed's `SEARCH_DEPTH`).
 pub const SEARCH_DEPTH: u32 = 2;
@@ -313,13 +314,19 @@ impl Default for Classic {
     }
 }
 
-impl GomokuPlayer for Classic {
+impl Player<Board> for Classic {
     fn name(&self) -> &'static str {
         "classic"
     }
     fn set_seed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
+    fn decide(&mut self, pos: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        super::decide_quietly(self, pos, tm)
+    }
+}
+
+impl GomokuPlayer for Classic {
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
         self.choose_with(board, req, &|b: &Board, p: Pos, c: Color| {
             b.check_for(p, c).is_ok()

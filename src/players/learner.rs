@@ -33,13 +33,14 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{GomokuPlayer, MoveRequest, SearchInfo};
+use super::{Decision, GomokuPlayer, MoveRequest, Player, SearchInfo};
 use crate::eval::kernels::{
     lessons, valid_size, Anchor, KernelIndex, KernelStore, MatchOptions, MatchStats,
 };
 use crate::eval::rulemap::{rule_map, RuleWeights};
 use crate::players::kernel_file;
 use crate::rules::{Board, Color, Pos};
+use crate::search::clock::TimeManager;
 
 /// Sub-folder of the Gomocup `INFO folder` holding our files.
 pub const FOLDER_NAME: &str = "sente";
@@ -278,13 +279,19 @@ impl Learner {
     }
 }
 
-impl GomokuPlayer for Learner {
+impl Player<Board> for Learner {
     fn name(&self) -> &'static str {
         "learner"
     }
     fn set_seed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
+    fn decide(&mut self, pos: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        super::decide_quietly(self, pos, tm)
+    }
+}
+
+impl GomokuPlayer for Learner {
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
         let (p, score) = self.pick(board)?;
         let info = SearchInfo {

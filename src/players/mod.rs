@@ -1,5 +1,6 @@
-//! Named, selectable players (levels), each game's behind its own trait and all behind one
-//! [`Player`] over the game's [`crate::rules::Position`]. A player turns a position and a time manager into a move;
+//! Named, selectable players (levels), all behind one [`Player`] over the game's
+//! [`crate::rules::Position`]; the gomoku and Go traits extend it with what only their
+//! protocols ask. A player turns a position and a time manager into a move;
 //! it never prints: progress goes out through the `report` callback as [`SearchInfo`] values that
 //! the protocol layer formats (Gomocup `MESSAGE`, GTP `info`).
 
@@ -34,21 +35,12 @@ pub struct MoveRequest<'r, 's> {
     pub report: &'r mut dyn FnMut(&SearchInfo),
 }
 
-/// A gomoku-family player (any rule, any board size).
-pub trait GomokuPlayer: Send {
-    /// The level's name as selected on the command line.
-    fn name(&self) -> &'static str;
-    /// Forget everything tied to the previous game (hash tables stay allocated).
-    fn new_game(&mut self) {}
-    /// Cap on the memory the player may allocate, in bytes (Gomocup `max_memory`; 0 = no cap).
-    fn set_memory_limit(&mut self, _bytes: u64) {}
-    /// Seed for every random choice, so a game can be replayed.
-    fn set_seed(&mut self, _seed: u64) {}
-    /// Threads a search may use (Gomocup `thread_num`, `--threads`; at least 1). A player that
-    /// searches on one thread ignores it.
-    fn set_threads(&mut self, _threads: usize) {}
-    /// Called when a game or rule is set up (outside any move's clock): build whatever the
-    /// player needs for `rule` ahead of the first search.
+/// A gomoku-family player (any rule, any board size): the one [`Player`] interface (name, seed,
+/// memory, threads, new game, a quiet decision through [`decide_quietly`]) and what the
+/// Gomocup protocol asks besides.
+pub trait GomokuPlayer: Player<Board> {
+    /// Called when a rule is set up (outside any move's clock; a new game's start calls it
+    /// for its own rule): build whatever the player needs for `rule` ahead of the first search.
     fn prepare(&mut self, _rule: crate::rules::Rule) {}
     /// The move to play for the side to move, or `None` when no legal point exists.
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos>;
@@ -77,6 +69,22 @@ pub trait GomokuPlayer: Send {
     fn swap2_takes_black(&mut self, white: Option<&SearchInfo>) -> bool {
         swap2::white_is_lost(white)
     }
+}
+
+/// [`Player::decide`] for every gomoku player: its choice for the side to move, one best
+/// move, no reports.
+pub fn decide_quietly<G: GomokuPlayer + ?Sized>(
+    player: &mut G,
+    board: &Board,
+    tm: &TimeManager<'_>,
+) -> Option<Decision<Pos>> {
+    let mut sink = |_: &SearchInfo| {};
+    let mut req = MoveRequest {
+        tm,
+        nbest: 1,
+        report: &mut sink,
+    };
+    player.choose(board, &mut req).map(Decision::Play)
 }
 
 /// The gomoku levels, strongest first; the first is the default.

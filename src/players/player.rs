@@ -1,18 +1,18 @@
 //! [`Player`]: one interface over every game's levels, for code that only needs moves (the
 //! arena's in-process engines, generic game loops). A level of any game is a
-//! `Box<dyn Player<P>>` for its [`Position`] `P`. The Go trait [`super::GoPlayer`] extends it
-//! with what only GTP asks (analysis, ownership, cleanup, pondering); the gomoku trait
-//! [`GomokuPlayer`] is still a trait beside it (SWAP2, search progress, player options). Tic-tac-toe asks
+//! `Box<dyn Player<P>>` for its [`Position`] `P`. The game traits extend it with what only
+//! their protocols ask: [`super::GoPlayer`] (analysis, ownership, cleanup, pondering) and
+//! [`super::GomokuPlayer`] (SWAP2, search progress, player options). Tic-tac-toe asks
 //! nothing more: its sessions and terminal game hold a `Player<Board>`, and [`TttPlayer`] is
-//! how its levels are written. A gomoku or tic-tac-toe level is a [`Player`] through a wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
+//! how its levels are written, each a [`Player`] through the wrapper below. Levels are made by [`mnk_level`] (gomoku-family boards, tic-tac-toe included) and
 //! [`go_level`].
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::go::go_player;
+use super::gomoku_player;
 use super::ttt::{ttt_player, TttPlayer};
-use super::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
 use crate::rules::go::GoGame;
 use crate::rules::{Board, Position};
 use crate::search::clock::{SearchLimit, TimeManager};
@@ -57,31 +57,6 @@ pub fn decide_with_limit<P: Position>(
     player.decide(pos, &tm)
 }
 
-/// A gomoku level as a [`Player`].
-struct GomokuLevel(Box<dyn GomokuPlayer>);
-
-impl Player<Board> for GomokuLevel {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn set_seed(&mut self, seed: u64) {
-        self.0.set_seed(seed)
-    }
-    fn new_game(&mut self, start: &Board) {
-        self.0.new_game();
-        self.0.prepare(start.rule());
-    }
-    fn decide(&mut self, pos: &Board, tm: &TimeManager<'_>) -> Option<Decision<crate::rules::Pos>> {
-        let mut sink = |_: &SearchInfo| {};
-        let mut req = MoveRequest {
-            tm,
-            nbest: 1,
-            report: &mut sink,
-        };
-        self.0.choose(pos, &mut req).map(Decision::Play)
-    }
-}
-
 /// A tic-tac-toe level as a [`Player`].
 struct TttLevel(Box<dyn TttPlayer>);
 
@@ -108,7 +83,7 @@ pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Boa
     if ttt {
         Some(Box::new(TttLevel(ttt_player(level, seed)?)))
     } else {
-        Some(Box::new(GomokuLevel(gomoku_player(level, seed)?)))
+        Some(gomoku_player(level, seed)?)
     }
 }
 

@@ -2,9 +2,10 @@
 //! a transposition table kept between moves, and VCF threat search (see `search::alphabeta`),
 //! on as many threads as the manager gives (Lazy SMP, `search::smp`).
 
-use super::{GomokuPlayer, MoveRequest};
+use super::{Decision, GomokuPlayer, MoveRequest, Player};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
+use crate::search::clock::TimeManager;
 use crate::search::smp::{self, HELPER_STACK_BYTES};
 use crate::search::threats::{Threats, Vct};
 use crate::search::tt::TranspositionTable;
@@ -116,7 +117,7 @@ impl Strong {
     }
 }
 
-impl GomokuPlayer for Strong {
+impl Player<Board> for Strong {
     fn name(&self) -> &'static str {
         if self.learned {
             "strong"
@@ -124,12 +125,13 @@ impl GomokuPlayer for Strong {
             "strong-hand"
         }
     }
-    fn new_game(&mut self) {
+    fn new_game(&mut self, start: &Board) {
         self.tt.clear();
         self.threats.clear();
         for h in &mut self.helpers {
             h.clear();
         }
+        self.prepare(start.rule());
     }
     fn set_memory_limit(&mut self, bytes: u64) {
         self.size_caches(bytes);
@@ -146,6 +148,12 @@ impl GomokuPlayer for Strong {
             self.size_caches(limit);
         }
     }
+    fn decide(&mut self, pos: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        super::decide_quietly(self, pos, tm)
+    }
+}
+
+impl GomokuPlayer for Strong {
     fn prepare(&mut self, rule: crate::rules::Rule) {
         crate::eval::patterns::prepare(rule);
     }

@@ -319,6 +319,9 @@ fn gomocup_loop<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::{decide_quietly, Decision, Player};
+    use crate::rules::{Board, Pos};
+    use crate::search::clock::TimeManager;
     use std::io::Cursor;
 
     fn talk(input: &str, protocol: ProtocolChoice) -> Vec<String> {
@@ -347,10 +350,16 @@ mod tests {
     /// A player with a bug: it panics on the move it is asked for.
     struct Panicky;
 
-    impl GomokuPlayer for Panicky {
+    impl Player<Board> for Panicky {
         fn name(&self) -> &'static str {
             "panicky"
         }
+        fn decide(&mut self, board: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+            decide_quietly(self, board, tm)
+        }
+    }
+
+    impl GomokuPlayer for Panicky {
         fn choose(
             &mut self,
             _: &crate::rules::mnk::Board,
@@ -461,10 +470,16 @@ mod tests {
         started: std::sync::mpsc::Sender<()>,
     }
 
-    impl GomokuPlayer for Stubborn {
+    impl Player<Board> for Stubborn {
         fn name(&self) -> &'static str {
             "stubborn"
         }
+        fn decide(&mut self, board: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+            decide_quietly(self, board, tm)
+        }
+    }
+
+    impl GomokuPlayer for Stubborn {
         fn choose(
             &mut self,
             board: &crate::rules::Board,

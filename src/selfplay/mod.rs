@@ -252,8 +252,7 @@ fn play_job(
         board.play(p).map_err(|e| anyhow::anyhow!("opening: {e}"))?;
         xy.push((x, y));
     }
-    player.new_game();
-    player.prepare(rule);
+    player.new_game(&board);
     let mut moves = Vec::new();
     let stop = AtomicBool::new(false);
     while !board.is_over() {

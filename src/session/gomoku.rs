@@ -374,11 +374,11 @@ impl GomokuSession {
                 self.conclude_game();
                 self.concluded = false;
                 self.ours = None;
+                // START is outside every move clock: build the rule's tables now.
+                self.player.new_game(&b);
+                self.player.prepare(self.rule);
                 self.board = Some(b);
                 self.markers.clear();
-                self.player.new_game();
-                // START is outside every move clock: build the rule's tables now.
-                self.player.prepare(self.rule);
                 Reply::Ok
             }
             Err(e) => Reply::Error(e.to_string()),
@@ -1025,16 +1025,22 @@ mod tests {
         seen: Arc<Mutex<Seen>>,
     }
 
-    impl GomokuPlayer for Scripted {
+    impl Player<Board> for Scripted {
         fn name(&self) -> &'static str {
             "scripted"
         }
+        fn set_threads(&mut self, threads: usize) {
+            self.seen.lock().unwrap().threads = threads;
+        }
+        fn decide(&mut self, board: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+            crate::players::decide_quietly(self, board, tm)
+        }
+    }
+
+    impl GomokuPlayer for Scripted {
         fn game_over(&mut self, board: &Board, ours: Color) {
             let mut seen = self.seen.lock().unwrap();
             seen.game_overs.push((board.stones(), board.winner(), ours));
-        }
-        fn set_threads(&mut self, threads: usize) {
-            self.seen.lock().unwrap().threads = threads;
         }
         fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
             if key != "scripted_opt" {

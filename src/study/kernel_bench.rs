@@ -13,7 +13,7 @@ use crate::rules::mnk::{splitmix64, Board};
 pub fn run_kernels() -> String {
     use crate::eval::kernels::{Anchor, Kernel, KernelIndex, KernelStore, MatchOptions};
     use crate::players::learner::Learner;
-    use crate::players::GomokuPlayer;
+    use crate::players::Player;
     use crate::rules::Color;
     use crate::study::kernels::play_game;
     use std::fmt::Write as _;

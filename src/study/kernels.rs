@@ -51,7 +51,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::eval::kernels::{lessons, Anchor, MatchOptions, MatchStats, KERNEL_SIZES, REWARD};
 use crate::eval::rulemap::RuleWeights;
 use crate::players::learner::Learner;
-use crate::players::GomokuPlayer;
+use crate::players::Player;
 use crate::rules::mnk::splitmix64;
 use crate::rules::{Board, Color, Pos, Rule};
 
