@@ -58,9 +58,15 @@ enum Cmd {
     /// Gomoku self-play at a fixed node budget from seeded openings: training data (resumable,
     /// shardable).
     Selfplay(Box<sente::selfplay::SelfplayArgs>),
+    /// Go training data: GNU Go plays itself over GTP from seeded random openings, every move it
+    /// chooses a target for the move priors (resumable, shardable).
+    GoData(Box<sente::selfplay::go::GoDataArgs>),
     /// Fit the learned gomoku evaluation (value and move policy) to self-play data and write a
     /// weights file.
     Train(Box<sente::train::TrainArgs>),
+    /// Fit the Go move priors' gammas (Bradley-Terry, minorization-maximization) to `go-data`
+    /// games and write the table, reporting held-out top-1 and top-5 beside the hand priors.
+    GoTrain(Box<sente::train::go::GoTrainArgs>),
     /// Play tic-tac-toe, gomoku or Go in the terminal against the engine (or another human).
     Play(sente::play_cli::PlayArgs),
     /// Reproduce a paper's experiment and print its tables.
@@ -252,8 +258,10 @@ fn run() -> anyhow::Result<()> {
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),
         Some(Cmd::Selfplay(args)) => return sente::selfplay::run_selfplay(*args),
+        Some(Cmd::GoData(args)) => return sente::selfplay::go::run_go_data(*args),
         Some(Cmd::Openings(args)) => return sente::arena_cli::run_openings(*args),
         Some(Cmd::Train(args)) => return sente::train::run_train(*args),
+        Some(Cmd::GoTrain(args)) => return sente::train::go::run_go_train(*args),
     };
     engine.check(protocol).map_err(anyhow::Error::msg)?;
     hint_if_terminal("sente");

@@ -5,6 +5,8 @@
 
 pub mod baduk;
 pub mod cellset;
+pub mod go_features;
+pub mod go_gammas;
 pub mod go_ladder;
 pub mod go_patterns;
 pub mod go_priors;

@@ -70,6 +70,8 @@
 use std::time::Duration;
 
 use crate::eval::baduk::{phase, Phase};
+use crate::eval::go_features::features;
+use crate::eval::go_gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::PriorReader;
 use crate::rules::go::board::{GoBoard, BLACK};
@@ -783,6 +785,19 @@ fn children_of(
             ..Node::default()
         });
     }
+    // The learned gammas ride in `wins` (zero in a fresh node) until the priors are set.
+    let learned = if cfg.gamma_priors > 0.0 {
+        go_gammas::embedded()
+    } else {
+        None
+    };
+    let mut gamma_max = 0.0f32;
+    if let Some(table) = learned {
+        for n in &mut nodes[first..] {
+            n.wins = table.strength(&features(board, ladders, n.mv as usize, me));
+            gamma_max = gamma_max.max(n.wins);
+        }
+    }
     // A pass child: even odds, the weight of a good move.
     let pass = Node {
         mv: PASS,
@@ -790,10 +805,11 @@ fn children_of(
         allowed: true,
         prior_q: 0.5,
         prior_p: 1.0,
+        wins: gamma_max,
         ..Node::default()
     };
     if nodes.is_empty() {
-        nodes.push(pass);
+        nodes.push(Node { wins: 0.0, ..pass });
     } else {
         let all_bad = top == i32::MIN;
         if all_bad {
@@ -819,8 +835,23 @@ fn children_of(
             sum += pass.prior_p;
             nodes.push(pass);
         }
+        let gamma_sum: f32 = nodes[first..].iter().map(|n| n.wins).sum();
+        let w = if gamma_sum > 0.0 {
+            cfg.gamma_priors.min(1.0)
+        } else {
+            0.0
+        };
         for n in &mut nodes[first..] {
             n.prior_p /= sum;
+            if w > 0.0 {
+                // The learned probability, and a winrate from the bad moves' up to the cap
+                // that grows with the move's gamma relative to the best one's.
+                let rel = (n.wins / gamma_max).sqrt();
+                let q = weights.bad_q + (weights.cap_q - weights.bad_q) * rel;
+                n.prior_q = (1.0 - w) * n.prior_q + w * q;
+                n.prior_p = (1.0 - w) * n.prior_p + w * n.wins / gamma_sum;
+            }
+            n.wins = 0.0;
         }
         let kids = &mut nodes[first..];
         if widens(cfg, kids.len()) {
@@ -1316,6 +1347,34 @@ mod tests {
             panic!("{v}")
         };
         *kids.iter().find(|n| n.mv == p.0).expect("a child")
+    }
+
+    #[test]
+    fn learned_priors_are_a_distribution_and_favour_a_capture() {
+        // Black C3 in atari (white B3 C4 D3): white C2 captures it.
+        let g = game_with_stones(9, "C3", "B3 C4 D3");
+        let cfg = MctsConfig {
+            gamma_priors: 1.0,
+            ..MctsConfig::default()
+        };
+        let (mut kids, mut reader) = (Vec::new(), LadderReader::new());
+        children_of(
+            &mut kids,
+            &mut reader,
+            g.board(),
+            Color::White,
+            Some(&g),
+            &cfg,
+        );
+        let sum: f32 = kids.iter().map(|n| n.prior_p).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+        assert!(kids
+            .iter()
+            .all(|n| n.wins == 0.0 && n.prior_q <= cfg.prior_cap));
+        let capture = kid(&g, &kids, "C2");
+        let best = kids.iter().map(|n| n.prior_p).fold(0.0, f32::max);
+        assert_eq!(capture.prior_p, best, "{capture:?}");
+        assert!(capture.prior_q > kid(&g, &kids, "A9").prior_q);
     }
 
     #[test]

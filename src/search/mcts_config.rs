@@ -35,6 +35,10 @@ pub struct MctsConfig {
     pub prior_span: f32,
     /// ... and, bonuses included, at most this.
     pub prior_cap: f32,
+    /// Weight (0 to 1) of the learned priors ([`crate::eval::go_gammas`], fitted to GNU Go's
+    /// moves) against the hand priors, in both the prior winrate and the probability that
+    /// orders progressive widening; 0 keeps the hand priors alone.
+    pub gamma_priors: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off),
@@ -71,6 +75,7 @@ impl Default for MctsConfig {
             prior_floor: w.floor_q,
             prior_span: w.span_q,
             prior_cap: w.cap_q,
+            gamma_priors: 0.0,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_start: 20.0,
@@ -120,6 +125,7 @@ impl MctsConfig {
                 "prior_floor" => self.prior_floor = num as f32,
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
+                "gamma_priors" => self.gamma_priors = num as f32,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_start" => self.widen_start = num as f32,
@@ -149,6 +155,7 @@ impl MctsConfig {
             format!("prior_floor={}", c.prior_floor),
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
+            format!("gamma_priors={}", c.gamma_priors),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_start={}", c.widen_start),

@@ -8,6 +8,8 @@
 //! the same command on an existing file continues it: the jobs already there are skipped and a
 //! last line cut short by a crash is dropped first.
 
+pub mod go;
+pub mod go_record;
 pub mod record;
 
 use std::collections::HashSet;
@@ -82,32 +84,14 @@ fn header(args: &SelfplayArgs, rule: Rule, stones: (usize, usize)) -> String {
 pub fn run_selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     let rule =
         Rule::from_name(&args.rule).with_context(|| format!("unknown rule {:?}", args.rule))?;
-    let stones = parse_stones(&args.stones).map_err(anyhow::Error::msg)?;
+    let stones = parse_min_max("--stones", &args.stones).map_err(anyhow::Error::msg)?;
     if gomoku_player(&args.level, 0).is_none() {
         bail!("unknown level {:?}", args.level);
     }
     let head = header(&args, rule, stones);
-    let done = resume(&args.out, &head)?;
-    let jobs: Vec<usize> = args
-        .shard
-        .range(args.games)
-        .filter(|j| !done.contains(j))
-        .collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("opening {}", args.out.display()))?;
-    if done.is_empty() && std::fs::metadata(&args.out)?.len() == 0 {
-        writeln!(file, "{head}")?;
-    }
-    let total = args.shard.range(args.games).len();
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed}<{eta} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_position((total - jobs.len()) as u64);
+    let (mut file, jobs, bar) = open_run(&args.out, &head, MAGIC, args.shard, args.games, |l| {
+        GameLine::parse(l).map(|g| g.job)
+    })?;
     let mut player = gomoku_player(&args.level, args.seed).context("level")?;
     let (mut positions, mut wins) = (0usize, [0usize; 3]);
     for job in jobs {
@@ -133,9 +117,40 @@ pub fn run_selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `MIN-MAX` (or one number) of opening stones.
-fn parse_stones(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--stones {s:?}: expected MIN-MAX, e.g. 2-4");
+/// Opens a run's output `out` (continuing it: see [`resume`]; a new file gets the header
+/// `head`) and returns it, the jobs of `shard` of `games` still to play, and a progress bar
+/// already counting the others.
+pub(crate) fn open_run(
+    out: &Path,
+    head: &str,
+    magic: &str,
+    shard: Shard,
+    games: usize,
+    job_of: impl Fn(&str) -> Result<usize, String>,
+) -> anyhow::Result<(std::fs::File, Vec<usize>, indicatif::ProgressBar)> {
+    let done = resume(out, head, magic, job_of)?;
+    let jobs: Vec<usize> = shard.range(games).filter(|j| !done.contains(j)).collect();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("opening {}", out.display()))?;
+    if std::fs::metadata(out)?.len() == 0 {
+        writeln!(file, "{head}")?;
+    }
+    let total = shard.range(games).len();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed}<{eta} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_position((total - jobs.len()) as u64);
+    Ok((file, jobs, bar))
+}
+
+/// `MIN-MAX` (or one number, at most 40) given to option `flag`.
+pub(crate) fn parse_min_max(flag: &str, s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{flag} {s:?}: expected MIN-MAX, e.g. 2-4");
     let (a, b) = s.split_once('-').unwrap_or((s, s));
     let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
     if a > b || b > 40 {
@@ -144,9 +159,15 @@ fn parse_stones(s: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
-/// The jobs already in `path` (missing: none). Checks the file's first header against `head`
-/// and cuts an unterminated last line (a run killed mid-write) off the file.
-fn resume(path: &Path, head: &str) -> anyhow::Result<HashSet<usize>> {
+/// The jobs already in `path` (missing: none), read from each game line by `job_of`. Checks
+/// the file's headers that start with `magic` against `head` and cuts an unterminated last
+/// line (a run killed mid-write) off the file.
+pub(crate) fn resume(
+    path: &Path,
+    head: &str,
+    magic: &str,
+    job_of: impl Fn(&str) -> Result<usize, String>,
+) -> anyhow::Result<HashSet<usize>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
@@ -165,7 +186,7 @@ fn resume(path: &Path, head: &str) -> anyhow::Result<HashSet<usize>> {
     let mut done = HashSet::new();
     for (n, line) in text[..complete].lines().enumerate() {
         if line.starts_with('#') {
-            if line.starts_with(MAGIC) && line != head {
+            if line.starts_with(magic) && line != head {
                 bail!(
                     "{} was written with other settings:\n  {line}\nthis run:\n  {head}",
                     path.display()
@@ -173,15 +194,15 @@ fn resume(path: &Path, head: &str) -> anyhow::Result<HashSet<usize>> {
             }
             continue;
         }
-        let game = GameLine::parse(line)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-        done.insert(game.job);
+        let job =
+            job_of(line).map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+        done.insert(job);
     }
     Ok(done)
 }
 
 /// The seed of job `job`'s opening: a function of the run's seed and the job number only.
-fn job_seed(seed: u64, job: usize) -> u64 {
+pub(crate) fn job_seed(seed: u64, job: usize) -> u64 {
     let mut s = seed ^ (job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     splitmix64(&mut s)
 }
@@ -366,9 +387,9 @@ mod tests {
         a.level = "nosuch".into();
         assert!(run_selfplay(a).is_err());
         for bad in ["", "4-2", "a-b", "1-99"] {
-            assert!(parse_stones(bad).is_err(), "{bad}");
+            assert!(parse_min_max("--stones", bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_stones("3").unwrap(), (3, 3));
+        assert_eq!(parse_min_max("--stones", "3").unwrap(), (3, 3));
         assert!(!out.exists());
     }
 }

@@ -17,6 +17,8 @@
 //! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
 //! of (seed, job), so no position of a held-out game is trained on.
 
+pub mod go;
+
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -117,10 +119,22 @@ fn threat_feature(slot: usize, mask: usize) -> usize {
 }
 
 /// The file name of `path` (provenance names data files, not where they were kept).
-fn file_name(path: &std::path::Path) -> String {
+pub(crate) fn file_name(path: &std::path::Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The `data=` provenance line of a data file: its name, games, checksum and header (the
+/// settings it was generated with), so a table says exactly which data it was fitted to.
+pub(crate) fn data_line(path: &std::path::Path, text: &str, magic: &str, games: usize) -> String {
+    let head = text.lines().next().filter(|l| l.starts_with(magic));
+    format!(
+        "data={}: {games} games; fnv1a {:016x}; {}\n",
+        file_name(path),
+        fnv1a(text.as_bytes()),
+        head.unwrap_or("no header")
     )
 }
 
@@ -187,14 +201,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
         }
-        let head = text.lines().next().filter(|l| l.starts_with(MAGIC));
-        data_lines.push_str(&format!(
-            "data={}: {} games; fnv1a {:016x}; {}\n",
-            file_name(path),
-            games - games_before,
-            fnv1a(text.as_bytes()),
-            head.unwrap_or("no header")
-        ));
+        data_lines.push_str(&data_line(path, &text, MAGIC, games - games_before));
     }
     if train.is_empty() || held.is_empty() {
         bail!(
@@ -656,7 +663,7 @@ fn top1(data: &[Sample], policy: &[f64]) -> (f64, f64) {
 }
 
 /// The current UTC date and time, ISO 8601 (civil-from-days; no calendar crate needed).
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs()) as i64;

@@ -222,6 +222,8 @@ pub struct GoBoard {
     stones: [u16; 2],
     /// The last stone played (0 after a pass or at the start) and its colour.
     last: u16,
+    /// The stone played before the last move (0: none, or a pass).
+    prev: u16,
     last_color: u8,
     /// Whether suicide of more than zero stones is allowed (the Rules value decides).
     suicide: bool,
@@ -261,6 +263,7 @@ impl GoBoard {
             captures: [0; 2],
             stones: [0; 2],
             last: 0,
+            prev: 0,
             last_color: 0,
             suicide: false,
             keys: Keys(zobrist()),
@@ -326,6 +329,7 @@ impl GoBoard {
         self.captures = other.captures;
         self.stones = other.stones;
         self.last = other.last;
+        self.prev = other.prev;
         self.last_color = other.last_color;
         self.suicide = other.suicide;
         self.keys = other.keys;
@@ -482,6 +486,13 @@ impl GoBoard {
         }
     }
 
+    /// The point of the stone played before the last move (None when that was a pass or the
+    /// board is fresh); the stone may have been captured since.
+    #[inline]
+    pub fn move_before_last(&self) -> Option<Point> {
+        (self.prev != 0).then_some(Point(self.prev))
+    }
+
     /// Representative of the group on `p` (a stone).
     #[inline]
     pub(crate) fn head(&self, p: usize) -> usize {
@@ -514,6 +525,7 @@ impl GoBoard {
     pub fn pass(&mut self) {
         self.ko = 0;
         self.ko_color = 0;
+        self.prev = self.last;
         self.last = 0;
         self.last_color = 0;
     }
@@ -604,6 +616,7 @@ impl GoBoard {
             self.ko = captured_at as u16;
             self.ko_color = opp;
         }
+        self.prev = self.last;
         self.last = p as u16;
         self.last_color = c;
         if at(&self.libs, h).count() == 0 {

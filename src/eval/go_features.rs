@@ -1,0 +1,267 @@
+//! The features of a candidate Go move that the learned priors weigh ([`crate::eval::go_gammas`],
+//! fitted by `sente go-train`): one level in each of [`GROUPS`], in the manner of Coulom's
+//! "Computing Elo ratings of move patterns in the game of Go" (a move is a team of features,
+//! its strength the product of their gammas).
+//!
+//! - `pat3`: the 3x3 neighbourhood up to the eight symmetries, from the mover's side (empty,
+//!   mine, mine in atari, theirs, theirs in atari, off the board for each neighbour);
+//! - `last`, `prev`: Coulom's distance `dx + dy + max(dx, dy)` to the last move and to the one
+//!   before it (the mover's own previous stone), 2..=16, 17 for anything farther, 0 for none;
+//! - `capture`: what the move captures (one stone, 2-5, 6 or more; +3 when the capture also
+//!   frees an own string in atari);
+//! - `escape`: extending an own string in atari: to 3+ liberties, to 2 that no ladder takes,
+//!   into a ladder that works (or still in atari);
+//! - `atari`: atari on an enemy string, and whether a ladder then takes it;
+//! - `self_atari`: the new string would be in atari capturing nothing: one stone, or more;
+//! - `line`: distance to the nearest edge, 1..=5 (5 and beyond);
+//! - `libs`: liberties of the new string, 1..=5 (5 and beyond).
+
+use crate::eval::go_ladder::LadderReader;
+use crate::rules::go::board::GoBoard;
+use crate::rules::go::nbr3::SLOTS;
+use crate::rules::go::Point;
+
+/// The feature groups, in the order of [`Features`].
+pub const GROUPS: [&str; 9] = [
+    "pat3",
+    "last",
+    "prev",
+    "capture",
+    "escape",
+    "atari",
+    "self_atari",
+    "line",
+    "libs",
+];
+
+/// Number of levels of each group but `pat3` (whose levels are the canonical codes,
+/// below [`PAT3_CODES`]).
+pub const SMALL_LEVELS: [u32; 9] = [0, 18, 18, 7, 4, 3, 3, 6, 6];
+
+/// Bound of the canonical 3x3 codes (six cell values in each of eight slots).
+pub const PAT3_CODES: u32 = 6 * 6 * 6 * 6 * 6 * 6 * 6 * 6;
+
+/// One candidate's level in each group.
+pub type Features = [u32; 9];
+
+/// For each of the eight symmetries, where each slot of [`SLOTS`] goes.
+fn slot_maps() -> [[usize; 8]; 8] {
+    let mut maps = [[0; 8]; 8];
+    for (t, map) in maps.iter_mut().enumerate() {
+        for (k, &(dx, dy)) in SLOTS.iter().enumerate() {
+            let (mut x, mut y) = (dx, dy);
+            if t & 1 != 0 {
+                x = -x;
+            }
+            if t & 2 != 0 {
+                y = -y;
+            }
+            if t & 4 != 0 {
+                (x, y) = (y, x);
+            }
+            map[k] = SLOTS
+                .iter()
+                .position(|&s| s == (x, y))
+                .expect("a symmetry maps slots to slots");
+        }
+    }
+    maps
+}
+
+/// The smallest code of the cell values `cells` (in slot order) under the eight symmetries.
+pub fn canonical_pat3(cells: [u8; 8]) -> u32 {
+    static MAPS: std::sync::OnceLock<[[usize; 8]; 8]> = std::sync::OnceLock::new();
+    let maps = MAPS.get_or_init(slot_maps);
+    maps.iter()
+        .map(|map| {
+            let mut moved = [0u8; 8];
+            for k in 0..8 {
+                moved[map[k]] = cells[k];
+            }
+            moved.iter().rev().fold(0u32, |c, &v| c * 6 + u32::from(v))
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// Coulom's distance level between two points (see the module doc).
+fn distance_level(board: &GoBoard, p: usize, q: Option<Point>) -> u32 {
+    let Some(q) = q else { return 0 };
+    let (x, y) = board.xy(Point(p as u16));
+    let (qx, qy) = board.xy(q);
+    let (dx, dy) = (x.abs_diff(qx), y.abs_diff(qy));
+    (dx + dy + dx.max(dy)).clamp(2, 17) as u32
+}
+
+/// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`.
+pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -> Features {
+    let opp = 3 - me;
+    let mut cells = [0u8; 8];
+    for (k, cell) in cells.iter_mut().enumerate() {
+        let n = board.slot_neighbor(p, k);
+        let v = board.cell(n);
+        *cell = match v {
+            0 => 0,
+            3 => 5,
+            _ => {
+                let base = if v == me { 1 } else { 3 };
+                base + u8::from(board.in_atari(board.head(n)))
+            }
+        };
+    }
+    let (mut captured, mut frees, mut runs, mut ataris) = (0usize, false, false, false);
+    let mut seen = [0usize; 4];
+    for (i, n) in board.neighbors(p).into_iter().enumerate() {
+        let v = board.cell(n);
+        if v != me && v != opp {
+            continue;
+        }
+        let h = board.head(n);
+        if seen[..i].contains(&h) {
+            continue;
+        }
+        seen[i] = h;
+        if v == opp {
+            if board.in_atari(h) {
+                captured += board.group_size(h);
+                frees |= frees_own(board, h, me);
+            } else if board.count_liberties(h, 3) == 2 {
+                ataris = true;
+            }
+        } else if board.in_atari(h) {
+            runs = true;
+        }
+    }
+    let libs = board.liberties_after(p, me, 5);
+    let capture = match captured {
+        0 => 0,
+        1 => 1,
+        2..=5 => 2,
+        _ => 3,
+    } + if captured > 0 && frees { 3 } else { 0 };
+    let escape = if !runs {
+        0
+    } else if libs >= 3 {
+        1
+    } else if libs == 2 && !ladders.run_is_caught(board, p, me) {
+        2
+    } else {
+        3
+    };
+    let atari = if !ataris {
+        0
+    } else if ladders.atari_catches(board, p, me) {
+        2
+    } else {
+        1
+    };
+    let self_atari = if captured == 0 && libs <= 1 {
+        let joined: usize = {
+            let mut heads = [0usize; 4];
+            let mut size = 1;
+            for (i, n) in board.neighbors(p).into_iter().enumerate() {
+                if board.cell(n) == me {
+                    let h = board.head(n);
+                    if !heads[..i].contains(&h) {
+                        size += board.group_size(h);
+                    }
+                    heads[i] = h;
+                }
+            }
+            size
+        };
+        if joined == 1 {
+            1
+        } else {
+            2
+        }
+    } else {
+        0
+    };
+    let (x, y) = board.xy(Point(p as u16));
+    let edge = x
+        .min(y)
+        .min(board.width() - 1 - x)
+        .min(board.height() - 1 - y);
+    [
+        canonical_pat3(cells),
+        distance_level(board, p, board.last_move().map(|(q, _)| q)),
+        distance_level(board, p, board.move_before_last()),
+        capture,
+        escape,
+        atari,
+        self_atari,
+        (edge + 1).min(5) as u32,
+        libs.clamp(1, 5) as u32,
+    ]
+}
+
+/// Whether the enemy string with head `h` (in atari) touches an own string in atari.
+fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
+    let mut s = h;
+    loop {
+        for n in board.neighbors(s) {
+            if board.cell(n) == me && board.in_atari(board.head(n)) {
+                return true;
+            }
+        }
+        s = board.next_in_group(s);
+        if s == h {
+            return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::go::{game_with_stones, parse_move, GoMove};
+    use crate::rules::Color;
+
+    fn at(board: &GoBoard, s: &str) -> usize {
+        match parse_move(board, s).unwrap() {
+            GoMove::Play(p) => p.idx(),
+            GoMove::Pass => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn canonical_codes_agree_across_symmetries() {
+        let cells = [1, 0, 3, 5, 2, 0, 4, 0];
+        let c = canonical_pat3(cells);
+        for map in slot_maps() {
+            let mut moved = [0u8; 8];
+            for k in 0..8 {
+                moved[map[k]] = cells[k];
+            }
+            assert_eq!(canonical_pat3(moved), c);
+        }
+        assert!(c < PAT3_CODES);
+        assert_ne!(
+            canonical_pat3([0; 8]),
+            canonical_pat3([1, 0, 0, 0, 0, 0, 0, 0])
+        );
+    }
+
+    #[test]
+    fn tactics_edges_and_distances_are_read() {
+        // Black C3 in atari from white B3, C4, D3: C2 escapes, and white at C2 captures.
+        let g = game_with_stones(9, "C3", "B3 C4 D3");
+        let b = g.board();
+        let mut l = LadderReader::new();
+        let black = Color::Black as u8;
+        let white = Color::White as u8;
+        let f = features(b, &mut l, at(b, "C2"), black);
+        assert_ne!(f[4], 0, "escape");
+        assert_eq!(f[7], 2, "second line");
+        let f = features(b, &mut l, at(b, "C2"), white);
+        assert_eq!(f[3], 1, "captures one stone");
+        let f = features(b, &mut l, at(b, "A1"), black);
+        assert_eq!((f[7], f[3], f[4]), (1, 0, 0));
+        let far = features(b, &mut l, at(b, "H8"), black);
+        assert!(far[8] >= 4);
+        for (g, &n) in SMALL_LEVELS.iter().enumerate().skip(1) {
+            assert!(far[g] < n && f[g] < n, "group {}", GROUPS[g]);
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The learned Go move priors: a Bradley-Terry "gamma" for each level of each feature group of
+//! [`crate::eval::go_features`], fitted by `sente go-train` (Coulom's minorization-maximization)
+//! to GNU Go's choices, and embedded from `weights/go-gammas.txt`. A move's strength is the
+//! product of its features' gammas; a level the data never showed has gamma 1 (the fit's prior
+//! pulls rare levels there too).
+//!
+//! The file is text:
+//!
+//! ```text
+//! # sente-go-gammas v1
+//! # command=sente go-train ...       provenance, `# key=value` lines
+//! pat3 1234 0.81                      group, level, gamma (one line per fitted level)
+//! fnv1a 0123456789abcdef              FNV-1a of every byte before this line
+//! ```
+//!
+//! A file whose checksum, header, group names, levels or gammas are wrong is refused whole;
+//! the tests refuse the embedded one, so a corrupt table cannot be built into a release.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use crate::eval::go_features::{Features, GROUPS, PAT3_CODES, SMALL_LEVELS};
+use crate::eval::learned::fnv1a;
+
+/// The first line of every gammas file.
+pub const GAMMAS_MAGIC: &str = "# sente-go-gammas v1";
+
+/// A fitted table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gammas {
+    /// `small[g][level]` for every group but `pat3` (index 0, empty).
+    small: [Vec<f32>; 9],
+    pat3: HashMap<u32, f32>,
+    /// The `# key=value` lines, without the `# `.
+    pub provenance: String,
+}
+
+impl Gammas {
+    /// All gammas 1.
+    pub fn neutral() -> Gammas {
+        Gammas {
+            small: std::array::from_fn(|g| vec![1.0; SMALL_LEVELS[g] as usize]),
+            pat3: HashMap::new(),
+            provenance: String::new(),
+        }
+    }
+
+    /// The gamma of `level` in group `g` (1 when unfitted).
+    pub fn gamma(&self, g: usize, level: u32) -> f32 {
+        if g == 0 {
+            self.pat3.get(&level).copied().unwrap_or(1.0)
+        } else {
+            self.small[g].get(level as usize).copied().unwrap_or(1.0)
+        }
+    }
+
+    /// Sets the gamma of `level` in group `g` (a level out of range is ignored).
+    pub fn set(&mut self, g: usize, level: u32, gamma: f32) {
+        if g == 0 {
+            if level < PAT3_CODES {
+                self.pat3.insert(level, gamma);
+            }
+        } else if let Some(v) = self.small[g].get_mut(level as usize) {
+            *v = gamma;
+        }
+    }
+
+    /// A move's strength: the product of its features' gammas.
+    pub fn strength(&self, f: &Features) -> f32 {
+        f.iter()
+            .enumerate()
+            .map(|(g, &l)| self.gamma(g, l))
+            .product()
+    }
+
+    /// The value of provenance key `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.provenance
+            .lines()
+            .find_map(|l| l.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v))
+    }
+
+    /// The file text (see the module doc), fitted levels in a fixed order.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{GAMMAS_MAGIC}\n");
+        for line in self.provenance.lines() {
+            let _ = writeln!(s, "# {line}");
+        }
+        let mut codes: Vec<_> = self.pat3.iter().collect();
+        codes.sort_by_key(|(c, _)| **c);
+        for (c, g) in codes {
+            let _ = writeln!(s, "pat3 {c} {g}");
+        }
+        for (g, levels) in self.small.iter().enumerate().skip(1) {
+            for (l, v) in levels.iter().enumerate() {
+                let _ = writeln!(s, "{} {l} {v}", GROUPS[g]);
+            }
+        }
+        let sum = fnv1a(s.as_bytes());
+        let _ = writeln!(s, "fnv1a {sum:016x}");
+        s
+    }
+
+    /// Reads a gammas file, refusing it whole if anything is wrong.
+    pub fn parse(text: &str) -> Result<Gammas, String> {
+        let body_end = text
+            .rfind("fnv1a ")
+            .ok_or("no checksum line (cut short?)")?;
+        let (body, tail) = text.split_at(body_end);
+        let stored = u64::from_str_radix(tail.trim_start_matches("fnv1a ").trim(), 16)
+            .map_err(|_| "unreadable checksum")?;
+        if fnv1a(body.as_bytes()) != stored {
+            return Err("gammas checksum mismatch (corrupt file)".into());
+        }
+        let mut lines = body.lines();
+        if lines.next() != Some(GAMMAS_MAGIC) {
+            return Err(format!(
+                "not a gammas file (first line is not {GAMMAS_MAGIC:?})"
+            ));
+        }
+        let mut t = Gammas::neutral();
+        for (n, line) in lines.enumerate() {
+            if let Some(p) = line.strip_prefix("# ") {
+                t.provenance.push_str(p);
+                t.provenance.push('\n');
+                continue;
+            }
+            let bad = || format!("line {}: {line:?}", n + 2);
+            let mut w = line.split_whitespace();
+            let (Some(group), Some(level), Some(gamma), None) =
+                (w.next(), w.next(), w.next(), w.next())
+            else {
+                return Err(bad());
+            };
+            let g = GROUPS.iter().position(|&x| x == group).ok_or_else(bad)?;
+            let level: u32 = level.parse().map_err(|_| bad())?;
+            let gamma: f32 = gamma.parse().map_err(|_| bad())?;
+            let in_range = if g == 0 {
+                level < PAT3_CODES
+            } else {
+                level < SMALL_LEVELS[g]
+            };
+            if !in_range || !gamma.is_finite() || gamma <= 0.0 {
+                return Err(bad());
+            }
+            t.set(g, level, gamma);
+        }
+        Ok(t)
+    }
+}
+
+/// The embedded table's text.
+pub const EMBEDDED: &str = include_str!("../../weights/go-gammas.txt");
+
+/// The embedded table, parsed once. The tests check that it parses, so this never fails in a
+/// released binary; if it did, the error is logged once and `None` keeps the hand priors.
+pub fn embedded() -> Option<&'static Gammas> {
+    static PARSED: OnceLock<Option<Gammas>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| match Gammas::parse(EMBEDDED) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                log::error!("embedded Go gammas refused: {e}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_table_parses_and_names_its_data() {
+        let g = Gammas::parse(EMBEDDED).expect("weights/go-gammas.txt is corrupt");
+        assert!(g
+            .get("command")
+            .is_some_and(|c| c.starts_with("sente go-train")));
+        assert!(g.get("positions").is_some() && g.get("seed").is_some());
+        assert!(g.get("date").is_some());
+    }
+
+    #[test]
+    fn tables_round_trip_and_corruption_is_refused() {
+        let mut g = Gammas::neutral();
+        g.provenance = "seed=3\n".into();
+        g.set(0, 77, 2.5);
+        g.set(3, 1, 40.0);
+        let text = g.to_text();
+        let back = Gammas::parse(&text).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(back.get("seed"), Some("3"));
+        assert_eq!(back.gamma(0, 77), 2.5);
+        assert_eq!(back.gamma(0, 78), 1.0);
+        let f = [77, 0, 0, 1, 0, 0, 0, 1, 1];
+        assert_eq!(back.strength(&f), 100.0);
+        let flipped = text.replace("pat3 77 2.5", "pat3 77 3.5");
+        assert!(Gammas::parse(&flipped).unwrap_err().contains("checksum"));
+        assert!(Gammas::parse(&text[..text.len() - 30]).is_err());
+        let mut bad = Gammas::neutral();
+        bad.set(1, 0, 1.0);
+        let text = bad.to_text().replace("last 0 1", "last 99 1");
+        let body = &text[..text.rfind("fnv1a").unwrap()];
+        let resummed = format!("{body}fnv1a {:016x}\n", fnv1a(body.as_bytes()));
+        assert!(Gammas::parse(&resummed).unwrap_err().contains("line"));
+    }
+}

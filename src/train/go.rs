@@ -1,0 +1,437 @@
+//! `sente go-train`: fits the Go move priors' gammas ([`crate::eval::go_gammas`]) to the moves
+//! GNU Go chose in `sente go-data` games, and reports how often they rank that move first
+//! (and among the first five) on held-out games, beside the hand priors the tree uses today.
+//!
+//! The model is Coulom's generalized Bradley-Terry: at each position every candidate move
+//! (legal, not filling an own eye) is a team of one feature level per group
+//! ([`crate::eval::go_features`]), its strength the product of their gammas, and the move
+//! played wins the competition among them with probability strength / sum of strengths. The
+//! gammas are fitted by minorization-maximization, one group at a time, each level with a
+//! prior of one virtual win and one virtual loss against a gamma of 1 (so rare levels stay
+//! near 1). Games are split into training and held-out sets by a hash of (seed, board size,
+//! job), so no position of a held-out game is trained on.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+
+use super::{data_line, file_name};
+use crate::eval::go_features::{features, Features, GROUPS, SMALL_LEVELS};
+use crate::eval::go_gammas::Gammas;
+use crate::eval::go_ladder::LadderReader;
+use crate::eval::go_priors::{PriorReader, PriorWeights};
+use crate::rules::go::{GoGame, GoMove};
+use crate::rules::mnk::splitmix64;
+use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
+
+/// `sente go-train`: options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GoTrainArgs {
+    /// Game files (`sente go-data --out`), any board sizes.
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the gammas (e.g. weights/go-gammas.txt).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of the training / held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One game in this many is held out.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+    pub holdout: u64,
+    /// Rounds of minorization-maximization (each updates every group once).
+    #[arg(long, default_value_t = 20)]
+    pub iterations: usize,
+}
+
+/// One position: its candidates' dense feature ids, the move played among them, and the rank
+/// the hand priors give that move.
+struct Position {
+    /// Range in [`Data::cands`].
+    first: usize,
+    n: usize,
+    /// Index of the played move among the candidates.
+    played: usize,
+    /// The hand priors' rank of the played move (0 = first).
+    hand_rank: usize,
+    size: usize,
+}
+
+/// Every position's candidates, features as dense ids.
+#[derive(Default)]
+struct Data {
+    cands: Vec<[u32; 9]>,
+    train: Vec<Position>,
+    held: Vec<Position>,
+}
+
+/// Dense ids of feature levels: the small groups' levels first, then each `pat3` code seen.
+struct Ids {
+    offset: [u32; 9],
+    pat3: HashMap<u32, u32>,
+    next: u32,
+}
+
+impl Ids {
+    fn new() -> Ids {
+        let mut offset = [0u32; 9];
+        let mut at = 0;
+        for g in 1..9 {
+            offset[g] = at;
+            at += SMALL_LEVELS[g];
+        }
+        Ids {
+            offset,
+            pat3: HashMap::new(),
+            next: at,
+        }
+    }
+
+    fn dense(&mut self, f: &Features) -> [u32; 9] {
+        let mut d = [0u32; 9];
+        let next = &mut self.next;
+        d[0] = *self.pat3.entry(f[0]).or_insert_with(|| {
+            *next += 1;
+            *next - 1
+        });
+        for g in 1..9 {
+            d[g] = self.offset[g] + f[g];
+        }
+        d
+    }
+
+    /// (group, level) of every dense id.
+    fn levels(&self) -> Vec<(usize, u32)> {
+        let mut out = vec![(0, 0); self.next as usize];
+        for g in 1..9 {
+            for l in 0..SMALL_LEVELS[g] {
+                out[(self.offset[g] + l) as usize] = (g, l);
+            }
+        }
+        for (&code, &id) in &self.pat3 {
+            out[id as usize] = (0, code);
+        }
+        out
+    }
+}
+
+/// The `sente go-train` command that reproduces `args`, files by name.
+fn command_line(args: &GoTrainArgs) -> String {
+    let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
+    format!(
+        "sente go-train --data {} --out {} --seed {} --holdout {} --iterations {}",
+        data.join(" "),
+        file_name(&args.out),
+        args.seed,
+        args.holdout,
+        args.iterations
+    )
+}
+
+/// Runs `sente go-train`.
+pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
+    let command = command_line(&args);
+    let mut data = Data::default();
+    let mut ids = Ids::new();
+    let mut ladders = LadderReader::new();
+    let mut games = 0usize;
+    let mut data_lines = String::new();
+    for path in &args.data {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let before = games;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let game = GoGameLine::parse(line)
+                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            let mut h = args.seed
+                ^ (game.job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (game.size as u64) << 56;
+            let held = splitmix64(&mut h).is_multiple_of(args.holdout);
+            game.replay(|g, mv, _, chosen| {
+                if let (true, GoMove::Play(p)) = (chosen, mv) {
+                    add_position(&mut data, &mut ids, &mut ladders, g, p.idx(), held);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            games += 1;
+        }
+        data_lines.push_str(&data_line(path, &text, GO_MAGIC, games - before));
+    }
+    if data.train.is_empty() || data.held.is_empty() {
+        bail!(
+            "too little data: {} training and {} held-out positions",
+            data.train.len(),
+            data.held.len()
+        );
+    }
+    eprintln!(
+        "{games} games: {} training positions, {} held out, {} feature levels ({} 3x3 shapes)",
+        data.train.len(),
+        data.held.len(),
+        ids.next,
+        ids.pat3.len()
+    );
+    let levels = ids.levels();
+    let gammas = fit(&data, &levels, args.iterations);
+    let report = Report::of(&data, &gammas);
+    eprintln!("{}", report.text());
+    let mut table = Gammas::neutral();
+    for (id, &(g, l)) in levels.iter().enumerate() {
+        table.set(g, l, gammas[id] as f32);
+    }
+    table.provenance = format!(
+        "command={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\n{}",
+        args.seed,
+        data.train.len(),
+        data.held.len(),
+        super::utc_now(),
+        report.text()
+    );
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&args.out, table.to_text())
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// Adds the position of `game` in which the engine played `played` (a point), unless that
+/// move is not a candidate (it filled an own eye).
+fn add_position(
+    data: &mut Data,
+    ids: &mut Ids,
+    ladders: &mut LadderReader,
+    game: &GoGame,
+    played: usize,
+    held: bool,
+) {
+    let board = game.board();
+    let color = game.to_move();
+    let me = color as u8;
+    let cands: Vec<u16> = board
+        .empty_points()
+        .iter()
+        .copied()
+        .filter(|&p| {
+            game.is_legal(crate::rules::go::Point(p), color) && !board.is_eye(p as usize, me)
+        })
+        .collect();
+    let Some(at) = cands.iter().position(|&p| p as usize == played) else {
+        return;
+    };
+    let first = data.cands.len();
+    for &p in &cands {
+        let f = features(board, ladders, p as usize, me);
+        data.cands.push(ids.dense(&f));
+    }
+    // The hand priors as the tree computes them: the scorer's score gap below the best good
+    // move, bonus and bad flag through PriorWeights::prior_of; ruled-out moves rank last.
+    let weights = PriorWeights::default();
+    let reader = PriorReader::new(board, color, weights);
+    let raws: Vec<_> = cands.iter().map(|&p| reader.raw(ladders, p)).collect();
+    let top = raws
+        .iter()
+        .flatten()
+        .filter(|r| !r.bad)
+        .map(|r| r.score)
+        .max()
+        .or_else(|| raws.iter().flatten().map(|r| r.score).max())
+        .unwrap_or(0) as f32;
+    let keys: Vec<(f32, f32)> = raws
+        .iter()
+        .map(|r| match r {
+            Some(r) => weights.prior_of((r.score as f32 - top).min(0.0), r.bonus, r.bad),
+            None => (-1.0, -1.0),
+        })
+        .collect();
+    let hand_rank = rank_of(&keys, at, |a, b| {
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+    });
+    let pos = Position {
+        first,
+        n: cands.len(),
+        played: at,
+        hand_rank,
+        size: board.width(),
+    };
+    if held {
+        data.held.push(pos);
+    } else {
+        data.train.push(pos);
+    }
+}
+
+/// The rank of `keys[at]` (0 = best): the keys above it, and the equal ones listed before it.
+fn rank_of<K>(keys: &[K], at: usize, cmp: impl Fn(&K, &K) -> std::cmp::Ordering) -> usize {
+    keys.iter()
+        .enumerate()
+        .filter(|&(i, k)| match cmp(k, &keys[at]) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => i < at,
+            std::cmp::Ordering::Less => false,
+        })
+        .count()
+}
+
+fn strength(gammas: &[f64], c: &[u32; 9]) -> f64 {
+    c.iter().map(|&i| gammas[i as usize]).product()
+}
+
+/// Minorization-maximization over the training positions (see the module doc).
+fn fit(data: &Data, levels: &[(usize, u32)], iterations: usize) -> Vec<f64> {
+    let n = levels.len();
+    let mut gammas = vec![1.0f64; n];
+    let mut wins = vec![0.0f64; n];
+    for p in &data.train {
+        for &i in &data.cands[p.first + p.played] {
+            wins[i as usize] += 1.0;
+        }
+    }
+    let mut den = vec![0.0f64; n];
+    for it in 0..iterations {
+        for g in 0..GROUPS.len() {
+            den.fill(0.0);
+            for p in &data.train {
+                let cands = &data.cands[p.first..p.first + p.n];
+                let total: f64 = cands.iter().map(|c| strength(&gammas, c)).sum();
+                for c in cands {
+                    let i = c[g] as usize;
+                    den[i] += strength(&gammas, c) / gammas[i] / total;
+                }
+            }
+            for (i, &(group, _)) in levels.iter().enumerate() {
+                if group == g {
+                    // One virtual win and one virtual loss against a gamma of 1.
+                    gammas[i] = (wins[i] + 1.0) / (den[i] + 2.0 / (1.0 + gammas[i]));
+                }
+            }
+        }
+        if it % 5 == 4 || it + 1 == iterations {
+            eprintln!(
+                "round {}: training log-loss {:.4}",
+                it + 1,
+                log_loss(&data.train, &data.cands, &gammas)
+            );
+        }
+    }
+    gammas
+}
+
+/// Mean negative log-probability of the played moves.
+fn log_loss(positions: &[Position], cands: &[[u32; 9]], gammas: &[f64]) -> f64 {
+    let sum: f64 = positions
+        .iter()
+        .map(|p| {
+            let c = &cands[p.first..p.first + p.n];
+            let total: f64 = c.iter().map(|c| strength(gammas, c)).sum();
+            -(strength(gammas, &c[p.played]) / total).ln()
+        })
+        .sum();
+    sum / positions.len().max(1) as f64
+}
+
+/// Held-out prediction rates.
+struct Report {
+    /// (board size, positions, learned top-1, top-5, hand top-1, top-5), all sizes first (0).
+    rows: Vec<(usize, usize, f64, f64, f64, f64)>,
+    loss: f64,
+}
+
+impl Report {
+    fn of(data: &Data, gammas: &[f64]) -> Report {
+        let mut sizes: Vec<usize> = data.held.iter().map(|p| p.size).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut rows = Vec::new();
+        for size in std::iter::once(0).chain(sizes) {
+            let (mut n, mut l1, mut l5, mut h1, mut h5) = (0usize, 0, 0, 0, 0);
+            for p in data.held.iter().filter(|p| size == 0 || p.size == size) {
+                let c = &data.cands[p.first..p.first + p.n];
+                let s: Vec<f64> = c.iter().map(|c| strength(gammas, c)).collect();
+                let r = rank_of(&s, p.played, |a, b| a.total_cmp(b));
+                n += 1;
+                l1 += usize::from(r < 1);
+                l5 += usize::from(r < 5);
+                h1 += usize::from(p.hand_rank < 1);
+                h5 += usize::from(p.hand_rank < 5);
+            }
+            let f = |k: usize| k as f64 / n.max(1) as f64;
+            rows.push((size, n, f(l1), f(l5), f(h1), f(h5)));
+        }
+        Report {
+            rows,
+            loss: log_loss(&data.held, &data.cands, gammas),
+        }
+    }
+
+    /// `key=value` lines.
+    fn text(&self) -> String {
+        let mut s = format!("held_out_log_loss={:.4}\n", self.loss);
+        for &(size, n, l1, l5, h1, h5) in &self.rows {
+            let name = if size == 0 {
+                "all".to_string()
+            } else {
+                format!("{size}x{size}")
+            };
+            s.push_str(&format!(
+                "held_out_{name}={n} positions: top1 {l1:.3} top5 {l5:.3} (hand priors top1 {h1:.3} top5 {h5:.3})\n"
+            ));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_count_ties_listed_first() {
+        let keys = [3.0, 5.0, 3.0, 1.0];
+        let cmp = |a: &f64, b: &f64| a.total_cmp(b);
+        assert_eq!(rank_of(&keys, 1, cmp), 0);
+        assert_eq!(rank_of(&keys, 0, cmp), 1);
+        assert_eq!(rank_of(&keys, 2, cmp), 2);
+        assert_eq!(rank_of(&keys, 3, cmp), 3);
+    }
+
+    #[test]
+    fn the_fit_learns_that_the_played_feature_wins() {
+        // Two candidates per position: the played one always has `capture` level 1.
+        let mut data = Data::default();
+        let mut ids = Ids::new();
+        for k in 0..40 {
+            let first = data.cands.len();
+            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3];
+            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3];
+            a[8] = 1 + k % 3;
+            data.cands.push(ids.dense(&a));
+            data.cands.push(ids.dense(&b));
+            let pos = Position {
+                first,
+                n: 2,
+                played: 0,
+                hand_rank: 1,
+                size: 9,
+            };
+            if k % 4 == 0 {
+                data.held.push(pos);
+            } else {
+                data.train.push(pos);
+            }
+        }
+        let levels = ids.levels();
+        let gammas = fit(&data, &levels, 10);
+        let capture = |l: u32| gammas[(ids.offset[3] + l) as usize];
+        assert!(capture(1) > 10.0 * capture(0));
+        let r = Report::of(&data, &gammas);
+        assert_eq!(r.rows[0].1, 10);
+        assert_eq!((r.rows[0].2, r.rows[0].4), (1.0, 0.0));
+        assert!(r.loss < 0.2);
+    }
+}
