@@ -5,9 +5,14 @@
 //! cell and colour: the four line patterns (one per direction), taken as an unordered
 //! combination (a "code": 1001 of them, since 4 patterns out of 11 values with repetition).
 //! - value: every empty cell adds `mine[code of the side to move there]` and
-//!   `theirs[code of the other side there]`, plus a bias; this replaces the hand-set line
-//!   sum of the static evaluation, whose threat terms stay (see `PatternBoard::evaluate`). With
-//!   `mine = sum of PATTERN_VALUE`, `theirs = -mine` and bias 0 it is the hand evaluation.
+//!   `theirs[code of the other side there]`, plus a bias, plus `threat[threat mask]`: which
+//!   threat levels (open three up to open four, see `PatternBoard::threat_mask`) each side
+//!   holds somewhere on the board, the non-linear part a sum over cells misses (whose move it
+//!   is against which threats), plus per empty cell `joint[threat level of the side to move
+//!   there][threat level of the other side there]`: the two codes read together (a cell where
+//!   one side makes a four and the other an open three is not the sum of the two; the cell
+//!   tables are the backoff). With `mine = sum of PATTERN_VALUE`, `theirs = -mine`, bias 0,
+//!   `threat = patterns::hand_threat` and `joint = 0` it is the hand evaluation.
 //! - policy: a move's score is `attack[its code for the mover] + defend[its code for the
 //!   other side]` (fitted to the search's chosen moves; reported by the trainer, stored for
 //!   move ordering).
@@ -17,20 +22,29 @@
 //!
 //! File format (little-endian):
 //! ```text
-//! "SENTEWT1"                    8 bytes, the version
+//! "SENTEWT2"                    8 bytes, the version
 //! u32 n, n bytes UTF-8          provenance: `key=value` lines (rule=, command=, seed=, ...)
 //! i16 x 1001 x 8                value mine, value theirs, policy attack, policy defend; black,
 //!                               then the same four for white
 //! i32 x 2                       value bias for black to move, for white to move
+//! i16 x 16384 x 2               value threat table, black to move then white to move
+//! i16 x 256 x 2                 value joint cell table (mover's level x 16 + other's level),
+//!                               black to move then white to move
 //! u64                           FNV-1a 64 of every byte before it
 //! ```
+//!
+//! Version 1 files (`SENTEWT1`, no threat or joint table: the hand threat terms, joint 0) are still read, so the
+//! trainer's `--compare` takes an older generation's file.
 
 use std::sync::OnceLock;
 
+use crate::eval::patterns::{hand_threat, THREAT_MASKS};
 use crate::rules::Rule;
 
-/// The version tag every weights file starts with.
-pub const MAGIC: &[u8; 8] = b"SENTEWT1";
+/// The version tag every weights file this build writes starts with.
+pub const MAGIC: &[u8; 8] = b"SENTEWT2";
+/// The version before the threat and joint tables (read only).
+const MAGIC_V1: &[u8; 8] = b"SENTEWT1";
 /// Unordered combinations of four line patterns (11 values each).
 pub const CODES: usize = 1001;
 /// Line-pattern values (see `patterns::PATTERN_COUNT`).
@@ -47,7 +61,16 @@ pub struct Weights {
     pub tables: Vec<[[i16; CODES]; 4]>,
     /// Value bias with black, white to move.
     pub bias: [i32; 2],
+    /// `[colour to move][threat mask]`: the value of the threats on the board (see
+    /// `PatternBoard::threat_mask`), [`THREAT_MASKS`] entries each.
+    pub threat: [Vec<i16>; 2],
+    /// `[colour to move][mover's level * 16 + other side's level]` at an empty cell (threat
+    /// levels as `PatternBoard::p4`), [`JOINT`] entries each.
+    pub joint: [Vec<i16>; 2],
 }
+
+/// Entries of a joint cell table: two threat levels (`patterns::P4`, below 16).
+pub const JOINT: usize = 256;
 
 pub const VALUE_MINE: usize = 0;
 pub const VALUE_THEIRS: usize = 1;
@@ -76,7 +99,14 @@ impl Weights {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 4 + self.provenance.len() + 2 * CODES * 8 * 2 + 16);
+        let mut out = Vec::with_capacity(
+            8 + 4
+                + self.provenance.len()
+                + 2 * CODES * 8 * 2
+                + 2 * THREAT_MASKS * 2
+                + 2 * JOINT * 2
+                + 16,
+        );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.provenance.len() as u32).to_le_bytes());
         out.extend_from_slice(self.provenance.as_bytes());
@@ -90,6 +120,9 @@ impl Weights {
         for b in self.bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        for v in self.threat.iter().chain(&self.joint).flatten() {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -97,16 +130,22 @@ impl Weights {
 
     /// Reads a weights file, refusing a wrong version, length or checksum.
     pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
-        if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..8] != MAGIC {
-            return Err("not a sente weights file (version SENTEWT1)".into());
+        if bytes.len() < MAGIC.len() + 4 + 8 || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_V1) {
+            return Err("not a sente weights file (version SENTEWT2 or SENTEWT1)".into());
         }
+        let v1 = &bytes[..8] == MAGIC_V1;
         let (body, tail) = bytes.split_at(bytes.len() - 8);
         let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
         if fnv1a(body) != stored {
             return Err("weights checksum mismatch (corrupt file)".into());
         }
         let n = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")) as usize;
-        let want = 12 + n + 2 * 4 * CODES * 2 + 2 * 4;
+        let threat_bytes = if v1 {
+            0
+        } else {
+            2 * (THREAT_MASKS + JOINT) * 2
+        };
+        let want = 12 + n + 2 * 4 * CODES * 2 + 2 * 4 + threat_bytes;
         if body.len() != want {
             return Err(format!(
                 "weights file is {} bytes, expected {}",
@@ -132,10 +171,21 @@ impl Weights {
             *b = i32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
             at += 4;
         }
+        let hand: Vec<i16> = (0..THREAT_MASKS).map(|m| hand_threat(m) as i16).collect();
+        let mut threat = [hand.clone(), hand];
+        let mut joint = [vec![0i16; JOINT], vec![0i16; JOINT]];
+        if !v1 {
+            for v in threat.iter_mut().chain(joint.iter_mut()).flatten() {
+                *v = i16::from_le_bytes([body[at], body[at + 1]]);
+                at += 2;
+            }
+        }
         Ok(Weights {
             provenance,
             tables,
             bias,
+            threat,
+            joint,
         })
     }
 
@@ -182,10 +232,13 @@ pub fn patterns_of(code: usize) -> [usize; 4] {
 /// What the pattern board needs at run time: per colour, one entry per raw code (indexed by
 /// the 16-bit code, so no bounds check) holding `mine + theirs * 2^32`, so that a sum of
 /// entries keeps both sums exactly (the low 32 bits read as `i32` are the sum of `mine`;
-/// see [`unpack`]).
+/// see [`unpack`]); per colour to move, the threat table plus the bias; and the joint cell
+/// table indexed by black's level + 16 x white's level, holding the value with black to move
+/// + the value with white to move x 2^32 (summed and unpacked the same way).
 pub struct ValueTables {
     pub packed: [Box<[i64; 1 << 16]>; 2],
-    pub bias: [i32; 2],
+    pub threat: [Box<[i32; THREAT_MASKS]>; 2],
+    pub joint: [i64; JOINT],
 }
 
 /// The (mine, theirs) sums of a packed sum.
@@ -210,9 +263,26 @@ impl ValueTables {
             }
             t
         });
+        let threat = [0, 1].map(|c| {
+            let mut t: Box<[i32; THREAT_MASKS]> = vec![0i32; THREAT_MASKS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("THREAT_MASKS entries");
+            for (entry, &v) in t.iter_mut().zip(&w.threat[c]) {
+                *entry = v as i32 + w.bias[c];
+            }
+            t
+        });
+        let mut joint = [0i64; JOINT];
+        for (i, entry) in joint.iter_mut().enumerate() {
+            let (black, white) = (i & 15, i >> 4);
+            *entry = w.joint[0][black * 16 + white] as i64
+                + ((w.joint[1][white * 16 + black] as i64) << 32);
+        }
         ValueTables {
             packed,
-            bias: w.bias,
+            threat,
+            joint,
         }
     }
 }
@@ -417,8 +487,33 @@ mod tests {
         assert!(Weights::parse(&bytes[..bytes.len() - 3]).is_err());
         assert!(Weights::parse(b"SENTEWT0").is_err());
         let mut other_version = bytes.clone();
-        other_version[7] = b'2';
+        other_version[7] = b'1';
         assert!(Weights::parse(&other_version).is_err());
+    }
+
+    #[test]
+    fn version_1_files_read_with_the_hand_threat_terms() {
+        let w = embedded(Rule::Renju).unwrap();
+        let v2 = w.to_bytes();
+        // A version 1 file is a version 2 file without the threat and joint tables.
+        let mut v1 = v2[..v2.len() - 8 - 2 * (THREAT_MASKS + JOINT) * 2].to_vec();
+        v1[..8].copy_from_slice(MAGIC_V1);
+        let sum = fnv1a(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        let old = Weights::parse(&v1).unwrap();
+        assert_eq!((&old.tables, old.bias), (&w.tables, w.bias));
+        for c in 0..2 {
+            assert!(old.joint[c].iter().all(|&v| v == 0));
+            for m in [0, 1, 1 << 5, 3 << 7, THREAT_MASKS - 1] {
+                assert_eq!(old.threat[c][m] as i32, hand_threat(m));
+            }
+        }
+        // Read as version 2 it is too short.
+        v1[7] = b'2';
+        let n = v1.len() - 8;
+        let sum = fnv1a(&v1[..n]);
+        v1[n..].copy_from_slice(&sum.to_le_bytes());
+        assert!(Weights::parse(&v1).unwrap_err().contains("expected"));
     }
 
     #[test]

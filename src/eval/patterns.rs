@@ -361,6 +361,34 @@ const THREAT_THREE_THREE: i32 = 700;
 /// Evaluation penalty when the opponent holds a 4-3 or 3-3 point.
 const THREAT_PENDING: i32 = 250;
 
+/// Threat levels a [`PatternBoard::threat_mask`] records per side: [`P4_FLEX3`] to
+/// [`P4_FLEX4`].
+pub const THREAT_BITS: usize = (P4_FLEX4 - P4_FLEX3 + 1) as usize;
+/// Threat masks: both sides' [`THREAT_BITS`].
+pub const THREAT_MASKS: usize = 1 << (2 * THREAT_BITS);
+
+/// What the hand-set evaluation adds to the line sum for a [`PatternBoard::threat_mask`]: the
+/// [`TEMPO`], and the double threats either side holds: a 4-3 point for the mover wins unless
+/// the opponent can interrupt with fours, and a 3-3 point also needs the opponent to hold no
+/// open three (it would make an open four in reply, which a three cannot answer); the
+/// opponent's double threats must be answered now, which costs the mover its tempo.
+pub fn hand_threat(mask: usize) -> i32 {
+    let mine = |l: P4| mask >> (l - P4_FLEX3) & 1 != 0;
+    let theirs = |l: P4| mask >> (THREAT_BITS + (l - P4_FLEX3) as usize) & 1 != 0;
+    let mut score = TEMPO;
+    if !(theirs(P4_BLOCK4) || theirs(P4_BLOCK4_PLUS) || theirs(P4_BLOCK4_FLEX3)) {
+        if mine(P4_BLOCK4_FLEX3) {
+            score += THREAT_FOUR_THREE;
+        } else if mine(P4_FLEX3_2X) && !theirs(P4_FLEX4) {
+            score += THREAT_THREE_THREE;
+        }
+    }
+    if theirs(P4_BLOCK4_FLEX3) || theirs(P4_FLEX3_2X) {
+        score -= THREAT_PENDING;
+    }
+    score
+}
+
 /// Cells within this Chebyshev distance of a stone are move candidates.
 pub const NEAR_RADIUS: isize = 2;
 /// Cells within [`NEAR_RADIUS`] of a point, the point itself left out.
@@ -500,6 +528,9 @@ pub struct PatternBoard {
     learned: Option<&'static ValueTables>,
     /// Per colour, the sum over empty cells of the learned table entries (see [`unpack`]).
     lsum: [i64; 2],
+    /// The sum over empty cells of the learned joint table entries (see [`unpack`]: the value
+    /// with black to move, with white to move).
+    jsum: i64,
     /// Learned move policy for ordering (`None`: the search orders by the hand values).
     policy: Option<&'static PolicyTables>,
 }
@@ -534,6 +565,7 @@ impl PatternBoard {
             reach: 5 * board.dirs().into_iter().max().unwrap_or(0) as usize,
             learned: None,
             lsum: [0; 2],
+            jsum: 0,
             policy: None,
         };
         pb.rebuild();
@@ -549,6 +581,7 @@ impl PatternBoard {
         }
         self.sum = 0;
         self.lsum = [0; 2];
+        self.jsum = 0;
         self.p4_count = [[0; LEVELS]; 2];
         self.at_level = [[CellSet::default(); LEVELS]; 2];
         self.candidates = CellSet::default();
@@ -593,6 +626,7 @@ impl PatternBoard {
         self.sum = self.sum.wrapping_add(widen(st.code_value));
         if let Some(t) = self.learned {
             learned_add::<true>(&mut self.lsum, t, st.code_value);
+            self.jsum = self.jsum.wrapping_add(t.joint[joint_index(st.p4)]);
         }
         for c in 0..2 {
             let level = st.p4_of(c) as usize & (LEVELS - 1);
@@ -615,6 +649,7 @@ impl PatternBoard {
         self.sum = self.sum.wrapping_sub(widen(st.code_value));
         if let Some(t) = self.learned {
             learned_add::<false>(&mut self.lsum, t, st.code_value);
+            self.jsum = self.jsum.wrapping_sub(t.joint[joint_index(st.p4)]);
         }
         for c in 0..2 {
             let level = st.p4_of(c) as usize & (LEVELS - 1);
@@ -712,6 +747,7 @@ impl PatternBoard {
         let mut sum = self.sum;
         let learned = self.learned;
         let mut lsum = self.lsum;
+        let mut jsum = self.jsum;
         for di in 0..4 {
             let d = self.dirs[di] as usize;
             let code_value = &CODE_VALUE[di];
@@ -750,6 +786,12 @@ impl PatternBoard {
                             sum = sum.wrapping_add(VALUE_WIDE[new].wrapping_sub(VALUE_WIDE[old]));
                             let new4 = levels_of(st.code_value, combined);
                             if new4 != st.p4 {
+                                if let Some(t) = learned {
+                                    jsum = jsum.wrapping_add(
+                                        t.joint[joint_index(new4)]
+                                            .wrapping_sub(t.joint[joint_index(st.p4)]),
+                                    );
+                                }
                                 if any_tracked(new4, st.p4) {
                                     relevel(counts, at_level, at, st.p4, new4);
                                 }
@@ -772,6 +814,7 @@ impl PatternBoard {
         }
         self.sum = sum;
         self.lsum = lsum;
+        self.jsum = jsum;
     }
 
     /// The threat level a stone of `c` would make at `p`.
@@ -849,15 +892,34 @@ impl PatternBoard {
     /// other side to move); a constant near the value of one move keeps them together.
     #[inline]
     pub fn evaluate(&self) -> i32 {
-        let hand = self.hand_evaluate();
-        let Some(t) = self.learned else {
-            return hand;
-        };
-        // The learned tables replace the line sum; the threat terms and the tempo stay.
         let me = self.board.to_move().index();
         let op = 1 - me;
-        let line = self.sum(me) - self.sum(op);
-        hand - line + unpack(self.lsum[me]).0 + unpack(self.lsum[op]).1 + t.bias[me]
+        let mask = self.threat_mask();
+        let Some(t) = self.learned else {
+            return self.sum(me) - self.sum(op) + hand_threat(mask);
+        };
+        // The learned tables replace the line sum, and the learned threat table the tempo and
+        // the hand threat terms.
+        let joint = unpack(self.jsum);
+        let joint = if me == 0 { joint.0 } else { joint.1 };
+        unpack(self.lsum[me]).0 + unpack(self.lsum[op]).1 + joint + t.threat[me][mask]
+    }
+
+    /// Which threat levels from [`P4_FLEX3`] to [`P4_FLEX4`] each side has somewhere on the
+    /// board, as a [`THREAT_MASKS`] index: bit `l - P4_FLEX3` for the side to move, bit
+    /// `THREAT_BITS + l - P4_FLEX3` for the other side. What the static value adds beyond
+    /// the cells' sum is a function of this (see [`hand_threat`]), learned or hand-set.
+    #[inline]
+    pub fn threat_mask(&self) -> usize {
+        let me = self.board.to_move().index();
+        let bits = |c: usize| -> usize {
+            let counts = &self.p4_count[c][P4_FLEX3 as usize..=P4_FLEX4 as usize];
+            counts
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &n)| m | (usize::from(n > 0) << i))
+        };
+        bits(me) | bits(1 - me) << THREAT_BITS
     }
 
     /// Uses learned value tables (see `eval::learned`) instead of the hand-set line sum in
@@ -903,41 +965,13 @@ impl PatternBoard {
         (self.cells[p.idx()].code_value >> (16 * c.index()) & 0xFFFF) as usize
     }
 
-    /// The hand-set evaluation (see [`PatternBoard::evaluate`]).
-    #[inline]
-    fn hand_evaluate(&self) -> i32 {
-        let me = self.board.to_move().index();
-        let op = 1 - me;
-        let mut score = self.sum(me) - self.sum(op) + TEMPO;
-        let counts = &self.p4_count;
-        let fours = |side: usize| -> u16 {
-            counts[side][P4_BLOCK4 as usize..=P4_BLOCK4_FLEX3 as usize]
-                .iter()
-                .sum()
-        };
-        // A 4-3 point for the mover wins unless the opponent can interrupt with fours; a 3-3
-        // point also needs the opponent to hold no open three (it would make an open four
-        // in reply, which a three cannot answer).
-        if fours(op) == 0 {
-            if counts[me][P4_BLOCK4_FLEX3 as usize] > 0 {
-                score += THREAT_FOUR_THREE;
-            } else if counts[me][P4_FLEX3_2X as usize] > 0 && counts[op][P4_FLEX4 as usize] == 0 {
-                score += THREAT_THREE_THREE;
-            }
-        }
-        // The opponent's double threats must be answered now, which costs the mover its tempo.
-        if counts[op][P4_BLOCK4_FLEX3 as usize] + counts[op][P4_FLEX3_2X as usize] > 0 {
-            score -= THREAT_PENDING;
-        }
-        score
-    }
-
     /// Debug check: the incremental state equals a rebuild from scratch.
     pub fn validate(&self) {
         let mut fresh = self.clone();
         fresh.rebuild();
         assert_eq!(fresh.sum, self.sum, "pattern sums drifted");
         assert_eq!(fresh.lsum, self.lsum, "learned sums drifted");
+        assert_eq!(fresh.jsum, self.jsum, "learned joint sums drifted");
         assert_eq!(fresh.p4_count, self.p4_count, "threat counts drifted");
         assert!(fresh.at_level == self.at_level, "threat point sets drifted");
         assert_eq!(fresh.candidates, self.candidates, "candidate set drifted");
@@ -968,6 +1002,13 @@ fn learned_add<const ADD: bool>(lsum: &mut [i64; 2], t: &ValueTables, code_value
             sum.wrapping_sub(v)
         };
     }
+}
+
+/// A cell's index into the learned joint table (`ValueTables::joint`): black's threat level
+/// plus 16 times white's, from its [`CellState::p4`] (overline flags dropped).
+#[inline]
+fn joint_index(p4: u16) -> usize {
+    (p4 & 15 | (p4 >> 4) & 0xF0) as usize
 }
 
 /// Moves cell `at` between the threat counts and point sets when its levels (both colours, as
@@ -1226,14 +1267,16 @@ mod tests {
                     hand.undo();
                 }
                 pb.validate();
-                // The learned value differs from the hand one only through the line sum.
+                // The learned value: the cell sums, the joint sum and the threat table.
                 let me = pb.to_move().index();
-                let line = hand.sum(me) - hand.sum(1 - me);
-                let learned_line = pb.evaluate() - (hand.evaluate() - line);
                 let t = value_tables(rule).unwrap();
                 let (mine, _) = unpack(pb.lsum[me]);
                 let (_, theirs) = unpack(pb.lsum[1 - me]);
-                assert_eq!(learned_line, mine + theirs + t.bias[me]);
+                let joint = [unpack(pb.jsum).0, unpack(pb.jsum).1][me];
+                assert_eq!(
+                    pb.evaluate(),
+                    mine + theirs + joint + t.threat[me][pb.threat_mask()]
+                );
             }
             pb.set_learned(None);
             assert_eq!(pb.evaluate(), hand.evaluate());

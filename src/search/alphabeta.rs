@@ -19,8 +19,9 @@
 //! non-PV node far above beta returns its static value (reverse futility); late quiet moves
 //! are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more
 //! by their history ([`Searcher::update_history`]). Nothing is pruned while the opponent
-//! threatens a forced win (an open three, a 4-3 or 3-3 point). The constants are
-//! [`SearchParams`]'s.
+//! threatens a forced win (an open three, a 4-3 or 3-3 point), and the answers to an open
+//! three are searched a ply deeper, at most twice on a path (so long threat sequences of the
+//! opponent come into view). The constants are [`SearchParams`]'s.
 
 use std::time::{Duration, Instant};
 
@@ -106,6 +107,8 @@ pub struct Searcher<'a, 'm, 's> {
     stopped: bool,
     seldepth: u32,
     killers: Vec<[Pos; 2]>,
+    /// Defence extensions on the path to each ply (see [`Searcher::search`]).
+    extensions: Vec<i32>,
     /// Per colour (index [`hist_at`]), kept within +-`hist_max`: how often a quiet move at
     /// a point caused a cut-off lately (up) or was tried before the one that did (down).
     history: Vec<i32>,
@@ -149,6 +152,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             stopped: false,
             seldepth: 0,
             killers: vec![[Pos(0); 2]; MAX_PLY + 2],
+            extensions: vec![0; MAX_PLY + 2],
             history: vec![0; 2 * cells],
             cells,
             moves: (0..MAX_PLY + 2)
@@ -305,14 +309,31 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         None
     }
 
-    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn search(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.poll() {
             return 0;
         }
+        self.inherit_extensions(ply);
         self.seldepth = self.seldepth.max(ply as u32);
         if let Some(score) = self.threats(alpha, beta, depth, ply, 0) {
             return score;
+        }
+        // The opponent threatens an open four: the answers are few (our fours and the points
+        // that stop it), so they are searched a ply deeper, down to the leaves. A threat
+        // sequence then costs the attacker one ply per three instead of two, which is what
+        // lets the search see the long ones (VCTs of 8-20 moves decided most lost games).
+        // At most `defend_extension_max` on a path: an open three that stands while the
+        // defender plays fours would otherwise extend every node of the chain.
+        // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
+        if self.params.defend_extension > 0
+            && ply + 2 * (depth.max(0) as usize) < MAX_PLY
+            && self.extensions[ply + 1] < self.params.defend_extension_max
+            && self.uses_policy()
+            && self.pb.count(self.pb.to_move().opponent(), P4_FLEX4) > 0
+        {
+            depth = depth.max(0) + self.params.defend_extension;
+            self.extensions[ply + 1] += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(alpha, beta, ply, 0);
@@ -464,6 +485,16 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         best
     }
 
+    /// The children of a node at `ply` start with its count of defence extensions. (Chains of
+    /// forced blocks can run past the arrays' end; there nothing is extended any more.)
+    #[inline]
+    fn inherit_extensions(&mut self, ply: usize) {
+        let here = self.extensions.get(ply).copied().unwrap_or(i32::MAX);
+        if let Some(next) = self.extensions.get_mut(ply + 1) {
+            *next = here;
+        }
+    }
+
     /// Whether moves are ordered by the learned policy.
     #[inline]
     fn uses_policy(&self) -> bool {
@@ -491,6 +522,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         if self.poll() {
             return 0;
         }
+        self.inherit_extensions(ply);
         self.seldepth = self.seldepth.max(ply as u32);
         if let Some(score) = self.threats(alpha, beta, 0, ply, qply) {
             return score;
@@ -1076,6 +1108,31 @@ mod tests {
                 r.info
             );
         }
+    }
+
+    #[test]
+    fn the_answers_to_an_open_three_are_searched_deeper() {
+        // White (to reply) can make an open three along its open two: with the extension
+        // black's answers at the horizon get a ply of search (more nodes at the same depth);
+        // without it those leaves stand pat.
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (9, 9), (3, 11)],
+            &[(6, 6), (7, 6)],
+            Color::Black,
+        );
+        let run = |defend_extension| {
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
+            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            let params = SearchParams {
+                defend_extension,
+                ..SearchParams::default()
+            };
+            search_with(pb, SearchLimit::depth(2), params, &mut |_| {}).info
+        };
+        let (plain, extended) = (run(0), run(1));
+        assert!(extended.nodes > plain.nodes, "{plain:?} {extended:?}");
     }
 
     #[test]

@@ -50,6 +50,11 @@ pub struct SearchParams {
     pub prune_depth: i32,
     pub prune_count: usize,
     pub prune_policy: i32,
+    /// Plies added at a node whose opponent threatens an open four (its moves are only the
+    /// answers), also at the leaves.
+    pub defend_extension: i32,
+    /// Most defence extensions on one path from the root.
+    pub defend_extension_max: i32,
     /// Half-width of the root's aspiration window (0: none); doubles on each re-search.
     pub aspiration: i32,
     /// Deepest chain of fours followed in quiescence. Short on purpose: longer chains are the
@@ -80,6 +85,8 @@ impl Default for SearchParams {
             hist_scale: 64,
             quiescence_plies: 2,
             aspiration: 60,
+            defend_extension: 1,
+            defend_extension_max: 2,
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,

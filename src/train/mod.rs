@@ -2,13 +2,13 @@
 //! (`selfplay::record`) and writes a weights file.
 //!
 //! Value: Texel-style logistic regression. A position's value is the learned line sum (the
-//! tables summed over its empty cells, see `eval::learned`) plus what the hand evaluation adds
-//! besides its line sum (tempo, threat terms: a fixed offset here); the model says the mover
+//! tables summed over its empty cells, see `eval::learned`) plus a bias and the threat table's
+//! entry for the threats on the board (`PatternBoard::threat_mask`); the model says the mover
 //! wins with probability `sigmoid(value / K)`. K is fitted first with the hand tables (so the
 //! learned values keep the hand scale the search's margins are tuned to); the target mixes the
 //! game result with `sigmoid(search score / K)` (a forced win or loss counts as 1 or 0). The
-//! tables start at the hand values and an L2 term pulls them back there, so rare codes keep
-//! their hand value. Positions where a five is on the board's next move are left out: the
+//! tables start at the hand values and an L2 term pulls them back there, so rare codes and
+//! threat masks keep their hand value. Positions where a five is on the board's next move are left out: the
 //! search never evaluates them.
 //!
 //! Policy: softmax over the legal points near a stone of `attack[mover's code] +
@@ -24,10 +24,12 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use crate::eval::learned::{
-    canonical, fnv1a, patterns_of, Weights, CODES, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE,
+    canonical, fnv1a, patterns_of, Weights, CODES, JOINT, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE,
     VALUE_THEIRS,
 };
-use crate::eval::patterns::{PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE};
+use crate::eval::patterns::{
+    hand_threat, PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE, THREAT_MASKS,
+};
 use crate::rules::mnk::splitmix64;
 use crate::rules::{Board, Color, Rule};
 use crate::selfplay::record::{GameLine, Outcome, Score, MAGIC};
@@ -62,6 +64,11 @@ pub struct TrainArgs {
     /// L2 pull of the value tables towards the hand values, per position.
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
+    /// Fit the cell tables only, the threat table kept at the hand threat terms and the
+    /// joint table at 0 (the model of weights version 1): the ablation that says what the
+    /// threat and joint tables add.
+    #[arg(long)]
+    pub cells_only: bool,
     /// A weights file (e.g. the previous generation's) whose held-out loss and top-1 are
     /// reported beside the new ones, on the same held-out positions.
     #[arg(long)]
@@ -72,8 +79,8 @@ pub struct TrainArgs {
 struct Sample {
     /// (feature, count): value-table entries summed over the empty cells.
     value: Vec<(u16, u16)>,
-    /// What the hand evaluation adds besides its line sum.
-    offset: f64,
+    /// The threat-table parameter of the position (see [`threat_feature`]).
+    threat: usize,
     /// The hand evaluation (the baseline).
     hand: f64,
     /// Mover's colour index (bias feature).
@@ -95,6 +102,20 @@ struct Sample {
 /// Index of a feature in the flat parameter vector: colour slot, table, code.
 fn feature(slot: usize, table: usize, code: usize) -> usize {
     (slot * 4 + table) * CODES + code
+}
+
+/// Where the value biases start in the flat parameter vector (black, white to move).
+const BIAS_AT: usize = 2 * 4 * CODES;
+/// Where the threat tables start (per colour slot to move, [`THREAT_MASKS`] each).
+const THREAT_AT: usize = BIAS_AT + 2;
+/// Where the joint cell tables start (per colour slot to move, [`JOINT`] each).
+const JOINT_AT: usize = THREAT_AT + 2 * THREAT_MASKS;
+/// Length of the flat value parameter vector.
+const VALUE_PARAMS: usize = JOINT_AT + 2 * JOINT;
+
+/// Index of the threat-table entry of colour slot `slot` to move and threat mask `mask`.
+fn threat_feature(slot: usize, mask: usize) -> usize {
+    THREAT_AT + slot * THREAT_MASKS + mask
 }
 
 /// The file name of `path` (provenance names data files, not where they were kept).
@@ -121,7 +142,7 @@ pub(crate) fn data_line(path: &std::path::Path, text: &str, magic: &str, games: 
 fn command_line(args: &TrainArgs) -> String {
     let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
     format!(
-        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}",
+        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}{}",
         args.rule,
         data.join(" "),
         file_name(&args.out),
@@ -130,7 +151,12 @@ fn command_line(args: &TrainArgs) -> String {
         args.epochs,
         args.policy_epochs,
         args.result_weight,
-        args.l2
+        args.l2,
+        if args.cells_only {
+            " --cells-only"
+        } else {
+            ""
+        }
     )
 }
 
@@ -236,6 +262,10 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let mut policy = vec![0.0f64; 2 * 2 * CODES];
     fit_policy(&train, &mut policy, args.policy_epochs);
     let (hand_top1, learned_top1) = top1(&held, &policy);
+    println!(
+        "held-out policy scores (logits x 100; the search's thresholds read these units), {}",
+        policy_spread(&held, &policy)
+    );
     if let Some(path) = &args.compare {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let old = crate::eval::learned::check(&bytes, rule)
@@ -248,6 +278,11 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             loss_against(&held, &old_params, k, |s| s.result),
             100.0 * top1(&held, &old_policy).1
         );
+        println!(
+            "{} held-out policy scores, {}",
+            file_name(path),
+            policy_spread(&held, &old_policy)
+        );
     }
     println!(
         "move prediction on held-out positions (top-1 against the search's move): hand line values {:.1}%, learned policy {:.1}%",
@@ -255,19 +290,6 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         100.0 * learned_top1
     );
 
-    let mut tables = vec![[[0i16; CODES]; 4]; 2];
-    for (c, colour) in tables.iter_mut().enumerate() {
-        let s = if rule == Rule::Renju { c } else { 0 };
-        for code in 0..CODES {
-            for t in [VALUE_MINE, VALUE_THEIRS] {
-                colour[t][code] = to_i16(params[feature(s, t, code)]);
-            }
-            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
-                colour[t][code] = to_i16(100.0 * policy[(s * 2 + i) * CODES + code]);
-            }
-        }
-    }
-    let bias_at = 2 * 4 * CODES;
     let provenance = format!(
         "rule={}\ncommand={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\nresult_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
         rule.name(),
@@ -282,14 +304,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         learned_top1,
         hand_top1
     );
-    let w = Weights {
-        provenance,
-        tables,
-        bias: [
-            params[bias_at].round() as i32,
-            params[bias_at + 1].round() as i32,
-        ],
-    };
+    let w = weights_of(&params, &policy, rule, provenance);
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -297,6 +312,44 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} (fnv1a {:016x})", args.out.display(), w.checksum());
     Ok(())
+}
+
+/// The weights file of fitted value parameters and policy (rounded to the stored integers).
+fn weights_of(params: &[f64], policy: &[f64], rule: Rule, provenance: String) -> Weights {
+    let mut tables = vec![[[0i16; CODES]; 4]; 2];
+    let threat = [0, 1].map(|c| {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        (0..THREAT_MASKS)
+            .map(|m| to_i16(params[threat_feature(s, m)]))
+            .collect::<Vec<i16>>()
+    });
+    let joint = [0, 1].map(|c| {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        (0..JOINT)
+            .map(|j| to_i16(params[JOINT_AT + s * JOINT + j]))
+            .collect::<Vec<i16>>()
+    });
+    for (c, colour) in tables.iter_mut().enumerate() {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        for code in 0..CODES {
+            for t in [VALUE_MINE, VALUE_THEIRS] {
+                colour[t][code] = to_i16(params[feature(s, t, code)]);
+            }
+            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
+                colour[t][code] = to_i16(100.0 * policy[(s * 2 + i) * CODES + code]);
+            }
+        }
+    }
+    Weights {
+        provenance,
+        tables,
+        bias: [
+            params[BIAS_AT].round() as i32,
+            params[BIAS_AT + 1].round() as i32,
+        ],
+        threat,
+        joint,
+    }
 }
 
 fn to_i16(v: f64) -> i16 {
@@ -319,7 +372,6 @@ fn sample(
         return None;
     }
     let mut counts = std::collections::BTreeMap::<u16, u16>::new();
-    let mut line = 0i32;
     let mut policy = Vec::new();
     let mut hand_best = (i32::MIN, false);
     for p in b.empty_points() {
@@ -330,7 +382,10 @@ fn sample(
         *counts
             .entry(feature(slot(op), VALUE_THEIRS, co) as u16)
             .or_default() += 1;
-        line += pb.cell_value(me, p) - pb.cell_value(op, p);
+        let joint = pb.p4(me, p) as usize * 16 + pb.p4(op, p) as usize;
+        *counts
+            .entry((JOINT_AT + slot(me) * JOINT + joint) as u16)
+            .or_default() += 1;
         if pb.is_near(p) && b.check(p).is_ok() {
             let f = (
                 ((slot(me) * 2) * CODES + cm) as u16,
@@ -351,7 +406,6 @@ fn sample(
         return None;
     }
     let played_is_candidate = pb.is_near(played);
-    let hand = pb.evaluate() as f64;
     let result = outcome.score_for(me) as f64;
     // The target is finished in `run_train` once K is known; the search's score waits in
     // `hand` until then (NaN: none).
@@ -362,7 +416,7 @@ fn sample(
     };
     Some(Sample {
         value: counts.into_iter().collect(),
-        offset: hand - line as f64,
+        threat: threat_feature(slot(me), pb.threat_mask()),
         hand: parked,
         mover: me.index(),
         target,
@@ -391,23 +445,25 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// The hand tables as parameters: `mine` = the code's line-value sum, `theirs` = its negation,
-/// biases 0.
+/// biases 0, the threat tables the hand threat terms.
 fn hand_params() -> Vec<f64> {
-    let mut p = vec![0.0; 2 * 4 * CODES + 2];
+    let mut p = vec![0.0; VALUE_PARAMS];
     for slot in 0..2 {
         for code in 0..CODES {
             let v: i32 = patterns_of(code).iter().map(|&q| PATTERN_VALUE[q]).sum();
             p[feature(slot, VALUE_MINE, code)] = v as f64;
             p[feature(slot, VALUE_THEIRS, code)] = -v as f64;
         }
+        for m in 0..THREAT_MASKS {
+            p[threat_feature(slot, m)] = hand_threat(m) as f64;
+        }
     }
     p
 }
 
 fn value_of(s: &Sample, params: &[f64]) -> f64 {
-    let bias = params[2 * 4 * CODES + s.mover];
-    s.offset
-        + bias
+    params[BIAS_AT + s.mover]
+        + params[s.threat]
         + s.value
             .iter()
             .map(|&(f, n)| params[f as usize] * n as f64)
@@ -472,7 +528,8 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
             for &(f, c) in &s.value {
                 grad[f as usize] += d * c as f64;
             }
-            grad[2 * 4 * CODES + s.mover] += d;
+            grad[BIAS_AT + s.mover] += d;
+            grad[s.threat] += d;
         }
         for i in 0..n {
             let g = grad[i] + 2.0 * args.l2 * (params[i] - init[i]);
@@ -480,7 +537,8 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
             let vh = v[i] / (1.0 - b2.powi(step as i32));
-            if grad[i] != 0.0 || params[i] != init[i] {
+            let frozen = args.cells_only && i >= THREAT_AT;
+            if !frozen && (grad[i] != 0.0 || params[i] != init[i]) {
                 params[i] -= lr * mh / (vh.sqrt() + 1e-12);
             }
         }
@@ -532,7 +590,7 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
 
 /// A weights file's tables as the trainer's value parameters and policy.
 fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
-    let mut params = vec![0.0; 2 * 4 * CODES + 2];
+    let mut params = vec![0.0; VALUE_PARAMS];
     let mut policy = vec![0.0; 2 * 2 * CODES];
     let slots = if rule == Rule::Renju { 2 } else { 1 };
     for s in 0..slots {
@@ -545,9 +603,47 @@ fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
             }
         }
     }
-    params[2 * 4 * CODES] = w.bias[0] as f64;
-    params[2 * 4 * CODES + 1] = w.bias[1] as f64;
+    params[BIAS_AT] = w.bias[0] as f64;
+    params[BIAS_AT + 1] = w.bias[1] as f64;
+    for s in 0..slots {
+        for (m, &v) in w.threat[s].iter().enumerate() {
+            params[threat_feature(s, m)] = v as f64;
+        }
+        for (j, &v) in w.joint[s].iter().enumerate() {
+            params[JOINT_AT + s * JOINT + j] = v as f64;
+        }
+    }
     (params, policy)
+}
+
+/// Deciles 10, 50 and 90 of the policy score (as stored: logits x 100) of the played moves and
+/// of the other candidates on `data`: how the policy's scale moves between generations.
+fn policy_spread(data: &[Sample], policy: &[f64]) -> String {
+    let (mut played, mut others) = (Vec::new(), Vec::new());
+    for s in data.iter().filter(|s| !s.policy.is_empty()) {
+        for (i, &(a, d)) in s.policy.iter().enumerate() {
+            let v = (100.0 * policy[a as usize]).round() + (100.0 * policy[d as usize]).round();
+            if i == 0 {
+                played.push(v);
+            } else {
+                others.push(v);
+            }
+        }
+    }
+    let deciles = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let at = |q: usize| {
+            v.get(v.len().saturating_sub(1) * q / 100)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        format!("{:.0} / {:.0} / {:.0}", at(10), at(50), at(90))
+    };
+    format!(
+        "deciles 10/50/90: played {}, others {}",
+        deciles(&mut played),
+        deciles(&mut others)
+    )
 }
 
 /// Top-1 rates on `data` of the hand baseline and of the policy (ties count against).
@@ -605,6 +701,58 @@ mod tests {
         let hand = PatternBoard::new(&b2).evaluate() as f64;
         assert_eq!(value_of(&s, &hand_params()), hand);
         assert!(s.policy.len() > 5);
+    }
+
+    /// The run-time evaluation with fitted tables (cell, threat and joint tables, kept
+    /// incrementally on play and undo) is exactly the trainer's value of the same parameters.
+    #[test]
+    fn learned_tables_evaluate_as_the_trainer_values_them() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let slot = |c: Color| if rule == Rule::Renju { c.index() } else { 0 };
+            let mut h = 7u64;
+            let mut params = hand_params();
+            for v in params.iter_mut() {
+                *v = (*v + (splitmix64(&mut h) % 401) as f64 - 200.0).round();
+            }
+            let policy = vec![0.0; 2 * 2 * CODES];
+            let w = weights_of(&params, &policy, rule, format!("rule={}\n", rule.name()));
+            let tables: &'static crate::eval::learned::ValueTables =
+                Box::leak(Box::new(crate::eval::learned::ValueTables::new(&w)));
+            let mut pb = PatternBoard::new(&Board::new(15, 15, rule).unwrap());
+            pb.set_learned(Some(tables));
+            let mut compared = 0;
+            let mut threats = 0;
+            for game in 0..6 {
+                let centre = pb.board().centre();
+                pb.play(centre);
+                while !pb.board().is_over() {
+                    let b = pb.board();
+                    let moves: Vec<_> = b
+                        .empty_points()
+                        .filter(|&p| pb.is_near(p) && b.check(p).is_ok())
+                        .collect();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let p = moves[(splitmix64(&mut h) % moves.len() as u64) as usize];
+                    if let Some(s) = sample(b, p, Score::Eval(0), Outcome::Draw, &slot) {
+                        assert_eq!(pb.evaluate() as f64, value_of(&s, &params), "game {game}");
+                        compared += 1;
+                        threats += usize::from(pb.threat_mask() != 0);
+                    }
+                    pb.play(p);
+                    pb.validate();
+                }
+                while pb.board().stones() > 0 {
+                    pb.undo();
+                }
+                pb.validate();
+            }
+            assert!(
+                compared > 50 && threats > 10,
+                "{compared} positions, {threats} with threats"
+            );
+        }
     }
 
     #[test]
