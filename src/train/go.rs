@@ -22,7 +22,6 @@ use crate::eval::go_gammas::Gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::{PriorReader, PriorWeights};
 use crate::rules::go::{GoGame, GoMove};
-use crate::rules::mnk::splitmix64;
 use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
 
 /// `sente go-train`: options.
@@ -34,12 +33,8 @@ pub struct GoTrainArgs {
     /// Where to write the gammas (e.g. weights/go-gammas.txt).
     #[arg(long)]
     pub out: PathBuf,
-    /// Seed of the training / held-out split.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// One game in this many is held out.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
-    pub holdout: u64,
+    #[command(flatten)]
+    pub split: super::HoldoutSplit,
     /// Rounds of minorization-maximization (each updates every group once).
     #[arg(long, default_value_t = 20)]
     pub iterations: usize,
@@ -123,8 +118,8 @@ fn command_line(args: &GoTrainArgs) -> String {
         "sente go-train --data {} --out {} --seed {} --holdout {} --iterations {}",
         data.join(" "),
         file_name(&args.out),
-        args.seed,
-        args.holdout,
+        args.split.seed,
+        args.split.holdout,
         args.iterations
     )
 }
@@ -147,10 +142,9 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
             }
             let game = GoGameLine::parse(line)
                 .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-            let mut h = args.seed
-                ^ (game.job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                ^ (game.size as u64) << 56;
-            let held = splitmix64(&mut h).is_multiple_of(args.holdout);
+            let held = args
+                .split
+                .holds_out(game.job as u64, (game.size as u64) << 56);
             game.replay(|g, mv, _, chosen| {
                 if let (true, GoMove::Play(p)) = (chosen, mv) {
                     add_position(&mut data, &mut ids, &mut ladders, g, p.idx(), held);
@@ -185,7 +179,7 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     }
     table.provenance = format!(
         "command={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\n{}",
-        args.seed,
+        args.split.seed,
         data.train.len(),
         data.held.len(),
         super::utc_now(),

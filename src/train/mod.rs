@@ -34,6 +34,27 @@ use crate::rules::mnk::splitmix64;
 use crate::rules::{Board, Color, Rule};
 use crate::selfplay::record::{GameLine, Outcome, Score, MAGIC};
 
+/// The training / held-out split shared by `sente train` and `sente go-train`: a game is held
+/// out by a hash of the seed and its job number, so the split does not depend on file order.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HoldoutSplit {
+    /// Seed of the training / held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One game in this many is held out.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+    pub holdout: u64,
+}
+
+impl HoldoutSplit {
+    /// Whether the game of this job (`salt` tells apart job numbers of different files' kinds,
+    /// e.g. Go board sizes) is held out.
+    pub fn holds_out(&self, job: u64, salt: u64) -> bool {
+        let mut h = self.seed ^ job.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt;
+        splitmix64(&mut h).is_multiple_of(self.holdout)
+    }
+}
+
 /// `sente train`: options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -46,12 +67,8 @@ pub struct TrainArgs {
     /// Where to write the weights file (e.g. weights/freestyle.sw).
     #[arg(long)]
     pub out: PathBuf,
-    /// Seed of the training / held-out split.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// One game in this many is held out.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
-    pub holdout: u64,
+    #[command(flatten)]
+    pub split: HoldoutSplit,
     /// Full-batch steps of the value fit (0: write the hand tables).
     #[arg(long, default_value_t = 300)]
     pub epochs: usize,
@@ -146,8 +163,8 @@ fn command_line(args: &TrainArgs) -> String {
         args.rule,
         data.join(" "),
         file_name(&args.out),
-        args.seed,
-        args.holdout,
+        args.split.seed,
+        args.split.holdout,
         args.epochs,
         args.policy_epochs,
         args.result_weight,
@@ -189,8 +206,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             }
             let game = GameLine::parse(line)
                 .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-            let mut h = args.seed ^ (game.job as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let holdout = splitmix64(&mut h).is_multiple_of(args.holdout);
+            let holdout = args.split.holds_out(game.job as u64, 0);
             let into = if holdout { &mut held } else { &mut train };
             let mut board = Board::new(15, 15, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.replay(&mut board, &mut |b, p, m| {
@@ -293,7 +309,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let provenance = format!(
         "rule={}\ncommand={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\nresult_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
         rule.name(),
-        args.seed,
+        args.split.seed,
         train.len(),
         held.len(),
         utc_now(),
