@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod dfpn;
 mod info;
 pub mod mcts;
 mod mcts_config;
@@ -12,6 +13,7 @@ pub mod move_filter;
 pub mod params;
 pub mod playout;
 pub mod smp;
+pub mod threat_moves;
 pub mod threats;
 pub mod tt;
 pub mod ttt;

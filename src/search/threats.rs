@@ -10,12 +10,12 @@
 //! whose only block is forbidden has lost.
 
 use crate::eval::patterns::{
-    levels, PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FIVE, P4_FLEX3,
-    P4_FLEX3_2X, P4_FLEX3_PLUS, P4_FLEX4,
+    PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::{renju, three_three};
 use crate::search::clock::TimeManager;
+use crate::search::threat_moves::{open_four_ready, ThreatMoves};
 use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// Entries in the cache of positions already shown to have no VCF.
@@ -312,8 +312,6 @@ const SALT_DEFEND: [u64; 2] = [0x9FB2_1C65_1E98_DF25, 0x2545_F491_4F6C_DD1D];
 
 /// Fewest cache entries, whatever the memory limit.
 const VCT_MIN_ENTRIES: usize = 1 << 10;
-/// Moves kept on the scratch stack before it would have to grow.
-const STACK_CAPACITY: usize = 8192;
 
 /// VCT: victory by continuous threats, fours *and* open threes. After a four the defender's
 /// reply is forced; after an open three the defender may try every move that leaves the attacker
@@ -339,9 +337,7 @@ pub struct Vct {
     nodes: u64,
     budget: u64,
     aborted: bool,
-    stack: Vec<Pos>,
-    mark: Vec<u32>,
-    stamp: u32,
+    gen: ThreatMoves,
 }
 
 impl Default for Vct {
@@ -361,17 +357,13 @@ impl Vct {
             nodes: 0,
             budget: 0,
             aborted: false,
-            stack: Vec::with_capacity(STACK_CAPACITY),
-            mark: Vec::new(),
-            stamp: 0,
+            gen: ThreatMoves::new(),
         }
     }
 
     /// Bytes held by the cache and scratch buffers (for the memory limit).
     pub fn bytes(&self) -> usize {
-        self.cache.len() * std::mem::size_of::<VctEntry>()
-            + self.stack.capacity() * std::mem::size_of::<Pos>()
-            + self.mark.capacity() * std::mem::size_of::<u32>()
+        self.cache.len() * std::mem::size_of::<VctEntry>() + self.gen.bytes()
     }
 
     /// Bytes of the result cache alone (what [`Vct::with_bytes`] was asked to bound).
@@ -415,7 +407,7 @@ impl Vct {
         self.nodes = 0;
         self.budget = node_budget;
         self.aborted = false;
-        self.prepare(pb);
+        self.gen.prepare(pb);
         let att = pb.to_move();
         for depth in 1..=max_depth {
             if let Some(m) = self.root(pb, att, depth, tm) {
@@ -442,13 +434,6 @@ impl Vct {
         let found = self.find(pb, max_depth, node_budget, tm);
         pb.set_to_move(me);
         found
-    }
-
-    fn prepare(&mut self, pb: &PatternBoard) {
-        let board = pb.board();
-        if self.mark.len() != board.array_len() {
-            self.mark = vec![0; board.array_len()];
-        }
     }
 
     /// The root of one deepening step: like [`Vct::attack`] but remembers the winning move.
@@ -497,11 +482,11 @@ impl Vct {
         depth: u32,
         tm: &TimeManager<'_>,
     ) -> Option<Pos> {
-        let base = self.stack.len();
-        self.attack_moves(pb, att, depth);
+        let base = self.gen.stack.len();
+        self.gen.attack_moves(pb, att, depth >= 2);
         let mut found = None;
-        for i in base..self.stack.len() {
-            let m = self.stack[i];
+        for i in base..self.gen.stack.len() {
+            let m = self.gen.stack[i];
             if self.try_threat(pb, att, m, depth, tm) {
                 found = Some(m);
                 break;
@@ -510,7 +495,7 @@ impl Vct {
                 break;
             }
         }
-        self.stack.truncate(base);
+        self.gen.stack.truncate(base);
         found
     }
 
@@ -599,43 +584,6 @@ impl Vct {
         won
     }
 
-    /// Pushes the attacker's threat moves, strongest first: 4-3 and 3-3 points, then fours,
-    /// then threes. With one attacker move left only fours and 3-3 points can still win (a
-    /// single three needs a follow-up).
-    fn attack_moves(&mut self, pb: &mut PatternBoard, att: Color, depth: u32) {
-        let base = self.stack.len();
-        const STRONG: u32 = FOURS | levels(&[P4_FLEX3_2X]);
-        const THREES: u32 = levels(&[P4_FLEX3, P4_FLEX3_PLUS]);
-        let wanted = if depth >= 2 { STRONG | THREES } else { STRONG };
-        self.stack.extend(pb.cells_at(att, wanted));
-        // Order: 4-3 first, then 3-3, then fours, then threes; ties by line weight.
-        let rank = |p: Pos| -> i32 {
-            let level = pb.p4(att, p);
-            let class = match level {
-                P4_BLOCK4_FLEX3 => 5,
-                P4_FLEX3_2X => 4,
-                P4_BLOCK4_PLUS => 3,
-                P4_BLOCK4 => 2,
-                P4_FLEX3_PLUS => 1,
-                _ => 0,
-            };
-            class * 10_000 + pb.cell_value(att, p) + pb.cell_value(att.opponent(), p) / 2
-        };
-        self.stack[base..].sort_unstable_by_key(|&p| (std::cmp::Reverse(rank(p)), p.0));
-        if att == Color::Black && pb.board().rule().restricts_black() {
-            // Drop forbidden points (tested only for the few suspicious levels).
-            let mut keep = base;
-            for i in base..self.stack.len() {
-                let p = self.stack[i];
-                if !forbidden_for(pb, att, p) {
-                    self.stack[keep] = p;
-                    keep += 1;
-                }
-            }
-            self.stack.truncate(keep);
-        }
-    }
-
     /// Plays the attacker's threat `m` and asks whether every defence loses.
     fn try_threat(
         &mut self,
@@ -649,17 +597,6 @@ impl Vct {
         let won = self.defend(pb, att, m, depth - 1, tm);
         pb.undo();
         won
-    }
-
-    /// Whether `att` has an open-four point it may play.
-    fn open_four_ready(&self, pb: &mut PatternBoard, att: Color) -> bool {
-        if pb.count(att, P4_FLEX4) == 0 {
-            return false;
-        }
-        if att == Color::Black && pb.board().rule().restricts_black() {
-            return first_point_at(pb, att, P4_FLEX4, true).is_some();
-        }
-        true
     }
 
     /// Defender to move after the attacker's threat at `m`: does the attacker win whatever the
@@ -699,7 +636,7 @@ impl Vct {
             pb.undo();
             return won;
         }
-        if !self.open_four_ready(pb, att) {
+        if !open_four_ready(pb, att) {
             // Not a real threat (renju: its open-four points are forbidden).
             return false;
         }
@@ -711,17 +648,17 @@ impl Vct {
         if let Some(known) = self.probe(key, depth) {
             return known;
         }
-        let base = self.stack.len();
-        let blocks = self.defence_moves(pb, att, m);
+        let base = self.gen.stack.len();
+        let blocks = self.gen.defence_moves(pb, att, m);
         let mut won = true;
         // Blocks: each must leave no open-four point, then the attacker goes on.
         for i in base..base + blocks {
-            let q = self.stack[i];
+            let q = self.gen.stack[i];
             if forbidden_for(pb, def, q) {
                 continue;
             }
             pb.play(q);
-            let result = if self.open_four_ready(pb, att) {
+            let result = if open_four_ready(pb, att) {
                 None
             } else {
                 Some(self.attack(pb, att, depth, tm))
@@ -734,13 +671,13 @@ impl Vct {
         }
         // Counter-fours: the attacker must block, then the defender faces the threat again.
         if won {
-            for i in base + blocks..self.stack.len() {
-                let d = self.stack[i];
+            for i in base + blocks..self.gen.stack.len() {
+                let d = self.gen.stack[i];
                 if forbidden_for(pb, def, d) {
                     continue;
                 }
                 pb.play(d);
-                let result = if !self.open_four_ready(pb, att) {
+                let result = if !open_four_ready(pb, att) {
                     // A four that also blocks was judged among the blocks.
                     true
                 } else if pb.count(def, P4_FIVE) > 1 {
@@ -763,7 +700,7 @@ impl Vct {
                 }
             }
         }
-        self.stack.truncate(base);
+        self.gen.stack.truncate(base);
         self.store(key, depth, won);
         won
     }
@@ -772,92 +709,26 @@ impl Vct {
     /// defender): the blocks that leave no open-four point, then its own fours. For analysis and
     /// tests; the search uses the same candidates without collecting them.
     pub fn defences(&mut self, pb: &mut PatternBoard, m: Pos) -> Vec<Pos> {
-        self.prepare(pb);
+        self.gen.prepare(pb);
         let def = pb.to_move();
         let att = def.opponent();
-        let base = self.stack.len();
-        let blocks = self.defence_moves(pb, att, m);
+        let base = self.gen.stack.len();
+        let blocks = self.gen.defence_moves(pb, att, m);
         let mut out = Vec::new();
-        for i in base..self.stack.len() {
-            let q = self.stack[i];
+        for i in base..self.gen.stack.len() {
+            let q = self.gen.stack[i];
             if forbidden_for(pb, def, q) {
                 continue;
             }
             pb.play(q);
-            let keeps = i >= base + blocks || !self.open_four_ready(pb, att);
+            let keeps = i >= base + blocks || !open_four_ready(pb, att);
             pb.undo();
             if keeps && !out.contains(&q) {
                 out.push(q);
             }
         }
-        self.stack.truncate(base);
+        self.gen.stack.truncate(base);
         out
-    }
-
-    /// Pushes the defender's candidate moves after the attacker's three at `m` and returns how
-    /// many of them are blocks; the rest (after them) are the defender's fours. Blocks are the
-    /// attacker's open-four points and the points on the lines that make them, within four
-    /// cells; whether a block really kills every open-four point is tested when it is played.
-    fn defence_moves(&mut self, pb: &PatternBoard, att: Color, m: Pos) -> usize {
-        let def = att.opponent();
-        let base = self.stack.len();
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|x| *x = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
-        let dirs = pb.board().dirs();
-        // The open-four points: on m's lines, unless some lie elsewhere (then scan everything).
-        let mut found = 0u16;
-        let total = pb.count(att, P4_FLEX4);
-        let flex_base = self.stack.len();
-        for d in dirs {
-            for off in -5isize..=5 {
-                let q = m.step(d, off);
-                if pb.board().is_empty(q)
-                    && pb.p4(att, q) == P4_FLEX4
-                    && self.mark[q.idx()] != stamp
-                {
-                    self.mark[q.idx()] = stamp;
-                    self.stack.push(q);
-                    found += 1;
-                }
-            }
-        }
-        if found < total {
-            for q in pb.cells_at(att, levels(&[P4_FLEX4])) {
-                if self.mark[q.idx()] != stamp {
-                    self.mark[q.idx()] = stamp;
-                    self.stack.push(q);
-                }
-            }
-        }
-        let flex_end = self.stack.len();
-        for i in flex_base..flex_end {
-            let q = self.stack[i];
-            for (di, &d) in dirs.iter().enumerate() {
-                if pb.pattern(att, q, di) < crate::eval::patterns::BLOCK4 {
-                    continue;
-                }
-                for off in -4isize..=4 {
-                    let r = q.step(d, off);
-                    if off != 0 && pb.board().is_empty(r) && self.mark[r.idx()] != stamp {
-                        self.mark[r.idx()] = stamp;
-                        self.stack.push(r);
-                    }
-                }
-            }
-        }
-        let blocks = self.stack.len() - base;
-        // Counter-fours, blocks or not: a four that only half-blocks still forces a reply.
-        let fours = pb.count(def, P4_BLOCK4)
-            + pb.count(def, P4_BLOCK4_PLUS)
-            + pb.count(def, P4_BLOCK4_FLEX3);
-        if fours > 0 {
-            self.stack.extend(pb.cells_at(def, FOURS));
-        }
-        blocks
     }
 }
 
