@@ -26,11 +26,11 @@
 //! (`timeout_turn` with no match clock, or a match clock whose fair share of the remaining time
 //! is more than the turn allows: saving time then buys nothing), the time is spent as strong
 //! engines spend a fixed time per move: the target is the whole hard deadline
-//! ([`PER_MOVE_TARGET`]), cut to three quarters only when the choice has long been settled, and
-//! an iteration starts whenever half the last iteration's time is left (about half of the move
-//! it searches first, which costs about as much as the whole last iteration): a cut iteration
-//! still checks the best move deeper, or at least fills the table for the next move, with time
-//! that would be lost. When the match clock binds, the target is the fair share of the
+//! ([`PER_MOVE_TARGET`]), and an iteration starts whatever time is left: a cut iteration still
+//! checks the best move deeper, or at least fills the table for the next move, with time that
+//! would be lost. Only a choice long settled stops at three quarters of the deadline, and then
+//! an iteration starts only while half the last iteration's time is left (about half of the
+//! move it searches first, which costs about as much as the whole last iteration). When the match clock binds, the target is the fair share of the
 //! remaining time scaled by the stability, and an iteration starts only if the whole of it can
 //! finish, since time saved now is time for later moves. Either way the hard deadline stops
 //! the search (never late). A won game (a five, an open four, a VCF, a win the search proves)
@@ -312,6 +312,11 @@ impl TimeManager<'_> {
         };
         let elapsed = self.start.elapsed();
         let (target, next) = match (turn, self.hard) {
+            // When the whole deadline is the target, an iteration starts whatever is left: a
+            // cut one may still reach the best move's score deeper and fills the table for the
+            // next move, with time that would be lost. Otherwise half the last iteration's
+            // time must be left (about what the first move of the next one costs).
+            (true, Some(hard)) if share >= 1.0 => (hard, Duration::ZERO),
             (true, Some(hard)) => (hard.mul_f64(share), last_iteration / 2),
             _ => (
                 self.soft.map_or(Duration::MAX, |s| s.mul_f64(share)),
@@ -610,17 +615,18 @@ mod tests {
         );
         assert!(at(180).may_deepen(9, 0, ms(300), &calm));
         assert!(
-            !at(300).may_deepen(9, 0, ms(300), &calm),
-            "not even half its first move would be searched"
-        );
-        assert!(
-            at(400).may_deepen(9, 0, ms(20), &calm),
+            at(400).may_deepen(9, 0, ms(300), &calm),
             "the time would be lost: it is spent"
         );
         let mut settled = Stability::default();
         for _ in 0..8 {
             settled.iteration(false, 0);
         }
+        assert!(at(200).may_deepen(9, 0, ms(200), &settled));
+        assert!(
+            !at(300).may_deepen(9, 0, ms(300), &settled),
+            "settled: not even half its first move would be searched"
+        );
         assert!(at(300).may_deepen(9, 0, ms(10), &settled));
         assert!(at(330).may_deepen(9, 0, ms(10), &calm));
         assert!(
@@ -633,7 +639,7 @@ mod tests {
         }
         assert!(at(400).may_deepen(9, 0, ms(10), &shaken));
         assert!(
-            !at(425).may_deepen(9, 0, ms(10), &shaken),
+            !at(431).may_deepen(9, 0, ms(10), &shaken),
             "never past the hard deadline"
         );
         assert!(!at(430).may_deepen(9, 0, ms(0), &calm));
