@@ -961,10 +961,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             // A win proven within the horizon ends the search. So does a proven loss, unless
             // the time of this move is lost if unused: the search is selective (near the
             // leaves the weakest moves are not tried), so a deeper and wider iteration may yet
-            // find a defence, or a longer one.
-            let proven = best_info.score.abs() >= MATE_BOUND
-                && (MATE - best_info.score.abs()) as u32 <= depth;
-            if proven && (best_info.score > 0 || !self.thinks_when_forced()) {
+            // find a defence, or a longer one; up to twice the mate's distance, beyond which
+            // every node of its lines is searched as widely as any.
+            let distance = (MATE - best_info.score.abs()) as u32;
+            if best_info.score.abs() >= MATE_BOUND
+                && distance <= depth
+                && (best_info.score > 0 || !self.thinks_when_forced() || 2 * distance <= depth)
+            {
                 break;
             }
             for r in root.iter_mut() {
@@ -1170,7 +1173,7 @@ mod tests {
     fn a_proven_loss_is_searched_on_when_the_time_is_lost_if_unused() {
         // White has two open threes: black (to move) can block one, and loses. A win or a loss
         // proven within the horizon ends a depth-limited search; with a turn clock as well, the
-        // loss is searched on to the depth limit (the time would be lost), a win is not.
+        // loss is searched on (the time would be lost) to twice its distance, a win is not.
         let lost = board(
             Rule::Freestyle,
             &[(0, 0), (14, 14), (0, 14)],
@@ -1184,10 +1187,14 @@ mod tests {
         let (_, alone) = best(&lost, SearchLimit::depth(9));
         assert!(alone.mate.is_some_and(|m| m < 0), "{alone:?}");
         assert!(alone.depth < 9, "{alone:?}");
-        let (p, timed) = best(&lost, turn(9));
+        let (p, timed) = best(&lost, turn(20));
         assert!(lost.is_empty(p));
         assert!(timed.mate.is_some_and(|m| m < 0), "{timed:?}");
-        assert_eq!(timed.depth, 9, "{timed:?}");
+        assert_eq!(
+            timed.depth,
+            2 * (-timed.mate.unwrap()) as u32,
+            "to twice the mate's distance: {timed:?}"
+        );
         let won = board(
             Rule::Freestyle,
             &[(6, 8), (7, 8), (8, 8), (2, 2), (2, 3), (2, 4)],
