@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::arena::balance::{self, Balance};
 use crate::arena::coords::Mv;
-use crate::arena::engine::{ArenaPosition, GameSetup};
+use crate::arena::engine::GameSetup;
 use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
 use crate::arena::merge::merge;
 use crate::arena::record::ResultFile;
@@ -22,7 +22,7 @@ use crate::arena::tournament::{
     run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
 };
 use crate::arena::{openings, Sprt};
-use crate::rules::{Board, Rule};
+use crate::rules::game::{with_game, GamePosition, GameVisitor};
 
 /// `sente match`: engines play each other over their protocols, the runner referees.
 #[derive(clap::Args, Debug)]
@@ -168,40 +168,33 @@ fn setup_of(
     tc: &str,
 ) -> anyhow::Result<GameSetup> {
     let game = GameName::from_name(game).ok_or_else(|| anyhow!("unknown game"))?;
-    let default_size = match game {
-        GameName::Gomoku | GameName::Renju => "15",
-        GameName::Go => "9",
-        GameName::Ttt => "3",
-    };
-    let (width, height) =
-        parse_size(size.unwrap_or(default_size)).context("--size takes N or WxH")?;
-    let rule = match game {
-        GameName::Renju => Rule::Renju,
-        GameName::Gomoku => {
-            let r = Rule::from_name(rule).ok_or_else(|| anyhow!("unknown rule {rule:?}"))?;
-            if r == Rule::Renju {
-                bail!("renju is its own game: use --game renju");
+    /// The game's own defaults and checks.
+    struct Checked<'a>(GameName, Option<&'a str>, &'a str, f32, &'a str);
+    impl GameVisitor for Checked<'_> {
+        type Out = anyhow::Result<GameSetup>;
+        fn visit<P: GamePosition>(self) -> Self::Out {
+            let Checked(game, size, rule, komi, tc) = self;
+            let (width, height) = match size {
+                Some(s) => parse_size(s).context("--size takes N or WxH")?,
+                None => (P::default_side(game), P::default_side(game)),
+            };
+            let rule = P::rule_for(game, rule).map_err(|e| anyhow!(e))?;
+            let tc: TimeControl = tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
+            let setup = GameSetup {
+                game,
+                rule,
+                width,
+                height,
+                komi,
+                tc,
+            };
+            if P::start(&setup.board()).is_none() {
+                bail!("{} cannot be played on {width}x{height}", game.name());
             }
-            r
+            Ok(setup)
         }
-        _ => Rule::Freestyle,
-    };
-    let tc: TimeControl = tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
-    let setup = GameSetup {
-        game,
-        rule,
-        width,
-        height,
-        komi,
-        tc,
-    };
-    if game != GameName::Go && Board::from_setup(&setup).is_none() {
-        bail!("{} cannot be played on {width}x{height}", game.name());
     }
-    if game == GameName::Go && !(2..=25).contains(&width) {
-        bail!("Go boards are 2..25 points wide");
-    }
-    Ok(setup)
+    with_game(game, Checked(game, size, rule, komi, tc))
 }
 
 /// Resolves the engine arguments; engines whose executable is missing are skipped with a

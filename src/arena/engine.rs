@@ -9,14 +9,13 @@
 use std::fmt;
 use std::time::Instant;
 
-use super::coords::{go_move, gtp_vertex, mv_of_go, Mv};
+use super::coords::Mv;
 use super::manifest::GameName;
 use super::tc::{MoveBudget, TimeControl};
 use crate::players::player::decide_with_limit;
-use crate::players::{go_level, mnk_level};
-use crate::players::{Decision, Player};
-use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, KoRule, Scoring};
-use crate::rules::{Board, Color, Pos, Position, Rule};
+use crate::players::{with_level, Decision, LevelVisitor, Player};
+use crate::rules::game::{GamePosition, Setup};
+use crate::rules::{Color, Rule};
 use crate::search::clock::{GameClock, SearchLimit};
 
 /// The game every engine is set up for.
@@ -34,6 +33,19 @@ pub struct GameSetup {
     pub komi: f32,
     /// Time control.
     pub tc: TimeControl,
+}
+
+impl GameSetup {
+    /// The board the game is set up on, as the rules take it.
+    pub fn board(&self) -> Setup {
+        Setup {
+            game: self.game,
+            rule: self.rule,
+            width: self.width,
+            height: self.height,
+            komi: self.komi,
+        }
+    }
 }
 
 /// An engine's answer to a move request.
@@ -156,151 +168,23 @@ trait InternalSide: Send {
     ) -> Result<Answer, Fault>;
 }
 
-/// What a [`GameName`] is to the arena: its position type, for the code that works the same
-/// for every game ([`Internal`], the referee's [`super::referee::Position`]).
-pub trait GameVisitor {
-    /// What the visit gives.
-    type Out;
-    /// Does the work for the game whose positions are `P`.
-    fn visit<P: ArenaPosition>(self) -> Self::Out;
-}
-
-/// Calls `visitor` with the position type of `game`: the one place the arena maps a game's
-/// name to its game (a new game adds its arm here, its name to [`GameName`] and an
-/// [`ArenaPosition`] impl).
-pub fn with_game<V: GameVisitor>(game: GameName, visitor: V) -> V::Out {
-    match game {
-        GameName::Gomoku | GameName::Renju | GameName::Ttt => visitor.visit::<Board>(),
-        GameName::Go => visitor.visit::<GoGame>(),
-    }
-}
-
-/// A game's position as the referee's moves reach it.
-pub trait ArenaPosition: Position + 'static {
-    /// The empty position of `setup`, if it is this game on a board it can play.
-    fn from_setup(setup: &GameSetup) -> Option<Self>;
-    /// Our level `level` of `game` (one of the names this position plays), seeded with `seed`.
-    fn level(game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<Self>>>;
-    /// The move `mv` here; a refusal says why not (off the board, a pass where none exists).
-    fn to_move_of(&self, mv: Mv) -> Result<Self::Move, String>;
-    /// The referee's spelling of our move `m`.
-    fn mv_of(&self, m: Self::Move) -> Mv;
-    /// How `mv` is named in a refusal.
-    fn name_of(&self, mv: Mv) -> String;
-    /// Black's and white's points (komi included) where a finished game is counted (Go);
-    /// `None` where a line or a full board ends it.
-    fn area_count(&self) -> Option<(f32, f32)> {
-        None
-    }
-    /// The move limit when none is given: none for boards that fill up.
-    fn default_move_limit(&self) -> Option<usize> {
-        None
-    }
-    /// The gomoku-family board, for what only gomoku asks (opening balance); `None` elsewhere.
-    fn mnk_board(&self) -> Option<&Board> {
-        None
-    }
-}
-
-impl ArenaPosition for Board {
-    /// An empty gomoku-family board (tic-tac-toe: 3 in a row), if the setup is one.
-    fn from_setup(setup: &GameSetup) -> Option<Board> {
-        match setup.game {
-            GameName::Ttt => (setup.width == 3 && setup.height == 3)
-                .then(|| Board::with_k(3, 3, 3, Rule::Freestyle)),
-            GameName::Gomoku | GameName::Renju => {
-                Board::new(setup.width, setup.height, setup.rule).ok()
-            }
-            GameName::Go => None,
-        }
-    }
-    fn level(game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
-        mnk_level(game == GameName::Ttt, level, seed)
-    }
-    fn to_move_of(&self, mv: Mv) -> Result<Pos, String> {
-        let Mv::At(x, y) = mv else {
-            return Err("pass is not a move in this game".into());
-        };
-        self.pos(x as i64, y as i64)
-            .ok_or_else(|| format!("{mv} is off the board"))
-    }
-    fn mv_of(&self, p: Pos) -> Mv {
-        let (x, y) = self.xy(p);
-        Mv::At(x, y)
-    }
-    fn name_of(&self, mv: Mv) -> String {
-        mv.to_string()
-    }
-    fn mnk_board(&self) -> Option<&Board> {
-        Some(self)
-    }
-}
-
-impl ArenaPosition for GoGame {
-    /// An empty Go game under the referee's rules (Chinese area scoring, positional superko,
-    /// no suicide, the setup's komi), if the setup is Go on a playable board.
-    fn from_setup(setup: &GameSetup) -> Option<GoGame> {
-        let rules = GoRules {
-            komi: setup.komi,
-            ko: KoRule::PositionalSuperko,
-            scoring: Scoring::Area,
-            suicide: false,
-            ..GoRules::default()
-        };
-        (setup.game == GameName::Go)
-            .then(|| GoGame::new(setup.width, setup.height, rules).ok())
-            .flatten()
-    }
-    fn level(_game: GameName, level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
-        go_level(level, seed)
-    }
-    fn to_move_of(&self, mv: Mv) -> Result<GoMove, String> {
-        go_move(mv, self.board()).ok_or_else(|| format!("{} is off the board", self.name_of(mv)))
-    }
-    fn mv_of(&self, m: GoMove) -> Mv {
-        mv_of_go(m, self.board())
-    }
-    fn name_of(&self, mv: Mv) -> String {
-        gtp_vertex(mv, self.board().height())
-    }
-    /// Area counted as the board stands, every stone alive (see [`super::referee`]).
-    fn area_count(&self) -> Option<(f32, f32)> {
-        let d = score_detail(self.board(), &[], self.rules());
-        let black = (d.stones[0] + d.territory[0]) as f32;
-        Some((
-            black,
-            (d.stones[1] + d.territory[1]) as f32 + self.rules().komi,
-        ))
-    }
-    fn default_move_limit(&self) -> Option<usize> {
-        Some(3 * self.board().width() * self.board().height())
-    }
-}
-
-/// Plays the referee's move `mv` on `pos` for the side to move; the refusal names the move as
-/// the game spells it.
-pub fn play_mv<P: ArenaPosition>(pos: &mut P, mv: Mv) -> Result<(), String> {
-    let m = pos.to_move_of(mv)?;
-    pos.play(m).map_err(|e| format!("{}: {e}", pos.name_of(mv)))
-}
-
 /// A level and the game it has been told so far. The player and the position live across the
 /// moves of a game, so that a search can reuse its tree as it does under a protocol, and a
 /// request that extends the last one is played on, not replayed.
-struct Side<P: ArenaPosition> {
+struct Side<P: GamePosition> {
     player: Box<dyn Player<P>>,
     /// The position after `told`.
     kept: Option<(P, Vec<(Color, Mv)>)>,
 }
 
-impl<P: ArenaPosition> Side<P> {
+impl<P: GamePosition> Side<P> {
     /// The position after `moves`, kept for the next request. A move the rules or the turn
     /// order refuse is a refusal.
     fn sync(&mut self, setup: &GameSetup, moves: &[(Color, Mv)]) -> Result<&P, Fault> {
         let (mut pos, mut told) = match self.kept.take() {
             Some((pos, told)) if moves.starts_with(&told) => (pos, told),
             _ => (
-                P::from_setup(setup)
+                P::start(&setup.board())
                     .ok_or_else(|| Fault::Refused(format!("not a {} game", setup.game.name())))?,
                 Vec::new(),
             ),
@@ -309,20 +193,20 @@ impl<P: ArenaPosition> Side<P> {
             if c != pos.to_move() {
                 return Err(Fault::Refused(format!("{c:?} moved out of turn")));
             }
-            play_mv(&mut pos, mv).map_err(Fault::Refused)?;
+            pos.play_mv(mv).map_err(Fault::Refused)?;
             told.push((c, mv));
         }
         Ok(&self.kept.insert((pos, told)).0)
     }
 }
 
-impl<P: ArenaPosition> InternalSide for Side<P> {
+impl<P: GamePosition> InternalSide for Side<P> {
     fn reseed(&mut self, seed: u64) {
         self.player.set_seed(seed);
     }
 
     fn start_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
-        let start = P::from_setup(setup).ok_or_else(|| {
+        let start = P::start(&setup.board()).ok_or_else(|| {
             Fault::Refused(format!(
                 "cannot play {} on {}x{}",
                 setup.game.name(),
@@ -374,15 +258,14 @@ fn move_limit(setup: &GameSetup, budget: &MoveBudget, nodes: Option<u64>) -> Sea
 impl Internal {
     /// The level `level` of `game`, seeded with `seed`, searching at most `nodes` per move.
     pub fn new(game: GameName, level: &str, seed: u64, nodes: Option<u64>) -> Option<Internal> {
-        struct NewSide<'a>(GameName, &'a str, u64);
-        impl GameVisitor for NewSide<'_> {
-            type Out = Option<Box<dyn InternalSide>>;
-            fn visit<P: ArenaPosition>(self) -> Self::Out {
-                let player = P::level(self.0, self.1, self.2)?;
-                Some(Box::new(Side::<P> { player, kept: None }))
+        struct NewSide;
+        impl LevelVisitor for NewSide {
+            type Out = Box<dyn InternalSide>;
+            fn visit<P: GamePosition>(self, player: Box<dyn Player<P>>) -> Self::Out {
+                Box::new(Side::<P> { player, kept: None })
             }
         }
-        let side = with_game(game, NewSide(game, level, seed))?;
+        let side = with_level(game, level, seed, NewSide)?;
         Some(Internal {
             name: format!("internal:{level}"),
             side,
@@ -532,27 +415,6 @@ pub(crate) mod tests {
         // And a gomoku level does not take a Go board.
         let mut strong = Internal::new(GameName::Gomoku, "strong", 1, None).unwrap();
         assert!(strong.start_game(&go_setup(9), Instant::now()).is_err());
-    }
-
-    #[test]
-    fn go_moves_reach_the_referee_as_the_gtp_driver_reports_them() {
-        let game = GoGame::new(5, 5, GoRules::default()).unwrap();
-        assert_eq!(game.mv_of(GoMove::Pass), Mv::Pass);
-        // GTP A5 is the top-left corner: the arena's (0, 0).
-        let a5 = game.board().point(0, 4).unwrap();
-        assert_eq!(game.mv_of(GoMove::Play(a5)), Mv::At(0, 0));
-        assert_eq!(game.to_move_of(Mv::At(0, 0)), Ok(GoMove::Play(a5)));
-        assert_eq!(
-            game.to_move_of(Mv::At(5, 0)),
-            Err("F5 is off the board".into())
-        );
-        let board = Board::new(9, 9, Rule::Freestyle).unwrap();
-        assert_eq!(
-            board.to_move_of(Mv::Pass),
-            Err("pass is not a move in this game".into())
-        );
-        let p = board.to_move_of(Mv::At(2, 3)).unwrap();
-        assert_eq!(board.mv_of(p), Mv::At(2, 3));
     }
 
     #[test]

@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 
 use log::warn;
 
-use super::coords::{gtp_vertex, parse_gtp_vertex, Mv};
+use super::coords::Mv;
 use super::engine::{Answer, Engine, Fault, GameSetup};
 use super::gomocup::with_stderr;
 use super::manifest::{EngineSpec, GameName};
 use super::process::{Process, Silence};
 use super::tc::MoveBudget;
+use crate::rules::notation::{gtp_vertex, parse_gtp_vertex};
 use crate::rules::Color;
 
 /// A GTP engine process and what it has been told of the current game.

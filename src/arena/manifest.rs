@@ -39,41 +39,8 @@ pub enum Protocol {
     Gtp,
 }
 
-/// The games a manifest may list (and `sente match --game` accepts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameName {
-    /// Gomoku under any non-renju rule (freestyle, standard, caro).
-    Gomoku,
-    /// Renju (forbidden points for black).
-    Renju,
-    /// Tic-tac-toe (3x3, three in a row).
-    Ttt,
-    /// Go.
-    Go,
-}
-
-impl GameName {
-    /// Parses `gomoku`, `renju`, `ttt` (or `tictactoe`), `go`.
-    pub fn from_name(s: &str) -> Option<GameName> {
-        match s.to_ascii_lowercase().as_str() {
-            "gomoku" => Some(GameName::Gomoku),
-            "renju" => Some(GameName::Renju),
-            "ttt" | "tictactoe" | "tic-tac-toe" => Some(GameName::Ttt),
-            "go" => Some(GameName::Go),
-            _ => None,
-        }
-    }
-    /// The lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameName::Gomoku => "gomoku",
-            GameName::Renju => "renju",
-            GameName::Ttt => "ttt",
-            GameName::Go => "go",
-        }
-    }
-}
+/// The games a manifest may list (and `sente match --game` accepts): the rules' registry.
+pub use crate::rules::game::GameName;
 
 /// A manifest as written in the file.
 #[derive(Clone, Debug, Deserialize)]

@@ -16,15 +16,20 @@ use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::referee::{check_opening, Position};
 use crate::eval::window::WINDOW;
+use crate::rules::game::{with_game, GamePosition, GameVisitor};
 use crate::rules::{Board, Cell, Color};
 
-/// Fewest and most stones of a generated opening for `game`, when not given.
+/// Fewest and most stones of a generated opening for `game`, when not given (the game's own
+/// [`GamePosition::opening_stones`]).
 pub fn default_stones(game: GameName) -> (usize, usize) {
-    match game {
-        GameName::Gomoku | GameName::Renju => (2, 4),
-        GameName::Ttt => (1, 1),
-        GameName::Go => (0, 0),
+    struct Stones(GameName);
+    impl GameVisitor for Stones {
+        type Out = (usize, usize);
+        fn visit<P: GamePosition>(self) -> (usize, usize) {
+            P::opening_stones(self.0)
+        }
     }
+    with_game(game, Stones(game))
 }
 
 /// A legal opening of `stones.0..=stones.1` moves for `setup`, or `None` when none was found
@@ -36,10 +41,7 @@ pub fn generate(
 ) -> Option<Vec<Mv>> {
     let (w, h) = (setup.width, setup.height);
     let (cx, cy) = (w / 2, h / 2);
-    let r = match setup.game {
-        GameName::Ttt => 1,
-        _ => (w.min(h) / 6).max(1),
-    };
+    let r = (w.min(h) / 6).max(1);
     let x0 = cx.saturating_sub(r);
     let y0 = cy.saturating_sub(r);
     let x1 = (cx + r).min(w - 1);

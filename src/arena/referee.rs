@@ -17,11 +17,9 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::coords::Mv;
-use super::engine::{
-    play_mv, with_game, Answer, ArenaPosition, Engine, Fault, GameSetup, GameVisitor,
-};
-use super::manifest::GameName;
+use super::engine::{Answer, Engine, Fault, GameSetup};
 use super::tc::SideClock;
+use crate::rules::game::{with_game, GamePosition, GameVisitor};
 use crate::rules::{Board, Color, Outcome as RulesOutcome};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
@@ -165,11 +163,11 @@ pub struct GameResult {
     pub last_think: Option<(Color, u64)>,
 }
 
-/// The position the referee keeps, whatever the game: a [`crate::rules::Position`] that the
-/// referee's moves reach ([`ArenaPosition`]), chosen once from the setup.
+/// The position the referee keeps, whatever the game: a [`GamePosition`] chosen once from the
+/// setup.
 pub struct Position(Box<dyn Refereed>);
 
-/// What the referee asks of a position; every [`ArenaPosition`] offers it.
+/// What the referee asks of a position; every [`GamePosition`] offers it.
 trait Refereed: Send {
     fn to_move(&self) -> Color;
     fn play(&mut self, mv: Mv) -> Result<(), String>;
@@ -178,12 +176,12 @@ trait Refereed: Send {
     fn board(&self) -> Option<&Board>;
 }
 
-impl<P: ArenaPosition> Refereed for P {
+impl<P: GamePosition> Refereed for P {
     fn to_move(&self) -> Color {
         crate::rules::Position::to_move(self)
     }
     fn play(&mut self, mv: Mv) -> Result<(), String> {
-        play_mv(self, mv)
+        self.play_mv(mv)
     }
     fn verdict(&self) -> Option<(Outcome, EndReason)> {
         let outcome = self.outcome()?;
@@ -199,10 +197,10 @@ impl<P: ArenaPosition> Refereed for P {
         Some((outcome, reason))
     }
     fn default_move_limit(&self) -> Option<usize> {
-        ArenaPosition::default_move_limit(self)
+        GamePosition::default_move_limit(self)
     }
     fn board(&self) -> Option<&Board> {
-        self.mnk_board()
+        (self as &dyn std::any::Any).downcast_ref()
     }
 }
 
@@ -212,18 +210,17 @@ impl Position {
         struct Start<'a>(&'a GameSetup);
         impl GameVisitor for Start<'_> {
             type Out = Option<Position>;
-            fn visit<P: ArenaPosition>(self) -> Option<Position> {
-                P::from_setup(self.0).map(|p| Position(Box::new(p)) as Position)
+            fn visit<P: GamePosition>(self) -> Option<Position> {
+                P::start(&self.0.board()).map(|p| Position(Box::new(p)) as Position)
             }
         }
-        with_game(setup.game, Start(setup)).ok_or_else(|| match setup.game {
-            GameName::Go => format!("cannot play Go on {}x{}", setup.width, setup.height),
-            game => format!(
+        with_game(setup.game, Start(setup)).ok_or_else(|| {
+            format!(
                 "cannot referee {} on {}x{}",
-                game.name(),
+                setup.game.name(),
                 setup.width,
                 setup.height
-            ),
+            )
         })
     }
     /// The side to move.
@@ -373,6 +370,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::manifest::GameName;
     use crate::arena::tc::TimeControl;
     use crate::rules::Rule;
 

@@ -23,6 +23,7 @@ pub use crate::search::SearchInfo;
 pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 pub use player::{Decision, Player};
 
+use crate::rules::game::{GameName, GamePosition};
 use crate::rules::go::GoGame;
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
@@ -138,6 +139,31 @@ pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Boa
 /// The Go level `level` (case-insensitive), seeded with `seed`.
 pub fn go_level(level: &str, seed: u64) -> Option<Box<dyn Player<GoGame>>> {
     Some(go_player(level, seed)?)
+}
+
+/// What to do with a level of whichever game (the arena's in-process engines).
+pub trait LevelVisitor {
+    /// What the visit gives.
+    type Out;
+    /// Does the work with `player`, a level of the game whose positions are `P`.
+    fn visit<P: GamePosition>(self, player: Box<dyn Player<P>>) -> Self::Out;
+}
+
+/// Hands the level `level` (case-insensitive) of `game`, seeded with `seed`, to `visitor`;
+/// `None` when the game has no such level. The one place a game's name meets its levels: a new
+/// game adds its arm here.
+pub fn with_level<V: LevelVisitor>(
+    game: GameName,
+    level: &str,
+    seed: u64,
+    visitor: V,
+) -> Option<V::Out> {
+    Some(match game {
+        GameName::Gomoku | GameName::Renju | GameName::Ttt => {
+            visitor.visit(mnk_level(game == GameName::Ttt, level, seed)?)
+        }
+        GameName::Go => visitor.visit(go_level(level, seed)?),
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Game physics and law: boards, win tests, forbidden points, the tic-tac-toe grid, and the
 //! [`Position`] interface every game offers. No search, no I/O.
 
+pub mod game;
 pub mod go;
 pub mod mnk;
 pub mod notation;

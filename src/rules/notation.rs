@@ -19,6 +19,13 @@
 //!   row from the **top** ([`sgf_point`]).
 //!
 //! Gomoku names stop at 26 columns (one letter each); wider boards fall back to `x,y`.
+//!
+//! A move of any game as the referee and the Gomocup protocol count it is an [`Mv`]: `x` from
+//! the left, `y` from the **top**, or a pass, spelled `x,y` / `pass` or as a GTP vertex
+//! ([`gtp_vertex`], [`parse_gtp_vertex`]). Each game converts it to its own moves
+//! ([`crate::rules::game::GamePosition`]).
+
+use std::fmt;
 
 /// GTP column letters: `A` to `Z` without `I` (so at most 25 columns).
 pub const GTP_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -143,6 +150,47 @@ pub fn parse_renju_name(s: &str, height: usize) -> Option<(usize, usize)> {
     (n <= height).then(|| (x, height - n))
 }
 
+/// A move: a stone on a point, or a pass (Go only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mv {
+    /// A stone at column `x` from the left, row `y` from the top.
+    At(usize, usize),
+    /// No stone (Go).
+    Pass,
+}
+
+impl fmt::Display for Mv {
+    /// Gomocup spelling (`7,7`) or `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mv::At(x, y) => write!(f, "{x},{y}"),
+            Mv::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+/// The GTP vertex of `mv` on a board `height` rows high (`D4`, `pass`).
+pub fn gtp_vertex(mv: Mv, height: usize) -> String {
+    match mv {
+        Mv::Pass => "pass".to_string(),
+        Mv::At(x, y) if y < height => {
+            gtp_point_name(x, height - 1 - y).unwrap_or_else(|| format!("?{x},{y}"))
+        }
+        Mv::At(x, y) => format!("?{x},{y}"),
+    }
+}
+
+/// Parses a GTP vertex (any case; `pass`) on a `width` x `height` board, as strictly as the
+/// protocol does ([`parse_gtp_point`]: no `I`, no leading zero).
+pub fn parse_gtp_vertex(s: &str, width: usize, height: usize) -> Option<Mv> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("pass") {
+        return Some(Mv::Pass);
+    }
+    let (x, row) = parse_gtp_point(s)?;
+    (x < width && row < height).then(|| Mv::At(x, height - 1 - row))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +263,22 @@ mod tests {
         assert_eq!(sgf_point(0, 0), "aa");
         assert_eq!(sgf_point(7, 14), "ho");
         assert_eq!(sgf_point(27, 1), "Bb");
+    }
+
+    #[test]
+    fn gtp_vertices_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(gtp_vertex(Mv::At(0, 18), 19), "A1");
+        assert_eq!(gtp_vertex(Mv::At(8, 0), 19), "J19");
+        assert_eq!(gtp_vertex(Mv::At(3, 5), 9), "D4");
+        assert_eq!(gtp_vertex(Mv::Pass, 9), "pass");
+        assert_eq!(parse_gtp_vertex("d4", 9, 9), Some(Mv::At(3, 5)));
+        assert_eq!(parse_gtp_vertex("J9", 9, 9), Some(Mv::At(8, 0)));
+        assert_eq!(parse_gtp_vertex("PASS", 9, 9), Some(Mv::Pass));
+        for bad in [
+            "I5", "K1", "A10", "A0", "", "A", "A1x", "A-1", "resign", "A01", "D04",
+        ] {
+            assert_eq!(parse_gtp_vertex(bad, 9, 9), None, "{bad}");
+        }
+        assert_eq!(parse_gtp_vertex("C3", 3, 3), Some(Mv::At(2, 0)));
     }
 }
