@@ -703,8 +703,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         wins
     }
 
-    /// Whether a forced move is searched anyway (see [`TimeManager::may_deepen`]): when the time
-    /// of this move is lost if unused.
+    /// Whether a forced move, or a position proven lost, is searched anyway (see
+    /// [`TimeManager::may_deepen`]): when the time of this move is lost if unused.
     fn thinks_when_forced(&self) -> bool {
         self.tm.turn_binds() && self.tm.hard_limit().is_some() && !self.tm.must_answer_now()
     }
@@ -958,7 +958,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             if self.stopped {
                 break;
             }
-            if best_info.score.abs() >= MATE_BOUND && (MATE - best_info.score.abs()) as u32 <= depth
+            // A win proven within the horizon ends the search. So does a proven loss, unless
+            // the time of this move is lost if unused: the search is selective (near the
+            // leaves the weakest moves are not tried), so a deeper and wider iteration may yet
+            // find a defence, or a longer one; up to twice the mate's distance, beyond which
+            // every node of its lines is searched as widely as any.
+            let distance = (MATE - best_info.score.abs()) as u32;
+            if best_info.score.abs() >= MATE_BOUND
+                && distance <= depth
+                && (best_info.score > 0 || !self.thinks_when_forced() || 2 * distance <= depth)
             {
                 break;
             }
@@ -1159,6 +1167,43 @@ mod tests {
         assert!(r.info.score.abs() < MATE_BOUND, "{:?}", r.info);
         // Every iteration reported once, deepest last, even with re-searches.
         assert_eq!(depths, (1..=7).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn a_proven_loss_is_searched_on_when_the_time_is_lost_if_unused() {
+        // White has two open threes: black (to move) can block one, and loses. A win or a loss
+        // proven within the horizon ends a depth-limited search; with a turn clock as well, the
+        // loss is searched on (the time would be lost) to twice its distance, a win is not.
+        let lost = board(
+            Rule::Freestyle,
+            &[(0, 0), (14, 14), (0, 14)],
+            &[(6, 8), (7, 8), (8, 8), (2, 2), (2, 3), (2, 4)],
+            Color::Black,
+        );
+        let turn = |depth| SearchLimit {
+            depth: Some(depth),
+            ..SearchLimit::move_time(60_000)
+        };
+        let (_, alone) = best(&lost, SearchLimit::depth(9));
+        assert!(alone.mate.is_some_and(|m| m < 0), "{alone:?}");
+        assert!(alone.depth < 9, "{alone:?}");
+        let (p, timed) = best(&lost, turn(20));
+        assert!(lost.is_empty(p));
+        assert!(timed.mate.is_some_and(|m| m < 0), "{timed:?}");
+        assert_eq!(
+            timed.depth,
+            2 * (-timed.mate.unwrap()) as u32,
+            "to twice the mate's distance: {timed:?}"
+        );
+        let won = board(
+            Rule::Freestyle,
+            &[(6, 8), (7, 8), (8, 8), (2, 2), (2, 3), (2, 4)],
+            &[(0, 0), (14, 14), (0, 14), (14, 0)],
+            Color::Black,
+        );
+        let (_, info) = best(&won, turn(9));
+        assert!(info.mate.is_some_and(|m| m > 0), "{info:?}");
+        assert!(info.depth < 9, "{info:?}");
     }
 
     #[test]
