@@ -1,7 +1,7 @@
 //! How a game's position meets a human at a terminal (`sente play`): the board as text, a move
 //! by name, a typed move read and checked against the rules with the refusal explained, and a
-//! finished game's result in words ([`TextPosition`]). The menus, prompts and players are
-//! [`crate::play`]'s; what is drawn and read is each game's own, here.
+//! finished game's result in words ([`TextPosition`]). The menus, prompts and players belong to
+//! the terminal games; what is drawn and read is each game's own, here.
 //!
 //! - Gomoku (any rule): renju notation ([`crate::rules::notation`]): `h8` with row 1 at the
 //!   **bottom**, also `8 8` (column and row numbers so counted) or a Gomocup pair `7,7` from 0
