@@ -21,15 +21,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::play::gomoku::{parse_seconds, seconds};
-use crate::play::menu::{
-    ask_setting, draw_grid, human_turn, per_move_limit, run_menu, word, Agent, End, MovePrompt,
-    ProgressLine, Side, TerminalGame, Turn, Typed,
+use crate::play::menu::{ask_setting, per_move_limit, run_menu, End, ProgressLine, TerminalGame};
+use crate::players::{
+    go_player, Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player, GO_LEVELS,
 };
-use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
-use crate::rules::go::{
-    move_name, parse_move, score_detail, GoGame, GoMove, GoRules, IllegalMove, Point, ScoreDetail,
-    COLUMNS, MAX_SIDE, MIN_SIDE,
-};
+use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, MAX_SIDE, MIN_SIDE};
+use crate::rules::text::{go_board_text, TextPosition};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::move_filter::MoveFilter;
@@ -116,126 +113,17 @@ pub fn check_komi(komi: f32) -> Result<f32, String> {
     }
 }
 
-/// What a human typed at the move prompt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Input {
-    Move(GoMove),
-    Resign,
-}
-
 const HELP: &str = "Type a vertex as d4 (column letter, no I; row number from the bottom), \
 pass or resign; undo takes back your last move, quit (or 00) ends the game.";
-
-/// Why a move is refused, explained.
-fn explain(name: &str, e: IllegalMove) -> String {
-    match e {
-        IllegalMove::Occupied => format!("{name} is occupied; choose an empty point."),
-        IllegalMove::Suicide => format!(
-            "{name} is suicide: the stone would have no liberties and captures nothing."
-        ),
-        IllegalMove::Ko => format!(
-            "{name} retakes the ko at once, which is not allowed; play elsewhere first (a ko threat), then retake."
-        ),
-        IllegalMove::Superko => {
-            format!("{name} would repeat an earlier position (positional superko).")
-        }
-        IllegalMove::OffBoard => format!("{name} is off the board."),
-    }
-}
-
-/// A human's line as a legal move for `color`, a resignation or a word; the refusal says why.
-fn parse_input(game: &GoGame, color: Color, s: &str) -> Result<Typed<Input>, String> {
-    if let Some(w) = word(s) {
-        return Ok(Typed::Word(w));
-    }
-    let s = s.trim();
-    if s.eq_ignore_ascii_case("resign") {
-        return Ok(Typed::Game(Input::Resign));
-    }
-    let board = game.board();
-    let Some(mv) = parse_move(board, s) else {
-        let mut chars = s.chars();
-        let letter = chars.next().map(|c| c.to_ascii_uppercase());
-        let row = chars.as_str();
-        let looks_like_vertex = letter.is_some_and(|c| c.is_ascii_alphabetic())
-            && !row.is_empty()
-            && row.bytes().all(|b| b.is_ascii_digit());
-        let n = board.width();
-        let last = (COLUMNS[n - 1] as char).to_ascii_lowercase();
-        return Err(if letter == Some('I') && looks_like_vertex {
-            "Go columns skip the letter I: ... g h j k ...".to_string()
-        } else if looks_like_vertex {
-            let no_i = if n > 8 { " (no i)" } else { "" };
-            format!("{s} is off the board: columns a to {last}{no_i}, rows 1 to {n}.")
-        } else {
-            format!("I do not understand {s:?}. {HELP}")
-        });
-    };
-    match game.check(mv, color) {
-        Ok(()) => Ok(Typed::Game(Input::Move(mv))),
-        Err(e) => Err(explain(&vertex(game, mv), e)),
-    }
-}
-
-/// A move as shown to humans: `d4`, `pass`.
-fn vertex(game: &GoGame, mv: GoMove) -> String {
-    move_name(game.board(), mv).to_ascii_lowercase()
-}
-
-/// The board as text: GTP letters, row 1 at the bottom, `X` black, `O` white, the last stone
-/// in parentheses. With a count, dead stones are `x` / `o` and empty points owned by a side
-/// `+` (black) / `-` (white).
-pub fn draw_board(game: &GoGame, count: Option<(&[Point], &ScoreDetail)>) -> String {
-    let b = game.board();
-    let (w, h) = (b.width(), b.height());
-    let columns: Vec<char> = COLUMNS[..w]
-        .iter()
-        .map(|&c| (c as char).to_ascii_lowercase())
-        .collect();
-    let rows: Vec<usize> = (1..=h).rev().collect();
-    let cell = |x: usize, line: usize| {
-        let Some(p) = b.point(x, h - 1 - line) else {
-            return ' ';
-        };
-        let dead = count.is_some_and(|(d, _)| d.contains(&p));
-        let owner = count.and_then(|(_, c)| c.owner.get(p.idx()).copied().flatten());
-        match (b.get(p), dead, owner) {
-            (Some(Color::Black), false, _) => 'X',
-            (Some(Color::White), false, _) => 'O',
-            (Some(Color::Black), true, _) => 'x',
-            (Some(Color::White), true, _) => 'o',
-            (None, _, Some(Color::Black)) => '+',
-            (None, _, Some(Color::White)) => '-',
-            (None, _, None) => '.',
-        }
-    };
-    let last = b.last_move().map(|(p, _)| {
-        let (x, y) = b.xy(p);
-        (x, h - 1 - y)
-    });
-    let mut s = draw_grid(
-        &columns,
-        &rows,
-        cell,
-        if count.is_some() { None } else { last },
-    );
-    s.push_str(&format!(
-        "Captured: by black {}, by white {}.  Komi {}.\n",
-        b.captures(Color::Black),
-        b.captures(Color::White),
-        game.rules().komi
-    ));
-    s
-}
 
 /// `thinking: 1234 playouts | best d4 54.1% | pv d4 e5 f6`.
 fn progress_text(game: &GoGame, moves: &[GoCandidate]) -> Option<String> {
     let best = moves.iter().min_by_key(|c| c.order)?;
     let playouts: u64 = moves.iter().map(|c| c.visits).sum();
-    let pv: Vec<String> = best.pv.iter().take(8).map(|&m| vertex(game, m)).collect();
+    let pv: Vec<String> = best.pv.iter().take(8).map(|&m| game.move_text(m)).collect();
     Some(format!(
         "thinking: {playouts} playouts | best {} {:.1}% | pv {}",
-        vertex(game, best.mv),
+        game.move_text(best.mv),
         best.winrate * 100.0,
         pv.join(" ")
     ))
@@ -264,42 +152,6 @@ struct Go<'p> {
 }
 
 impl Go<'_> {
-    /// The computer's decision, with progress while it searches and the last candidates.
-    fn think(
-        &mut self,
-        player: &mut dyn GoPlayer,
-        game: &GoGame,
-        color: Color,
-    ) -> (GoDecision, Option<GoCandidate>) {
-        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
-        let mut best: Option<GoCandidate> = None;
-        let mut report = |moves: &[GoCandidate], _: Option<&[f32]>| {
-            if let Some(text) = progress_text(game, moves) {
-                line.show(&text);
-            }
-            best = moves.iter().min_by_key(|c| c.order).cloned();
-        };
-        let mut req = GoRequest {
-            tm: &tm,
-            report: &mut report,
-            report_every: Some(PROGRESS_EVERY),
-            ownership: false,
-            filter: &MoveFilter::default(),
-        };
-        let decision = player.genmove(game, color, &mut req);
-        line.finish();
-        match decision {
-            GoDecision::Play(mv) if game.check(mv, color).is_err() => {
-                log::warn!("player {} chose an illegal move; passing", player.name());
-                (GoDecision::Play(GoMove::Pass), None)
-            }
-            d => (d, best),
-        }
-    }
-
     /// Counts the finished game: dead stones, the board with areas, the counts, the result.
     fn count(&mut self, game: &GoGame, out: &mut dyn Write) -> io::Result<End> {
         let mut scorer =
@@ -317,13 +169,13 @@ impl Go<'_> {
         let b = game.board();
         dead.retain(|&p| b.get(p).is_some());
         let detail = score_detail(b, &dead, game.rules());
-        write!(out, "\n{}", draw_board(game, Some((&dead, &detail))))?;
+        write!(out, "\n{}", go_board_text(game, Some((&dead, &detail))))?;
         writeln!(out, "x, o: dead stones; +, -: black's and white's area.")?;
         for color in [Color::Black, Color::White] {
             let mut names: Vec<String> = dead
                 .iter()
                 .filter(|&&p| b.get(p) == Some(color))
-                .map(|&p| vertex(game, GoMove::Play(p)))
+                .map(|&p| game.move_text(GoMove::Play(p)))
                 .collect();
             names.sort();
             let list = if names.is_empty() {
@@ -364,6 +216,7 @@ impl Go<'_> {
 }
 
 impl TerminalGame for Go<'_> {
+    type Pos = GoGame;
     type Player = Box<dyn GoPlayer>;
 
     fn title(&self) -> &str {
@@ -374,6 +227,9 @@ impl TerminalGame for Go<'_> {
     }
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
         go_player(level, seed)
+    }
+    fn as_player(player: &mut Self::Player) -> &mut dyn Player<GoGame> {
+        player.as_mut()
     }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
@@ -441,21 +297,14 @@ impl TerminalGame for Go<'_> {
         Ok(true)
     }
 
-    fn play_game(
-        &mut self,
-        sides: &mut [Side<Self::Player>; 2],
-        input: &mut dyn BufRead,
-        out: &mut dyn Write,
-    ) -> io::Result<End> {
+    fn start(&self) -> Result<GoGame, String> {
         let size = self.opts.size;
         let rules = GoRules {
             komi: self.opts.komi,
             ..GoRules::default()
         };
-        let Ok(mut game) = GoGame::new(size, size, rules) else {
-            writeln!(out, "Cannot make a {size}x{size} board.")?;
-            return Ok(End::Quit);
-        };
+        let mut game = GoGame::new(size, size, rules)
+            .map_err(|_| format!("Cannot make a {size}x{size} board."))?;
         if self.opts.handicap >= 2 {
             let placed = game
                 .fixed_handicap_points(self.opts.handicap)
@@ -466,96 +315,94 @@ impl TerminalGame for Go<'_> {
                 })
                 .map(|stones| game.place_setup(&stones));
             if !matches!(placed, Some(Ok(()))) {
-                writeln!(
-                    out,
+                return Err(format!(
                     "No handicap of {} on {size}x{size}.",
                     self.opts.handicap
-                )?;
-                return Ok(End::Quit);
+                ));
             }
         }
-        for side in sides.iter_mut() {
-            if let Agent::Computer(p) = &mut side.agent {
-                p.new_game(&game);
-            }
-        }
-        let human = [sides[0].is_human(), sides[1].is_human()];
+        Ok(game)
+    }
+    fn intro(&self, game: &GoGame) -> Option<String> {
+        let size = self.opts.size;
         let handicap = match self.opts.handicap {
             0 => String::new(),
             n => format!(", black has {n} handicap stones and white moves first"),
         };
-        writeln!(
-            out,
+        Some(format!(
             "{size}x{size} Go, area counting, komi {}{handicap}. Two passes in a row end the game.",
-            rules.komi
-        )?;
-        let move_cap = 3 * size * size;
-        loop {
-            if game.consecutive_passes() >= 2 {
-                writeln!(out, "Both sides passed: the game is over.")?;
-                break;
-            }
-            if game.moves().len() >= move_cap {
-                writeln!(
-                    out,
-                    "{move_cap} moves played: the game is counted as it stands."
-                )?;
-                break;
-            }
-            write!(out, "\n{}", draw_board(&game, None))?;
-            let color = game.to_move();
-            let label = sides[color.index()].label.clone();
-            let name = self.colour(color);
-            let other = self.colour(color.opponent());
-            let resigned = End::Won {
-                winner: color.opponent(),
-                how: format!("wins: {name} resigned"),
-            };
-            let mv = match &mut sides[color.index()].agent {
-                Agent::Human => {
-                    let question = format!(
-                        "{label} ({name}), your move (like d4; pass, resign, undo, quit, help): "
-                    );
-                    let prompt = MovePrompt {
-                        question: &question,
-                        help: HELP,
-                    };
-                    let parse = |g: &GoGame, line: &str| parse_input(g, color, line);
-                    match human_turn(&mut game, human, input, out, prompt, parse, vertex)? {
-                        Turn::Over(end) => return Ok(end),
-                        Turn::Again => continue,
-                        Turn::Play(Input::Resign) => return Ok(resigned),
-                        Turn::Play(Input::Move(mv)) => mv,
-                    }
-                }
-                Agent::Computer(player) => {
-                    let (decision, best) = self.think(player.as_mut(), &game, color);
-                    let GoDecision::Play(mv) = decision else {
-                        writeln!(out, "{label} ({name}) resigns.")?;
-                        return Ok(resigned);
-                    };
-                    let detail = best.map_or(String::new(), |c| {
-                        format!(" ({:.0}% to win for {name})", c.winrate * 100.0)
-                    });
-                    match mv {
-                        GoMove::Pass => writeln!(out, "{label} ({name}) passes{detail}.")?,
-                        GoMove::Play(_) => {
-                            writeln!(out, "{label} ({name}) plays {}{detail}.", vertex(&game, mv))?
-                        }
-                    }
-                    mv
-                }
-            };
-            if let Err(e) = game.play(mv, color) {
-                // Checked above; never leave the loop on it.
-                writeln!(out, "{}", explain(&vertex(&game, mv), e))?;
-                continue;
-            }
-            if mv == GoMove::Pass && game.consecutive_passes() == 1 {
-                writeln!(out, "{name} passes; if {other} passes too, the game ends.")?;
-            }
+            game.rules().komi
+        ))
+    }
+    fn prompt_hint(&self) -> &'static str {
+        "like d4; pass, resign, undo, quit, help"
+    }
+    fn help(&self) -> &'static str {
+        HELP
+    }
+    fn resigns(&self) -> bool {
+        true
+    }
+    /// Two passes in a row end the game, as does the move cap; then the count.
+    fn ended(&mut self, game: &GoGame, out: &mut dyn Write) -> io::Result<Option<End>> {
+        let move_cap = 3 * self.opts.size * self.opts.size;
+        if game.consecutive_passes() >= 2 {
+            writeln!(out, "Both sides passed: the game is over.")?;
+        } else if game.moves().len() >= move_cap {
+            writeln!(
+                out,
+                "{move_cap} moves played: the game is counted as it stands."
+            )?;
+        } else {
+            return Ok(None);
         }
-        self.count(&game, out)
+        self.count(game, out).map(Some)
+    }
+    /// The computer's decision, with progress while it searches; its winrate for the
+    /// announcement. An illegal choice becomes a pass.
+    fn think(
+        &mut self,
+        player: &mut Self::Player,
+        game: &GoGame,
+        name: &str,
+    ) -> Option<(Decision<GoMove>, String)> {
+        let color = game.to_move();
+        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
+        let mut best: Option<GoCandidate> = None;
+        let mut report = |moves: &[GoCandidate], _: Option<&[f32]>| {
+            if let Some(text) = progress_text(game, moves) {
+                line.show(&text);
+            }
+            best = moves.iter().min_by_key(|c| c.order).cloned();
+        };
+        let mut req = GoRequest {
+            tm: &tm,
+            report: &mut report,
+            report_every: Some(PROGRESS_EVERY),
+            ownership: false,
+            filter: &MoveFilter::default(),
+        };
+        let decision = player.genmove(game, color, &mut req);
+        line.finish();
+        let (decision, best) = match decision {
+            GoDecision::Play(mv) if game.check(mv, color).is_err() => {
+                log::warn!("player {} chose an illegal move; passing", player.name());
+                (Decision::Play(GoMove::Pass), None)
+            }
+            GoDecision::Play(mv) => (Decision::Play(mv), best),
+            GoDecision::Resign => (Decision::Resign, best),
+        };
+        let detail = best.map_or(String::new(), |c| {
+            format!(" ({:.0}% to win for {name})", c.winrate * 100.0)
+        });
+        Some((decision, detail))
+    }
+    fn after_move(&self, game: &GoGame, name: &str, other: &str) -> Option<String> {
+        (game.consecutive_passes() == 1)
+            .then(|| format!("{name} passes; if {other} passes too, the game ends."))
     }
 }
 

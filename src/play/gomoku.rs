@@ -3,32 +3,28 @@
 //! [`crate::players::GOMOKU_LEVELS`] or another human. The menu, prompts and score are
 //! [`crate::play::menu`]'s.
 //!
-//! Notation: renju notation ([`crate::rules::notation`]), as RenLib and the RIF's records write
-//! games and as `sente play go` and GTP count rows: columns are letters from `a` on the left,
-//! rows numbers from `1` at the **bottom** (`a1` is the lower left; `h8` is the centre of
-//! 15x15, Gomocup `7,7`). A move may be typed as `h8` (any case), as column and row numbers
-//! counted the same way (`8 8`), or as a Gomocup pair `x,y` counted from 0 at the top left
-//! (`7,7`). `undo` takes back the last human
-//! move and the computer's reply after it; `quit` or `00` abandons the game; `help` lists the forms.
+//! Notation: renju notation, as RenLib and the RIF's records write games and as `sente play go`
+//! and GTP count rows: columns are letters from `a` on the left, rows numbers from `1` at the
+//! **bottom** (`a1` is the lower left; `h8` is the centre of 15x15, Gomocup `7,7`); `h8`,
+//! `8 8` or `7,7` as [`crate::rules::text`] reads them. `undo` takes back the last human move
+//! and the computer's reply after it; `quit` or `00` abandons the game; `help` lists the forms.
 //! Boards stop at 26 columns so that every column has a letter.
 //!
-//! The board is redrawn after every move, the last stone in parentheses; under renju and
-//! no-double-three, when black is to move, black's forbidden points are marked `*` and refused with their reason.
-//! The computer gets `movetime` per move (or a fixed node budget) and its search progress
+//! The board ([`crate::rules::text`]) is redrawn after every move, the last stone in
+//! parentheses; under renju and no-double-three, when black is to move, black's forbidden
+//! points are marked `*` and refused with their reason. The computer gets `movetime` per move (or a fixed node budget) and its search progress
 //! (depth, evaluation, nodes, principal variation) goes to the progress stream while it thinks.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::play::menu::{
-    ask_setting, draw_grid, human_turn, per_move_limit, run_menu, word, Agent, End, MovePrompt,
-    ProgressLine, Side, TerminalGame, Turn, Typed,
+use crate::play::menu::{ask_setting, per_move_limit, run_menu, ProgressLine, TerminalGame};
+use crate::players::{
+    gomoku_player, Decision, GomokuPlayer, MoveRequest, Player, SearchInfo, GOMOKU_LEVELS,
 };
-use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::rules::notation::{column_letter, renju_name, split_letter_number};
-use crate::rules::renju::forbidden_points;
-use crate::rules::{Board, Cell, Color, MoveError, Pos, Rule};
+use crate::rules::text::TextPosition;
+use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::TimeManager;
 use crate::search::format_eval;
 
@@ -117,82 +113,6 @@ const HELP: &str = "Type a move as h8 (column letter, row number from 1 at the b
 records), 8 8 (column and row numbers) or 7,7 (Gomocup x,y from 0 at the top left); undo takes back \
 your last move, quit (or 00) ends the game.";
 
-/// Column and row (0-based, the row from the top as the board holds it) of a point typed on a
-/// board `height` rows high, before any board check: `h8` and `8 8` count rows from 1 at the
-/// bottom, `7,7` (Gomocup) from 0 at the top.
-fn parse_point(s: &str, height: usize) -> Option<(i64, i64)> {
-    let s = s.trim().to_ascii_lowercase();
-    let number = |t: &str| -> Option<i64> {
-        let t = t.trim();
-        if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        t.parse().ok()
-    };
-    if let Some((x, y)) = s.split_once(',') {
-        return Some((number(x)?, number(y)?));
-    }
-    let parts: Vec<&str> = s.split_whitespace().collect();
-    if parts.len() == 2 {
-        return Some((number(parts[0])? - 1, height as i64 - number(parts[1])?));
-    }
-    let (x, row, rest) = split_letter_number(&s)?;
-    rest.is_empty()
-        .then_some((x as i64, height as i64 - row as i64))
-}
-
-/// A human's line as a legal move or a word; the refusal says why.
-fn parse_input(board: &Board, s: &str) -> Result<Typed<Pos>, String> {
-    if let Some(w) = word(s) {
-        return Ok(Typed::Word(w));
-    }
-    let (x, y) = parse_point(s, board.height())
-        .ok_or_else(|| format!("I do not understand {s:?}. {HELP}"))?;
-    let n = board.width();
-    let last = column_letter(n - 1);
-    let p = board.pos(x, y).ok_or_else(|| {
-        format!("{s} is off the board: columns a to {last}, rows 1 to {n} (7,7-style pairs count from 0).")
-    })?;
-    let name = point_name(board, p);
-    match board.check(p) {
-        Ok(()) => Ok(Typed::Game(p)),
-        Err(MoveError::Occupied) => Err(format!("{name} is taken; choose an empty point.")),
-        Err(MoveError::Forbidden(kind)) => Err(format!(
-            "{name} is forbidden for black under {} ({kind}); the points marked * are.",
-            board.rule().name()
-        )),
-        Err(e) => Err(format!("{name}: {e}.")),
-    }
-}
-
-fn point_name(board: &Board, p: Pos) -> String {
-    let (x, y) = board.xy(p);
-    renju_name(x, y, board.height())
-}
-
-/// The board as text: column letters above and below, row numbers from 1 at the bottom on both
-/// sides, `X` black, `O` white, the last stone in parentheses, `*` for black's forbidden points
-/// when `forbidden` lists them.
-pub fn draw_board(board: &Board, forbidden: &[Pos]) -> String {
-    let columns: Vec<char> = (0..board.width()).map(column_letter).collect();
-    let rows: Vec<usize> = (1..=board.height()).rev().collect();
-    let cell = |x: usize, y: usize| {
-        let p = board.pos(x as i64, y as i64).expect("on the board");
-        match board.cell(p) {
-            Cell::Black => 'X',
-            Cell::White => 'O',
-            _ if forbidden.contains(&p) => '*',
-            _ => '.',
-        }
-    };
-    draw_grid(
-        &columns,
-        &rows,
-        cell,
-        board.last_move().map(|p| board.xy(p)),
-    )
-}
-
 /// One line of search progress: `depth 7-12 | eval 35 | nodes 12345 | 340 ms | pv h8 i9`.
 fn progress_text(board: &Board, info: &SearchInfo) -> String {
     let mut s = format!(
@@ -208,7 +128,7 @@ fn progress_text(board: &Board, info: &SearchInfo) -> String {
         .iter()
         .take(8)
         .take_while(|&&p| p.idx() < board.array_len() && board.cell(p) != Cell::Wall)
-        .map(|&p| point_name(board, p))
+        .map(|&p| board.move_text(p))
         .collect();
     if !pv.is_empty() {
         s.push_str(" | pv ");
@@ -223,47 +143,8 @@ struct Gomoku<'p> {
     progress: &'p mut dyn Write,
 }
 
-impl Gomoku<'_> {
-    /// The computer's move, with progress while it searches and the last report.
-    fn think(
-        &mut self,
-        player: &mut dyn GomokuPlayer,
-        board: &Board,
-    ) -> (Option<Pos>, Option<SearchInfo>) {
-        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
-        let mut last: Option<SearchInfo> = None;
-        let mut report = |info: &SearchInfo| {
-            line.show(&progress_text(board, info));
-            last = Some(info.clone());
-        };
-        let mut req = MoveRequest {
-            tm: &tm,
-            nbest: 1,
-            report: &mut report,
-        };
-        let choice = player.choose(board, &mut req);
-        line.finish();
-        let legal = choice.filter(|&p| board.check(p).is_ok());
-        if choice.is_some() && legal.is_none() {
-            log::warn!(
-                "player {} chose an illegal point; using a fallback",
-                player.name()
-            );
-        }
-        // Any legal point rather than none: the game must go on.
-        let fallback = || board.empty_points().find(|&p| board.check(p).is_ok());
-        (legal.or_else(fallback), last)
-    }
-}
-
-fn has_legal_point(board: &Board) -> bool {
-    board.empty_points().any(|p| board.check(p).is_ok())
-}
-
 impl TerminalGame for Gomoku<'_> {
+    type Pos = Board;
     type Player = Box<dyn GomokuPlayer>;
 
     fn title(&self) -> &str {
@@ -274,6 +155,9 @@ impl TerminalGame for Gomoku<'_> {
     }
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
         gomoku_player(level, seed)
+    }
+    fn as_player(player: &mut Self::Player) -> &mut dyn Player<Board> {
+        player.as_mut()
     }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
@@ -323,118 +207,78 @@ impl TerminalGame for Gomoku<'_> {
         Ok(true)
     }
 
-    fn play_game(
-        &mut self,
-        sides: &mut [Side<Self::Player>; 2],
-        input: &mut dyn BufRead,
-        out: &mut dyn Write,
-    ) -> io::Result<End> {
+    fn start(&self) -> Result<Board, String> {
+        let size = self.opts.size;
+        Board::new(size, size, self.opts.rule)
+            .map_err(|_| format!("Cannot make a {size}x{size} board."))
+    }
+    fn intro(&self, _start: &Board) -> Option<String> {
         let (size, rule) = (self.opts.size, self.opts.rule);
-        let Ok(mut board) = Board::new(size, size, rule) else {
-            writeln!(out, "Cannot make a {size}x{size} board.")?;
-            return Ok(End::Quit);
+        let how = match rule {
+            Rule::Renju => "; black must make exactly five and may not play a double three, double four or overline (marked *)",
+            Rule::Standard => " (exactly five: an overline does not)",
+            Rule::Caro | Rule::CaroStandard => " unless both ends are blocked",
+            Rule::Freestyle => " (or more)",
+            Rule::NoDoubleThree => " (or more); black may not make two open threes at once (marked *)",
         };
-        for side in sides.iter_mut() {
-            if let Agent::Computer(p) = &mut side.agent {
-                p.new_game(&board);
-            }
-        }
-        let human = [sides[0].is_human(), sides[1].is_human()];
-        writeln!(
-            out,
-            "{size}x{size} {}: five in a row wins{}.",
-            rule.name(),
-            match rule {
-                Rule::Renju => "; black must make exactly five and may not play a double three, double four or overline (marked *)",
-                Rule::Standard => " (exactly five: an overline does not)",
-                Rule::Caro | Rule::CaroStandard => " unless both ends are blocked",
-                Rule::Freestyle => " (or more)",
-                Rule::NoDoubleThree => " (or more); black may not make two open threes at once (marked *)",
-            }
-        )?;
-        let end = loop {
-            let color = board.to_move();
-            let forbidden =
-                if rule.restricts_black() && color == Color::Black && board.winner().is_none() {
-                    forbidden_points(&board)
-                } else {
-                    Vec::new()
-                };
-            write!(out, "\n{}", draw_board(&board, &forbidden))?;
-            if let Some(w) = board.winner() {
-                break End::Won {
-                    winner: w,
-                    how: "made five in a row".into(),
-                };
-            }
-            if board.is_full() {
-                break End::Draw("The board is full: a draw.".into());
-            }
-            if !has_legal_point(&board) {
-                break End::Draw(format!(
-                    "No point is left that {} may play: a draw.",
-                    self.colour(color)
-                ));
-            }
-            let label = sides[color.index()].label.clone();
-            let name = self.colour(color);
-            let p = match &mut sides[color.index()].agent {
-                Agent::Human => {
-                    let question =
-                        format!("{label} ({name}), your move (like h8; undo, quit, help): ");
-                    let prompt = MovePrompt {
-                        question: &question,
-                        help: HELP,
-                    };
-                    match human_turn(
-                        &mut board,
-                        human,
-                        input,
-                        out,
-                        prompt,
-                        parse_input,
-                        point_name,
-                    )? {
-                        Turn::Over(end) => return Ok(end),
-                        Turn::Again => continue,
-                        Turn::Play(p) => p,
-                    }
-                }
-                Agent::Computer(player) => {
-                    let (choice, info) = self.think(player.as_mut(), &board);
-                    let Some(p) = choice else {
-                        break End::Draw(format!("No point is left that {name} may play: a draw."));
-                    };
-                    let detail = info.map_or(String::new(), |i| {
-                        format!(
-                            " (depth {}, eval {}, {} nodes)",
-                            i.depth,
-                            format_eval(i.score, i.mate),
-                            i.nodes
-                        )
-                    });
-                    writeln!(
-                        out,
-                        "{label} ({name}) plays {}{detail}.",
-                        point_name(&board, p)
-                    )?;
-                    p
-                }
-            };
-            if let Err(e) = board.play(p) {
-                // Checked above; never leave the loop on it.
-                writeln!(out, "{}: {e}; try again.", point_name(&board, p))?;
-            }
+        Some(format!(
+            "{size}x{size} {}: five in a row wins{how}.",
+            rule.name()
+        ))
+    }
+    fn prompt_hint(&self) -> &'static str {
+        "like h8; undo, quit, help"
+    }
+    fn help(&self) -> &'static str {
+        HELP
+    }
+    /// The computer's move, with progress while it searches; a legal fallback should the
+    /// player choose an illegal point.
+    fn think(
+        &mut self,
+        player: &mut Self::Player,
+        board: &Board,
+        _name: &str,
+    ) -> Option<(Decision<Pos>, String)> {
+        let limit = per_move_limit(self.opts.nodes, self.opts.movetime_ms);
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
+        let mut last: Option<SearchInfo> = None;
+        let mut report = |info: &SearchInfo| {
+            line.show(&progress_text(board, info));
+            last = Some(info.clone());
         };
-        // Learning players learn from the finished game.
-        if !matches!(end, End::Quit) {
-            for (side, ours) in sides.iter_mut().zip([Color::Black, Color::White]) {
-                if let Agent::Computer(player) = &mut side.agent {
-                    player.game_over(&board, ours);
-                }
-            }
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            report: &mut report,
+        };
+        let choice = player.choose(board, &mut req);
+        line.finish();
+        let legal = choice.filter(|&p| board.check(p).is_ok());
+        if choice.is_some() && legal.is_none() {
+            log::warn!(
+                "player {} chose an illegal point; using a fallback",
+                player.name()
+            );
         }
-        Ok(end)
+        // Any legal point rather than none: the game must go on.
+        let fallback = || board.empty_points().find(|&p| board.check(p).is_ok());
+        let p = legal.or_else(fallback)?;
+        let detail = last.map_or(String::new(), |i| {
+            format!(
+                " (depth {}, eval {}, {} nodes)",
+                i.depth,
+                format_eval(i.score, i.mate),
+                i.nodes
+            )
+        });
+        Some((Decision::Play(p), detail))
+    }
+    /// Learning players learn from the finished game.
+    fn game_over(player: &mut Self::Player, board: &Board, ours: Color) {
+        player.game_over(board, ours);
     }
 }
 
@@ -456,7 +300,6 @@ mod tests {
     use super::*;
 
     use crate::play::menu::scripted::lines;
-    use crate::play::menu::Word;
 
     /// Runs a scripted session; (output, progress).
     fn session(opts: GomokuOptions, script: &str) -> (String, String) {
@@ -471,39 +314,6 @@ mod tests {
             seed: 7,
             ..GomokuOptions::default()
         }
-    }
-
-    #[test]
-    fn point_forms() {
-        // Renju notation: a1 is the lower left, the top row is 15.
-        assert_eq!(parse_point("h8", 15), Some((7, 7)));
-        assert_eq!(parse_point(" H8 ", 15), Some((7, 7)));
-        assert_eq!(parse_point("8 8", 15), Some((7, 7)));
-        assert_eq!(parse_point("7,7", 15), Some((7, 7)));
-        assert_eq!(parse_point("7, 7", 15), Some((7, 7)));
-        assert_eq!(parse_point("a15", 15), Some((0, 0)));
-        assert_eq!(parse_point("a1", 15), Some((0, 14)));
-        assert_eq!(parse_point("1 1", 15), Some((0, 14)));
-        assert_eq!(parse_point("0,14", 15), Some((0, 14)));
-        assert_eq!(parse_point("c2", 9), Some((2, 7)));
-        for bad in [
-            "", "h", "88", "h8x", "8 8 8", "-1,2", "é8", "h 8", "h99999", "h08",
-        ] {
-            assert_eq!(parse_point(bad, 15), None, "{bad:?}");
-        }
-        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        assert_eq!(point_name(&b, b.pos(7, 7).unwrap()), "h8");
-        assert_eq!(point_name(&b, b.pos(0, 14).unwrap()), "a1");
-        assert_eq!(point_name(&b, b.pos(14, 0).unwrap()), "o15");
-        // Off the board, not malformed: the message says where the board ends.
-        let e = parse_input(&b, "p1").unwrap_err();
-        assert!(
-            e.contains("off the board: columns a to o, rows 1 to 15"),
-            "{e}"
-        );
-        let e = parse_input(&b, "0 3").unwrap_err();
-        assert!(e.contains("off the board"), "{e}");
-        assert_eq!(parse_input(&b, "UNDO"), Ok(Typed::Word(Word::Undo)));
     }
 
     #[test]

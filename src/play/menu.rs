@@ -2,9 +2,11 @@
 //! humans, computer vs computer, select the AI level, the game's settings, exit), reading a line,
 //! asking until an answer is accepted, and the running score across the games of a session.
 //!
-//! A game plugs in through [`TerminalGame`]: its levels, how to make a player, its settings and
-//! how one game is played. Everything goes through the reader and writer given to [`run_menu`];
-//! end of input ends the session cleanly at any prompt.
+//! A game plugs in through [`TerminalGame`]: its levels, how to make a player, its settings,
+//! where a game starts and how the computer thinks; one loop ([`play_game`]) plays every game
+//! over the position's text ([`crate::rules::text`]): its board, its moves, its result.
+//! Everything goes through the reader and writer given to [`run_menu`]; end of input ends the
+//! session cleanly at any prompt.
 //!
 //! Computer vs computer: the first computer plays the selected level, the second a level chosen
 //! at random (SEEDS 004's menu), both from the session's seeded generator so a session replays.
@@ -15,6 +17,10 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::players::{Decision, Player};
+use crate::rules::game::GamePosition;
+use crate::rules::notation::Mv;
+use crate::rules::text::{TextPosition, Unread};
 use crate::rules::{Color, Position};
 use crate::search::clock::SearchLimit;
 
@@ -193,37 +199,6 @@ impl<'a> ProgressLine<'a> {
     }
 }
 
-/// A board as text: `columns` letters above and below, `rows` labels (top line first) on both
-/// sides, `cell(column, line)` the character of each point (lines counted from the top), the
-/// point at `last` in parentheses.
-pub fn draw_grid(
-    columns: &[char],
-    rows: &[usize],
-    cell: impl Fn(usize, usize) -> char,
-    last: Option<(usize, usize)>,
-) -> String {
-    let letters: String = columns.iter().map(|c| format!(" {c}")).collect();
-    let mut s = format!("   {letters}\n");
-    for (line, label) in rows.iter().enumerate() {
-        s.push_str(&format!("{label:>2} "));
-        let mut after_last = false;
-        for x in 0..columns.len() {
-            let is_last = last == Some((x, line));
-            s.push(match (is_last, after_last) {
-                (true, _) => '(',
-                (false, true) => ')',
-                (false, false) => ' ',
-            });
-            after_last = is_last;
-            s.push(cell(x, line));
-        }
-        s.push(if after_last { ')' } else { ' ' });
-        s.push_str(&format!(" {label}\n"));
-    }
-    s.push_str(&format!("   {letters}\n"));
-    s
-}
-
 /// A word every game's move prompt understands besides its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Word {
@@ -336,8 +311,13 @@ pub fn report_take_back(taken: Option<Vec<String>>, out: &mut dyn Write) -> io::
     }
 }
 
-/// A game the menu can run.
+/// A game the menu can run: its levels and settings, and the few things its games do
+/// differently (where a game starts, how the computer thinks and what it says of it, how Go
+/// counts at the end); the board, the moves and the result are its position's
+/// ([`TextPosition`]), and one loop ([`play_game`]) plays every game.
 pub trait TerminalGame {
+    /// The game's positions.
+    type Pos: TextPosition;
     /// A computer player of this game.
     type Player;
     /// The menu's title, e.g. `Tic-Tac-Toe`.
@@ -346,6 +326,8 @@ pub trait TerminalGame {
     fn levels(&self) -> &'static [(&'static str, &'static str)];
     /// The player of `level` (case-insensitive, aliases allowed) seeded with `seed`.
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player>;
+    /// The player behind the one interface.
+    fn as_player(player: &mut Self::Player) -> &mut dyn Player<Self::Pos>;
     /// The canonical level name of a player.
     fn player_name(&self, player: &Self::Player) -> String;
     /// How a colour is called in messages: `black` / `white` unless the game names them
@@ -368,13 +350,153 @@ pub trait TerminalGame {
     ) -> io::Result<bool> {
         Ok(true)
     }
-    /// Plays one game between `sides` (index 0 is the first player) and says how it ended.
-    fn play_game(
+    /// The position a game starts from under the settings, or why there is none.
+    fn start(&self) -> Result<Self::Pos, String>;
+    /// The sentence that opens a game, if any.
+    fn intro(&self, _start: &Self::Pos) -> Option<String> {
+        None
+    }
+    /// What the move prompt lists in parentheses (`like h8; undo, quit, help`).
+    fn prompt_hint(&self) -> &'static str;
+    /// What `help` (and a line that is no move at all) shows.
+    fn help(&self) -> &'static str;
+    /// Whether a side may resign (`resign` at the prompt).
+    fn resigns(&self) -> bool {
+        false
+    }
+    /// The game's end before the board is shown again, when the game decides it rather than
+    /// its rules' result (Go: two passes or the move cap, then the count).
+    fn ended(&mut self, _pos: &Self::Pos, _out: &mut dyn Write) -> io::Result<Option<End>> {
+        Ok(None)
+    }
+    /// The computer's decision for the side to move (called `name`), with what is said of it
+    /// after the move (` (depth 7, eval 35, 1234 nodes)`); `None` when it finds no move.
+    fn think(
         &mut self,
-        sides: &mut [Side<Self::Player>; 2],
-        input: &mut dyn BufRead,
-        out: &mut dyn Write,
-    ) -> io::Result<End>;
+        player: &mut Self::Player,
+        pos: &Self::Pos,
+        name: &str,
+    ) -> Option<(Decision<<Self::Pos as Position>::Move>, String)>;
+    /// What to say after `mover` (called `name`, the other side `other`) played on `pos`.
+    fn after_move(&self, _pos: &Self::Pos, _name: &str, _other: &str) -> Option<String> {
+        None
+    }
+    /// The game on `pos` is over; the computer `player` played `ours` (learning players learn).
+    fn game_over(_player: &mut Self::Player, _pos: &Self::Pos, _ours: Color) {}
+}
+
+/// What a human typed at the move prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input<M> {
+    Move(M),
+    Resign,
+}
+
+/// Plays one game of `game` between `sides` (index 0 is the first player) and says how it
+/// ended: the board before every move, a human's moves read and checked by the position, the
+/// computer's announced, until the rules or the game say it is over.
+pub fn play_game<G: TerminalGame>(
+    game: &mut G,
+    sides: &mut [Side<G::Player>; 2],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<End> {
+    let mut pos = match game.start() {
+        Ok(p) => p,
+        Err(why) => {
+            writeln!(out, "{why}")?;
+            return Ok(End::Quit);
+        }
+    };
+    for side in sides.iter_mut() {
+        if let Agent::Computer(p) = &mut side.agent {
+            G::as_player(p).new_game(&pos);
+        }
+    }
+    if let Some(intro) = game.intro(&pos) {
+        writeln!(out, "{intro}")?;
+    }
+    let human = [sides[0].is_human(), sides[1].is_human()];
+    let (help, resigns) = (game.help(), game.resigns());
+    let end = loop {
+        if let Some(end) = game.ended(&pos, out)? {
+            break end;
+        }
+        write!(out, "\n{}", pos.board_text())?;
+        if let Some((winner, how)) = pos.result_text() {
+            break match winner {
+                Some(winner) => End::Won { winner, how },
+                None => End::Draw(how),
+            };
+        }
+        let color = pos.to_move();
+        let label = sides[color.index()].label.clone();
+        let (name, other) = (game.colour(color), game.colour(color.opponent()));
+        let resigned = End::Won {
+            winner: color.opponent(),
+            how: format!("wins: {name} resigned"),
+        };
+        let mv = match &mut sides[color.index()].agent {
+            Agent::Human => {
+                let question = format!("{label} ({name}), your move ({}): ", game.prompt_hint());
+                let prompt = MovePrompt {
+                    question: &question,
+                    help,
+                };
+                let parse = |p: &G::Pos, line: &str| {
+                    if let Some(w) = word(line) {
+                        return Ok(Typed::Word(w));
+                    }
+                    if resigns && line.trim().eq_ignore_ascii_case("resign") {
+                        return Ok(Typed::Game(Input::Resign));
+                    }
+                    match p.read_move(line) {
+                        Ok(mv) => Ok(Typed::Game(Input::Move(mv))),
+                        Err(Unread::NotAMove) => {
+                            Err(format!("I do not understand {line:?}. {help}"))
+                        }
+                        Err(Unread::Refused(why)) => Err(why),
+                    }
+                };
+                let text = |p: &G::Pos, mv| p.move_text(mv);
+                match human_turn(&mut pos, human, input, out, prompt, parse, text)? {
+                    Turn::Over(end) => return Ok(end),
+                    Turn::Again => continue,
+                    Turn::Play(Input::Resign) => break resigned,
+                    Turn::Play(Input::Move(mv)) => mv,
+                }
+            }
+            Agent::Computer(player) => match game.think(player, &pos, name) {
+                None => break End::Draw(format!("No point is left that {name} may play: a draw.")),
+                Some((Decision::Resign, _)) => {
+                    writeln!(out, "{label} ({name}) resigns.")?;
+                    break resigned;
+                }
+                Some((Decision::Play(mv), detail)) => {
+                    if pos.mv_of(mv) == Mv::Pass {
+                        writeln!(out, "{label} ({name}) passes{detail}.")?;
+                    } else {
+                        writeln!(out, "{label} ({name}) plays {}{detail}.", pos.move_text(mv))?;
+                    }
+                    mv
+                }
+            },
+        };
+        if let Err(e) = pos.play(mv) {
+            // Checked above; never leave the loop on it.
+            writeln!(out, "{}: {e}; try again.", pos.move_text(mv))?;
+            continue;
+        }
+        if let Some(said) = game.after_move(&pos, name, other) {
+            writeln!(out, "{said}")?;
+        }
+    };
+    for (side, ours) in sides.iter_mut().zip([Color::Black, Color::White]) {
+        if let Agent::Computer(player) = &mut side.agent {
+            G::game_over(player, &pos, ours);
+        }
+    }
+    Ok(end)
 }
 
 /// Asks for a level by number or name; `None` at end of input.
@@ -518,7 +640,7 @@ pub fn run_menu<G: TerminalGame>(
         for l in &labels {
             score.ensure(l);
         }
-        match game.play_game(&mut sides, input, out)? {
+        match play_game(game, &mut sides, input, out)? {
             End::Won { winner, how } => {
                 let who = sides[winner.index()].label.clone();
                 let msg = match who.as_str() {
@@ -616,19 +738,6 @@ mod tests {
         assert_eq!(word(" UNDO "), Some(Word::Undo));
         assert_eq!(word("00"), Some(Word::Quit));
         assert_eq!(word("h8"), None);
-    }
-
-    #[test]
-    fn grid_marks_the_last_point_and_labels_both_sides() {
-        let g = draw_grid(
-            &['a', 'b', 'c'],
-            &[2, 1],
-            |x, y| if (x, y) == (1, 0) { 'X' } else { '.' },
-            Some((1, 0)),
-        );
-        assert_eq!(g, "    a b c\n 2  .(X).  2\n 1  . . .  1\n    a b c\n");
-        let g = draw_grid(&['a', 'b'], &[1], |_, _| 'O', Some((1, 0)));
-        assert_eq!(g, "    a b\n 1  O(O) 1\n    a b\n");
     }
 
     #[test]

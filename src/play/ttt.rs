@@ -1,82 +1,33 @@
-//! `sente play ttt`: tic-tac-toe in a terminal (SEEDS 002 and 004). Owns the board drawing and
-//! the reading of human moves; the moves of the computer come from the levels of
-//! [`crate::players::ttt`].
+//! `sente play ttt`: tic-tac-toe in a terminal (SEEDS 002 and 004), against the levels of
+//! [`crate::players::ttt`] or another human. The board drawing and the reading of moves are the
+//! position's ([`crate::rules::text`]): a move is a row and a column, `23` = row 2, column 3
+//! (spaces allowed). The menu, the game loop (`undo`, `quit` or `00`, `help`) and the score are
+//! [`crate::play::menu`]'s, shared with gomoku and Go.
 //!
 //! Everything goes through the reader and writer given to [`run`], so whole sessions are
 //! tested from scripted input. End of input ends the session cleanly at any prompt.
 //!
-//! A human move is a row and a column, `23` = row 2, column 3 (spaces allowed: `2 3`); `00`
-//! abandons the game (not scored) and returns to the menu. The menu, line reading and score are
-//! [`crate::play::menu`]'s, shared with gomoku and Go.
-//!
 //! CLI: `sente play ttt` calls [`run_with_level`] on stdin and stdout.
 
 use std::io::{self, BufRead, Write};
-
 use std::time::Instant;
 
-use crate::play::menu::{ask, run_menu, Agent, End, Side, TerminalGame};
+use crate::play::menu::{run_menu, TerminalGame};
 use crate::players::mnk_level;
 use crate::players::player::decide_with_limit;
 use crate::players::ttt::TTT_LEVELS;
 use crate::players::{Decision, Player};
-use crate::rules::ttt::square_pos;
-use crate::rules::{Board, Cell, Color, Outcome, Position, Rule};
+use crate::rules::{Board, Color, Pos, Rule};
 use crate::search::clock::SearchLimit;
 
-fn draw_board(board: &Board, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out)?;
-    writeln!(out, "    1   2   3")?;
-    for r in 0..3 {
-        let cells: Vec<char> = (0..3)
-            .map(|c| match board.get(c, r) {
-                Cell::Black => 'X',
-                Cell::White => 'O',
-                _ => ' ',
-            })
-            .collect();
-        writeln!(
-            out,
-            "{}   {} | {} | {}",
-            r + 1,
-            cells[0],
-            cells[1],
-            cells[2]
-        )?;
-        if r < 2 {
-            writeln!(out, "   ---+---+---")?;
-        }
-    }
-    writeln!(out)
-}
-
-/// Parses `rc` (row, column 1..3) into a square; `Ok(None)` for the quit code `00`.
-fn parse_move(s: &str) -> Result<Option<usize>, &'static str> {
-    let digits: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if digits.len() != 2 || !digits.iter().all(|c| c.is_ascii_digit()) {
-        return Err("Please type a row and a column as two digits, like 23 (00 quits).");
-    }
-    let (r, c) = (digits[0] as u8 - b'0', digits[1] as u8 - b'0');
-    if r == 0 && c == 0 {
-        return Ok(None);
-    }
-    if !(1..=3).contains(&r) || !(1..=3).contains(&c) {
-        return Err("Rows and columns go from 1 to 3, like 23 (00 quits).");
-    }
-    Ok(Some(((r - 1) * 3 + (c - 1)) as usize))
-}
-
-fn mark_of(c: Color) -> &'static str {
-    match c {
-        Color::Black => "X",
-        Color::White => "O",
-    }
-}
+const HELP: &str = "Type a move as a row and a column, like 23 (row 2, column 3); undo takes \
+back your last move, quit (or 00) ends the game.";
 
 /// Tic-tac-toe for the shared menu.
 struct Ttt;
 
 impl TerminalGame for Ttt {
+    type Pos = Board;
     type Player = Box<dyn Player<Board>>;
 
     fn title(&self) -> &str {
@@ -88,81 +39,41 @@ impl TerminalGame for Ttt {
     fn player(&self, level: &str, seed: u64) -> Option<Self::Player> {
         mnk_level(true, level, seed)
     }
+    fn as_player(player: &mut Self::Player) -> &mut dyn Player<Board> {
+        player.as_mut()
+    }
     fn player_name(&self, player: &Self::Player) -> String {
         player.name().to_string()
     }
     fn colour(&self, color: Color) -> &'static str {
-        mark_of(color)
-    }
-
-    fn play_game(
-        &mut self,
-        sides: &mut [Side<Self::Player>; 2],
-        input: &mut dyn BufRead,
-        out: &mut dyn Write,
-    ) -> io::Result<End> {
-        let mut board = Board::with_k(3, 3, 3, Rule::Freestyle);
-        draw_board(&board, out)?;
-        loop {
-            match board.outcome() {
-                Some(Outcome::Win(w)) => {
-                    return Ok(End::Won {
-                        winner: w,
-                        how: "has three in a row".into(),
-                    })
-                }
-                Some(Outcome::Draw) => return Ok(End::Draw("The board is full: a draw.".into())),
-                None => {}
-            }
-            let color = board.to_move();
-            let side = &mut sides[color.index()];
-            let p = match &mut side.agent {
-                Agent::Human => {
-                    let prompt = format!(
-                        "{} ({}), your move (row column, e.g. 23; 00 quits): ",
-                        side.label,
-                        mark_of(color)
-                    );
-                    let answer = ask(input, out, &prompt, |line| match parse_move(line)? {
-                        None => Ok(None),
-                        Some(sq) => match square_pos(&board, sq) {
-                            Some(p) if board.is_empty(p) => Ok(Some(p)),
-                            _ => Err("That square is taken; choose an empty one.".to_string()),
-                        },
-                    })?;
-                    match answer {
-                        None => return Ok(End::Eof),
-                        Some(None) => return Ok(End::Quit),
-                        Some(Some(p)) => p,
-                    }
-                }
-                Agent::Computer(player) => {
-                    // Choosing is instant: no level looks at the clock.
-                    let limit = SearchLimit::default();
-                    let decision =
-                        decide_with_limit(player.as_mut(), &board, &limit, Instant::now());
-                    let Some(Decision::Play(p)) = decision else {
-                        // Unreachable on a live 3 x 3 board; end the game rather than loop.
-                        return Ok(End::Draw("The board is full: a draw.".into()));
-                    };
-                    let (x, y) = board.xy(p);
-                    writeln!(
-                        out,
-                        "{} ({}) plays {}{}.",
-                        side.label,
-                        mark_of(color),
-                        y + 1,
-                        x + 1
-                    )?;
-                    p
-                }
-            };
-            if Position::play(&mut board, p).is_err() {
-                writeln!(out, "That move is not legal; try again.")?;
-                continue;
-            }
-            draw_board(&board, out)?;
+        match color {
+            Color::Black => "X",
+            Color::White => "O",
         }
+    }
+    fn start(&self) -> Result<Board, String> {
+        Ok(Board::with_k(3, 3, 3, Rule::Freestyle))
+    }
+    fn prompt_hint(&self) -> &'static str {
+        "row column, e.g. 23; 00 quits"
+    }
+    fn help(&self) -> &'static str {
+        HELP
+    }
+    /// Choosing is instant: no level looks at the clock.
+    fn think(
+        &mut self,
+        player: &mut Self::Player,
+        board: &Board,
+        _name: &str,
+    ) -> Option<(Decision<Pos>, String)> {
+        let decision = decide_with_limit(
+            player.as_mut(),
+            board,
+            &SearchLimit::default(),
+            Instant::now(),
+        )?;
+        Some((decision, String::new()))
     }
 }
 
@@ -272,17 +183,5 @@ mod tests {
         let t = session(&script, 2);
         assert!(t.contains("You play O against perfect."), "{t}");
         assert!(t.contains("Score after 1 game: you 0, computer"), "{t}");
-    }
-
-    #[test]
-    fn parse_move_forms() {
-        assert_eq!(parse_move("23"), Ok(Some(5)));
-        assert_eq!(parse_move(" 1 1 "), Ok(Some(0)));
-        assert_eq!(parse_move("00"), Ok(None));
-        assert!(parse_move("").is_err());
-        assert!(parse_move("123").is_err());
-        assert!(parse_move("4").is_err());
-        assert!(parse_move("é1").is_err());
-        assert!(parse_move("04").is_err());
     }
 }

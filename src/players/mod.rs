@@ -130,7 +130,7 @@ pub fn gomoku_player(level: &str, seed: u64) -> Option<Box<dyn GomokuPlayer>> {
 /// tic-tac-toe level when `ttt`, a gomoku one otherwise.
 pub fn mnk_level(ttt: bool, level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
     if ttt {
-        ttt::ttt_level(level, seed)
+        ttt::ttt_player(level, seed)
     } else {
         Some(gomoku_player(level, seed)?)
     }

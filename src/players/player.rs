@@ -3,8 +3,7 @@
 //! `Box<dyn Player<P>>` for its [`Position`] `P`. The game traits extend it with what only
 //! their protocols ask: [`super::GoPlayer`] (analysis, ownership, cleanup, pondering) and
 //! [`super::GomokuPlayer`] (SWAP2, search progress, player options). Tic-tac-toe asks
-//! nothing more: its sessions and terminal game hold a `Player<Board>`, and
-//! [`super::ttt::TttPlayer`] is how its levels are written. Levels are made by
+//! nothing more: its levels are `Player<Board>`s ([`super::ttt`]). Levels are made by
 //! [`super::mnk_level`] (gomoku-family boards, tic-tac-toe included) and [`super::go_level`].
 //! This file imports none of the games' players: they all build on it.
 

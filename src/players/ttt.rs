@@ -1,5 +1,6 @@
-//! Tic-tac-toe levels: the [`TttPlayer`] trait with its level registry ([`TTT_LEVELS`],
-//! [`ttt_player`]). The position is [`crate::rules::ttt::Grid`], the exact solver
+//! Tic-tac-toe levels, each a [`Player`] of the 3x3 board as every game's levels are, and
+//! their registry ([`TTT_LEVELS`], [`ttt_player`]). A level reads the board as a
+//! [`crate::rules::ttt::Grid`] and picks a square ([`decide_square`]); the exact solver is
 //! [`crate::search::ttt::Solver`].
 //!
 //! Levels, strongest first as measured: `perfect` (never loses, wins fastest, loses slowest),
@@ -10,10 +11,10 @@
 //!
 //! Entry points for the CLI and the protocols (a tic-tac-toe game is
 //! `Board::with_k(3, 3, 3, Rule::Freestyle)`): a level is
-//! `ttt_player(name, seed) -> Option<Box<dyn TttPlayer>>`, names and descriptions in
-//! [`TTT_LEVELS`] (the first is the default); then `player.choose(&board) -> Option<Pos>`,
-//! `None` when the game is over or the board is not 3 x 3 with k = 3. Choosing is instant (well
-//! under a millisecond), so no clock is needed.
+//! `ttt_player(name, seed) -> Option<Box<dyn Player<Board>>>`, names and descriptions in
+//! [`TTT_LEVELS`] (the first is the default); its decision is `None` when the game is over or
+//! the board is not 3 x 3 with k = 3. Choosing is instant (well under a millisecond), so no
+//! level looks at the clock.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -26,24 +27,17 @@ use crate::search::ttt::{minimax_value, Solver};
 
 use super::player::{Decision, Player};
 
-/// A tic-tac-toe player: chooses a move for the side to move of a 3 x 3 board.
-pub trait TttPlayer: Send {
-    /// The level's name as listed in [`TTT_LEVELS`].
-    fn name(&self) -> &'static str;
-    /// Reseeds the tie-breaks (a level without any ignores it): the same as making the level
-    /// afresh with `seed`, since no level's choice depends on what it kept from earlier moves.
-    fn set_seed(&mut self, _seed: u64) {}
-    /// The square to play, or `None` when the game is over or the board is not tic-tac-toe.
-    fn choose(&mut self, board: &Board) -> Option<Pos> {
-        let g = Grid::from_board(board)?;
-        if g.is_over() {
-            return None;
-        }
-        let sq = self.choose_square(&g)?;
-        square_pos(board, sq)
+/// The decision of a level that picks squares: `choose` gets the grid of `board`, which is not
+/// over; none when the game is over or the board is not tic-tac-toe.
+pub fn decide_square(
+    board: &Board,
+    choose: impl FnOnce(&Grid) -> Option<usize>,
+) -> Option<Decision<Pos>> {
+    let g = Grid::from_board(board)?;
+    if g.is_over() {
+        return None;
     }
-    /// The square (0..8, row-major) to play in `g`, which is not over.
-    fn choose_square(&mut self, g: &Grid) -> Option<usize>;
+    square_pos(board, choose(&g)?).map(Decision::Play)
 }
 
 /// The tic-tac-toe levels, strongest first as measured (a 200-game-per-pairing round robin of
@@ -77,9 +71,9 @@ pub const TTT_LEVELS: &[(&str, &str)] = &[
 
 /// Makes the tic-tac-toe player named `level` (case-insensitive; `smart` is `minimax`, `rules`
 /// is `rules+heuristic`), seeded with `seed` for its tie-breaks.
-pub fn ttt_player(level: &str, seed: u64) -> Option<Box<dyn TttPlayer>> {
+pub fn ttt_player(level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
     let rng = ChaCha8Rng::seed_from_u64(seed);
-    let p: Box<dyn TttPlayer> = match level.trim().to_ascii_lowercase().as_str() {
+    let p: Box<dyn Player<Board>> = match level.trim().to_ascii_lowercase().as_str() {
         "perfect" | "default" => Box::new(Perfect {
             solver: Solver::new(),
             rng,
@@ -109,19 +103,21 @@ struct Perfect {
     rng: ChaCha8Rng,
 }
 
-impl TttPlayer for Perfect {
+impl Player<Board> for Perfect {
     fn set_seed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
     fn name(&self) -> &'static str {
         "perfect"
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        let best = self.solver.best_moves(g);
-        if best.is_empty() {
-            return None;
-        }
-        Some(best[self.rng.gen_range(0..best.len())])
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| {
+            let best = self.solver.best_moves(g);
+            if best.is_empty() {
+                return None;
+            }
+            Some(best[self.rng.gen_range(0..best.len())])
+        })
     }
 }
 
@@ -129,32 +125,34 @@ impl TttPlayer for Perfect {
 /// keeps the first maximum it meets.
 struct Minimax;
 
-impl TttPlayer for Minimax {
+impl Player<Board> for Minimax {
     fn name(&self) -> &'static str {
         "minimax"
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        let me = g.turn;
-        let mut best: Option<(usize, i32)> = None;
-        for s in g.moves() {
-            let v = minimax_value(&g.play(s), me);
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((s, v));
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| {
+            let me = g.turn;
+            let mut best: Option<(usize, i32)> = None;
+            for s in g.moves() {
+                let v = minimax_value(&g.play(s), me);
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((s, v));
+                }
             }
-        }
-        best.map(|(s, _)| s)
+            best.map(|(s, _)| s)
+        })
     }
 }
 
 /// `dumber`: the first empty square.
 struct Dumber;
 
-impl TttPlayer for Dumber {
+impl Player<Board> for Dumber {
     fn name(&self) -> &'static str {
         "dumber"
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        g.moves().next()
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| g.moves().next())
     }
 }
 
@@ -169,18 +167,20 @@ struct Dumb;
 const DUMB_SIDES: [usize; 4] = [1, 3, 5, 7];
 const DUMB_CORNERS: [usize; 4] = [0, 2, 6, 8];
 
-impl TttPlayer for Dumb {
+impl Player<Board> for Dumb {
     fn name(&self) -> &'static str {
         "dumb"
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        let me = g.turn;
-        let e = g.empty();
-        first_in(winning_squares(g, me))
-            .or_else(|| first_in(winning_squares(g, me.opponent())))
-            .or_else(|| (e & (1 << 4) != 0).then_some(4))
-            .or_else(|| DUMB_SIDES.iter().copied().find(|&s| e & (1 << s) != 0))
-            .or_else(|| DUMB_CORNERS.iter().copied().find(|&s| e & (1 << s) != 0))
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| {
+            let me = g.turn;
+            let e = g.empty();
+            first_in(winning_squares(g, me))
+                .or_else(|| first_in(winning_squares(g, me.opponent())))
+                .or_else(|| (e & (1 << 4) != 0).then_some(4))
+                .or_else(|| DUMB_SIDES.iter().copied().find(|&s| e & (1 << s) != 0))
+                .or_else(|| DUMB_CORNERS.iter().copied().find(|&s| e & (1 << s) != 0))
+        })
     }
 }
 
@@ -245,15 +245,17 @@ struct Heuristic {
     rng: ChaCha8Rng,
 }
 
-impl TttPlayer for Heuristic {
+impl Player<Board> for Heuristic {
     fn set_seed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
     fn name(&self) -> &'static str {
         self.name
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        pick_max(&heuristic_scores(g, self.table), &mut self.rng)
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| {
+            pick_max(&heuristic_scores(g, self.table), &mut self.rng)
+        })
     }
 }
 
@@ -267,41 +269,23 @@ fn fork_square(g: &Grid, c: Color) -> Option<usize> {
     g.moves().find(|&s| twos_made_by(g, s, c) >= 2)
 }
 
-impl TttPlayer for RulesHeuristic {
+impl Player<Board> for RulesHeuristic {
     fn set_seed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
     fn name(&self) -> &'static str {
         "rules+heuristic"
     }
-    fn choose_square(&mut self, g: &Grid) -> Option<usize> {
-        let me = g.turn;
-        first_in(winning_squares(g, me))
-            .or_else(|| first_in(winning_squares(g, me.opponent())))
-            .or_else(|| fork_square(g, me))
-            .or_else(|| fork_square(g, me.opponent()))
-            .or_else(|| pick_max(&heuristic_scores(g, H2), &mut self.rng))
+    fn decide(&mut self, board: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
+        decide_square(board, |g| {
+            let me = g.turn;
+            first_in(winning_squares(g, me))
+                .or_else(|| first_in(winning_squares(g, me.opponent())))
+                .or_else(|| fork_square(g, me))
+                .or_else(|| fork_square(g, me.opponent()))
+                .or_else(|| pick_max(&heuristic_scores(g, H2), &mut self.rng))
+        })
     }
-}
-
-/// A tic-tac-toe level as a [`Player`].
-struct TttLevel(Box<dyn TttPlayer>);
-
-impl Player<Board> for TttLevel {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn set_seed(&mut self, seed: u64) {
-        self.0.set_seed(seed)
-    }
-    fn decide(&mut self, pos: &Board, _tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
-        self.0.choose(pos).map(Decision::Play)
-    }
-}
-
-/// The tic-tac-toe level `level` as a [`Player`] ([`ttt_player`] behind the one interface).
-pub fn ttt_level(level: &str, seed: u64) -> Option<Box<dyn Player<Board>>> {
-    Some(Box::new(TttLevel(ttt_player(level, seed)?)))
 }
 
 #[cfg(test)]
@@ -313,6 +297,33 @@ mod tests {
 
     fn ttt_board() -> Board {
         Board::with_k(3, 3, 3, Rule::Freestyle)
+    }
+
+    /// The square `p` picks in `g` (a grid that is not over), asked through its board.
+    fn square(p: &mut dyn Player<Board>, g: &Grid) -> Option<usize> {
+        let mut b = ttt_board();
+        let (xs, os) = (g.stones(Color::Black), g.stones(Color::White));
+        let stones = |m: u16| (0..9).filter(move |s| m & (1 << s) != 0);
+        // Alternately, X first: no line is made on the way to a grid that is not over.
+        let (mut x, mut o) = (stones(xs), stones(os));
+        while let Some(s) = if b.to_move() == Color::Black {
+            x.next()
+        } else {
+            o.next()
+        } {
+            b.play(square_pos(&b, s).unwrap()).unwrap();
+        }
+        assert_eq!(Grid::from_board(&b), Some(*g));
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limit = crate::search::clock::SearchLimit::default();
+        let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+        match p.decide(&b, &tm)? {
+            Decision::Play(pos) => {
+                let (x, y) = b.xy(pos);
+                Some(y * 3 + x)
+            }
+            Decision::Resign => None,
+        }
     }
 
     /// Exact values and optimal squares of every reachable position, from the solver (which
@@ -335,7 +346,7 @@ mod tests {
                 if g.is_over() {
                     continue;
                 }
-                let s = perfect.choose_square(g).unwrap();
+                let s = square(perfect.as_mut(), g).unwrap();
                 assert!(best.contains(&s), "{s} not optimal in\n{}", g.to_text());
             }
         }
@@ -351,7 +362,7 @@ mod tests {
         };
         for seed in 0..10 {
             assert_eq!(
-                ttt_player("perfect", seed).unwrap().choose_square(&g),
+                square(ttt_player("perfect", seed).unwrap().as_mut(), &g),
                 Some(2)
             );
         }
@@ -369,9 +380,9 @@ mod tests {
                     };
                     while !g.is_over() {
                         let s = if g.turn == perfect_color {
-                            p.choose_square(&g)
+                            square(p.as_mut(), &g)
                         } else {
-                            q.choose_square(&g)
+                            square(q.as_mut(), &g)
                         }
                         .unwrap();
                         assert!(g.empty() & (1 << s) != 0);
@@ -391,7 +402,7 @@ mod tests {
             if g.is_over() {
                 continue;
             }
-            let s = m.choose_square(g).unwrap();
+            let s = square(m.as_mut(), g).unwrap();
             // The +1/0/-1 result of the chosen move equals the sign of the exact value.
             let after = -oracle[&g.play(s)].0;
             assert_eq!(after.signum(), v.signum(), "\n{}", g.to_text());
@@ -423,7 +434,7 @@ mod tests {
         );
         // The lecture picks square 4 (1-based), i.e. 3 here.
         assert_eq!(
-            ttt_player("heuristic1", 0).unwrap().choose_square(&g),
+            square(ttt_player("heuristic1", 0).unwrap().as_mut(), &g),
             Some(3)
         );
         let h2 = heuristic_scores(&g, H2);
@@ -442,7 +453,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            ttt_player("heuristic2", 0).unwrap().choose_square(&g),
+            square(ttt_player("heuristic2", 0).unwrap().as_mut(), &g),
             Some(6)
         );
     }
@@ -451,21 +462,21 @@ mod tests {
     fn dumb_and_dumber_follow_their_rules() {
         let mut dumb = ttt_player("dumb", 0).unwrap();
         let mut dumber = ttt_player("dumber", 0).unwrap();
-        assert_eq!(dumb.choose_square(&Grid::EMPTY), Some(4));
-        assert_eq!(dumber.choose_square(&Grid::EMPTY), Some(0));
+        assert_eq!(square(dumb.as_mut(), &Grid::EMPTY), Some(4));
+        assert_eq!(square(dumber.as_mut(), &Grid::EMPTY), Some(0));
         let g = Grid::EMPTY.play(4).play(0); // X centre, O corner: sides next, 2 first.
-        assert_eq!(dumb.choose_square(&g), Some(1));
+        assert_eq!(square(dumb.as_mut(), &g), Some(1));
         let g = Grid::EMPTY.play(4).play(1).play(0); // X threatens 8: O blocks.
-        assert_eq!(dumb.choose_square(&g), Some(8));
+        assert_eq!(square(dumb.as_mut(), &g), Some(8));
         // X can win at 7 (1-4-7) while O threatens 6 (0-3-6): winning comes first.
         let g = Grid {
             x: (1 << 1) | (1 << 4),
             o: (1 << 0) | (1 << 3),
             turn: Color::Black,
         };
-        assert_eq!(dumb.choose_square(&g), Some(7));
+        assert_eq!(square(dumb.as_mut(), &g), Some(7));
         assert_eq!(
-            ttt_player("rules+heuristic", 0).unwrap().choose_square(&g),
+            square(ttt_player("rules+heuristic", 0).unwrap().as_mut(), &g),
             Some(7)
         );
     }
@@ -480,14 +491,14 @@ mod tests {
             o: 1 << 4,
             turn: Color::White,
         };
-        assert_eq!(p.choose_square(&g), Some(2));
+        assert_eq!(square(p.as_mut(), &g), Some(2));
         // X to move could fork at 2 or 6, but O threatens 7 (1-4-7): the block comes first.
         let g = Grid {
             x: (1 << 0) | (1 << 8),
             o: (1 << 1) | (1 << 4),
             turn: Color::Black,
         };
-        assert_eq!(p.choose_square(&g), Some(7));
+        assert_eq!(square(p.as_mut(), &g), Some(7));
     }
 
     #[test]
@@ -500,10 +511,15 @@ mod tests {
         for &(level, _) in TTT_LEVELS {
             let mut p = ttt_player(level, 7).unwrap();
             assert_eq!(p.name(), level);
-            assert_eq!(p.choose(&big), None);
-            assert_eq!(p.choose(&over), None);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let limit = crate::search::clock::SearchLimit::default();
+            let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+            assert_eq!(p.decide(&big, &tm), None);
+            assert_eq!(p.decide(&over, &tm), None);
             let b = ttt_board();
-            let mv = p.choose(&b).unwrap();
+            let Some(Decision::Play(mv)) = p.decide(&b, &tm) else {
+                panic!("{level} found no move");
+            };
             assert!(b.check(mv).is_ok());
         }
         assert!(ttt_player("nonsense", 0).is_none());

@@ -136,7 +136,7 @@ impl GamePosition for Board {
             GameName::Gomoku | GameName::Renju => {
                 Board::new(setup.width, setup.height, setup.rule).ok()
             }
-            GameName::Go => None,
+            _ => None,
         }
     }
     fn default_side(game: GameName) -> usize {

@@ -7,6 +7,7 @@ pub mod mnk;
 pub mod notation;
 pub mod position;
 pub mod renju;
+pub mod text;
 pub mod three_three;
 pub mod ttt;
 

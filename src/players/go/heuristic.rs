@@ -130,7 +130,7 @@ impl Heuristic {
 
     /// The decision and the scored list it came from, without the moves `filter` closes at
     /// the first ply.
-    fn decide(
+    fn choose(
         &mut self,
         game: &GoGame,
         color: Color,
@@ -240,7 +240,7 @@ impl Player<GoGame> for Heuristic {
 
 impl GoPlayer for Heuristic {
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
-        let (mv, scored) = self.decide(game, color, req.filter);
+        let (mv, scored) = self.choose(game, color, req.filter);
         if req.report_every.is_some() {
             self.report(game, req, &candidates(&scored, mv));
         }
@@ -261,7 +261,7 @@ impl GoPlayer for Heuristic {
     }
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         // One ply is all there is: report once, then wait for the stop like any analysis.
-        let (mv, scored) = self.decide(game, color, req.filter);
+        let (mv, scored) = self.choose(game, color, req.filter);
         self.report(game, req, &candidates(&scored, mv));
         while !req.tm.should_stop(0) {
             std::thread::sleep(std::time::Duration::from_millis(5));

@@ -222,7 +222,7 @@ impl MctsPlayer {
 
     /// The decision for `color` and, in words, why (for `gomill-explain_last_move`). With
     /// `may_resign` false (`reg_genmove`, cleanup) a hopeless position still gets its best move.
-    fn decide(
+    fn choose(
         &mut self,
         game: &GoGame,
         color: Color,
@@ -393,7 +393,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         self.certain_win = false;
-        let (decision, why) = self.decide(game, color, req, true);
+        let (decision, why) = self.choose(game, color, req, true);
         self.last_explanation = why;
         decision
     }
@@ -417,7 +417,7 @@ impl GoPlayer for MctsPlayer {
         req: &mut GoRequest<'_, '_>,
     ) -> GoDecision {
         self.certain_win = false;
-        let (decision, why) = self.decide(game, color, req, false);
+        let (decision, why) = self.choose(game, color, req, false);
         self.last_explanation = why;
         decision
     }

@@ -36,12 +36,8 @@ pub struct GoCandidate {
     pub pv: Vec<GoMove>,
 }
 
-/// What a player answers to genmove.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoDecision {
-    Play(GoMove),
-    Resign,
-}
+/// What a player answers to genmove: the one [`Decision`] every game's players make.
+pub type GoDecision = Decision<GoMove>;
 
 /// Receives candidate lists and, when [`GoRequest::ownership`] asks, the ownership map: by
 /// padded point, -1 (white's) .. 1 (black's), as [`GoPlayer::ownership`] gives it.
@@ -172,10 +168,7 @@ pub fn decide_quietly<G: GoPlayer + ?Sized>(
     game: &GoGame,
     tm: &TimeManager<'_>,
 ) -> Option<Decision<GoMove>> {
-    Some(match genmove_quietly(player, game, game.to_move(), tm) {
-        GoDecision::Play(mv) => Decision::Play(mv),
-        GoDecision::Resign => Decision::Resign,
-    })
+    Some(genmove_quietly(player, game, game.to_move(), tm))
 }
 
 /// The Go levels, strongest first; the first is the default.
