@@ -4,8 +4,6 @@
 //! The model reads what [`PatternBoard`](super::patterns::PatternBoard) already keeps per empty
 //! cell and colour: the four line patterns (one per direction), taken as an unordered
 //! combination (a "code": 1001 of them, since 4 patterns out of 11 values with repetition).
-//! Every table exists once per game phase ([`PHASES`], by the stones on the board, see
-//! [`phase`]): what a shape is worth in the opening is not what it is worth later.
 //! - value: every empty cell adds `mine[code of the side to move there]` and
 //!   `theirs[code of the other side there]`, plus a bias, plus `threat[threat mask]`: which
 //!   threat levels (open three up to open four, see `PatternBoard::threat_mask`) each side
@@ -16,34 +14,27 @@
 //!   tables are the backoff). With `mine = sum of PATTERN_VALUE`, `theirs = -mine`, bias 0,
 //!   `threat = patterns::hand_threat` and `joint = 0` it is the hand evaluation.
 //! - policy: a move's score is `attack[its code for the mover] + defend[its code for the
-//!   other side] + pjoint[mover's threat level there][other side's level there]` (fitted to
-//!   the search's chosen moves; the search orders, reduces and prunes by it).
+//!   other side]` (fitted to the search's chosen moves; reported by the trainer, stored for
+//!   move ordering).
 //!
 //! Tables are per colour (black then white); rule families where colours are alike store the
 //! same values twice.
 //!
 //! File format (little-endian):
 //! ```text
-//! "SENTEWT3"                    8 bytes, the version
+//! "SENTEWT2"                    8 bytes, the version
 //! u32 n, n bytes UTF-8          provenance: `key=value` lines (rule=, command=, seed=, ...)
-//! i16 x 1001 x 4 x 3 x 2        per colour (black, white), per phase: value mine, value
-//!                               theirs, policy attack, policy defend
-//! i32 x 3 x 2                   value bias per colour to move, per phase
-//! i16 x 16384 x 3 x 2           value threat table per colour to move, per phase
-//! i16 x 256 x 3 x 2             value joint cell table (mover's level x 16 + other's level)
-//!                               per colour to move, per phase
-//! i16 x 256 x 3 x 2             policy joint table (the same index) per mover, per phase
+//! i16 x 1001 x 8                value mine, value theirs, policy attack, policy defend; black,
+//!                               then the same four for white
+//! i32 x 2                       value bias for black to move, for white to move
+//! i16 x 16384 x 2               value threat table, black to move then white to move
+//! i16 x 256 x 2                 value joint cell table (mover's level x 16 + other's level),
+//!                               black to move then white to move
 //! u64                           FNV-1a 64 of every byte before it
 //! ```
 //!
-//! Older files are still read, so the trainer's `--compare` takes an older generation's file:
-//! version 2 (`SENTEWT2`: no phases, no policy joint table) has its tables used in every
-//! phase and a policy joint table of 0; version 1 (`SENTEWT1`) also lacks the threat and
-//! joint tables: the hand threat terms, a value joint table of 0.
-//!
-//! At run time the value cell and joint tables are clamped to [`VALUE_LIMIT`] (so that the
-//! incremental sums of every phase fit one 128-bit word, see [`field`]); the trainer writes
-//! them clamped, so file and run time agree.
+//! Version 1 files (`SENTEWT1`, no threat or joint table: the hand threat terms, joint 0) are still read, so the
+//! trainer's `--compare` takes an older generation's file.
 
 use std::sync::OnceLock;
 
@@ -51,9 +42,7 @@ use crate::eval::patterns::{hand_threat, THREAT_MASKS};
 use crate::rules::Rule;
 
 /// The version tag every weights file this build writes starts with.
-pub const MAGIC: &[u8; 8] = b"SENTEWT3";
-/// The version without phases and policy joint table (read only).
-const MAGIC_V2: &[u8; 8] = b"SENTEWT2";
+pub const MAGIC: &[u8; 8] = b"SENTEWT2";
 /// The version before the threat and joint tables (read only).
 const MAGIC_V1: &[u8; 8] = b"SENTEWT1";
 /// Unordered combinations of four line patterns (11 values each).
@@ -62,48 +51,25 @@ pub const CODES: usize = 1001;
 const PATTERNS: usize = 11;
 /// Raw codes: the four directions' patterns as base-11 digits, as `PatternBoard::code` reads.
 pub const RAW_CODES: usize = PATTERNS * PATTERNS * PATTERNS * PATTERNS;
-/// Game phases with tables of their own (see [`phase`]).
-pub const PHASES: usize = 3;
-/// The last stone count of each phase but the last: the opening (the first moves after a
-/// generated or balanced opening, where the s23 diagnosis found most positional losses
-/// begin), the early middle game, the rest.
-pub const PHASE_ENDS: [usize; PHASES - 1] = [10, 30];
-/// Largest magnitude of a value cell or joint table entry at run time. Entries beyond occur
-/// only for codes that make a five, whose positions the search never evaluates.
-pub const VALUE_LIMIT: i16 = 1023;
-
-/// The phase of a position with `stones` stones on the board.
-#[inline]
-pub fn phase(stones: usize) -> usize {
-    usize::from(stones > PHASE_ENDS[0]) + usize::from(stones > PHASE_ENDS[1])
-}
-
-/// One colour's cell tables in one phase: value-mine, value-theirs, policy-attack,
-/// policy-defend, indexed by code.
-pub type CellTables = [[i16; CODES]; 4];
 
 /// The tables of one file, in the order they are stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// `key=value` provenance lines; `rule` names the rule family.
     pub provenance: String,
-    /// `[colour][phase][table][code]`: tables value-mine, value-theirs, policy-attack,
-    /// policy-defend.
-    pub tables: Vec<[CellTables; PHASES]>,
-    /// `[colour to move][phase]`: the value bias.
-    pub bias: [[i32; PHASES]; 2],
-    /// `[colour to move][phase][threat mask]`: the value of the threats on the board (see
+    /// `[colour][table][code]`: tables value-mine, value-theirs, policy-attack, policy-defend.
+    pub tables: Vec<[[i16; CODES]; 4]>,
+    /// Value bias with black, white to move.
+    pub bias: [i32; 2],
+    /// `[colour to move][threat mask]`: the value of the threats on the board (see
     /// `PatternBoard::threat_mask`), [`THREAT_MASKS`] entries each.
-    pub threat: [[Vec<i16>; PHASES]; 2],
-    /// `[colour to move][phase][mover's level * 16 + other side's level]` at an empty cell
-    /// (threat levels as `PatternBoard::p4`), [`JOINT`] entries each.
-    pub joint: [[Vec<i16>; PHASES]; 2],
-    /// `[mover][phase][mover's level * 16 + other side's level]`: the policy's joint term at a
-    /// point, [`JOINT`] entries each.
-    pub policy_joint: [[Vec<i16>; PHASES]; 2],
+    pub threat: [Vec<i16>; 2],
+    /// `[colour to move][mover's level * 16 + other side's level]` at an empty cell (threat
+    /// levels as `PatternBoard::p4`), [`JOINT`] entries each.
+    pub joint: [Vec<i16>; 2],
 }
 
-/// Entries of a joint table: two threat levels (`patterns::P4`, below 16).
+/// Entries of a joint cell table: two threat levels (`patterns::P4`, below 16).
 pub const JOINT: usize = 256;
 
 pub const VALUE_MINE: usize = 0;
@@ -121,32 +87,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Reads little-endian integers off the front of a byte slice (lengths checked beforehand).
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn i16(&mut self) -> i16 {
-        let v = i16::from_le_bytes([self.bytes[self.at], self.bytes[self.at + 1]]);
-        self.at += 2;
-        v
-    }
-    fn i32(&mut self) -> i32 {
-        let v = i32::from_le_bytes(
-            self.bytes[self.at..self.at + 4]
-                .try_into()
-                .expect("4 bytes"),
-        );
-        self.at += 4;
-        v
-    }
-    fn i16s(&mut self, n: usize) -> Vec<i16> {
-        (0..n).map(|_| self.i16()).collect()
-    }
-}
-
 impl Weights {
     /// The value of provenance key `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
@@ -162,26 +102,25 @@ impl Weights {
         let mut out = Vec::with_capacity(
             8 + 4
                 + self.provenance.len()
-                + 2 * PHASES * (CODES * 8 + 4 + THREAT_MASKS * 2 + JOINT * 4)
-                + 8,
+                + 2 * CODES * 8 * 2
+                + 2 * THREAT_MASKS * 2
+                + 2 * JOINT * 2
+                + 16,
         );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.provenance.len() as u32).to_le_bytes());
         out.extend_from_slice(self.provenance.as_bytes());
-        for v in self.tables.iter().flatten().flatten().flatten() {
-            out.extend_from_slice(&v.to_le_bytes());
+        for colour in &self.tables {
+            for table in colour {
+                for v in table {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
         }
-        for b in self.bias.iter().flatten() {
+        for b in self.bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        for v in self
-            .threat
-            .iter()
-            .chain(&self.joint)
-            .chain(&self.policy_joint)
-            .flatten()
-            .flatten()
-        {
+        for v in self.threat.iter().chain(&self.joint).flatten() {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -189,35 +128,24 @@ impl Weights {
         out
     }
 
-    /// Reads a weights file, refusing an unknown version, a wrong length or checksum.
+    /// Reads a weights file, refusing a wrong version, length or checksum.
     pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
-        let version = match bytes.get(..8) {
-            Some(m) if m == MAGIC => 3,
-            Some(m) if m == MAGIC_V2 => 2,
-            Some(m) if m == MAGIC_V1 => 1,
-            _ => 0,
-        };
-        if bytes.len() < MAGIC.len() + 4 + 8 || version == 0 {
-            return Err("not a sente weights file (version SENTEWT3, SENTEWT2 or SENTEWT1)".into());
+        if bytes.len() < MAGIC.len() + 4 + 8 || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_V1) {
+            return Err("not a sente weights file (version SENTEWT2 or SENTEWT1)".into());
         }
+        let v1 = &bytes[..8] == MAGIC_V1;
         let (body, tail) = bytes.split_at(bytes.len() - 8);
         let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
         if fnv1a(body) != stored {
             return Err("weights checksum mismatch (corrupt file)".into());
         }
         let n = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")) as usize;
-        // Phases stored, and per colour and phase: cell tables and bias, threat and value
-        // joint tables (versions 2 and 3), policy joint table (version 3).
-        let phases = if version == 3 { PHASES } else { 1 };
-        let per_phase = CODES * 8
-            + 4
-            + if version >= 2 {
-                (THREAT_MASKS + JOINT) * 2
-            } else {
-                0
-            }
-            + if version == 3 { JOINT * 2 } else { 0 };
-        let want = 12usize.saturating_add(n) + 2 * phases * per_phase;
+        let threat_bytes = if v1 {
+            0
+        } else {
+            2 * (THREAT_MASKS + JOINT) * 2
+        };
+        let want = 12 + n + 2 * 4 * CODES * 2 + 2 * 4 + threat_bytes;
         if body.len() != want {
             return Err(format!(
                 "weights file is {} bytes, expected {}",
@@ -228,53 +156,28 @@ impl Weights {
         let provenance = std::str::from_utf8(&body[12..12 + n])
             .map_err(|_| "provenance is not UTF-8".to_string())?
             .to_string();
-        let mut r = Reader {
-            bytes: body,
-            at: 12 + n,
-        };
-        let mut tables = vec![[[[0i16; CODES]; 4]; PHASES]; 2];
+        let mut at = 12 + n;
+        let mut tables = vec![[[0i16; CODES]; 4]; 2];
         for colour in tables.iter_mut() {
-            for v in colour.iter_mut().take(phases).flatten().flatten() {
-                *v = r.i16();
+            for table in colour.iter_mut() {
+                for v in table.iter_mut() {
+                    *v = i16::from_le_bytes([body[at], body[at + 1]]);
+                    at += 2;
+                }
             }
         }
-        let mut bias = [[0i32; PHASES]; 2];
-        for colour in bias.iter_mut() {
-            for b in colour.iter_mut().take(phases) {
-                *b = r.i32();
-            }
+        let mut bias = [0i32; 2];
+        for b in bias.iter_mut() {
+            *b = i32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
+            at += 4;
         }
         let hand: Vec<i16> = (0..THREAT_MASKS).map(|m| hand_threat(m) as i16).collect();
-        let mut threat = [0, 1].map(|_| [0; PHASES].map(|_| hand.clone()));
-        let mut joint = [0, 1].map(|_| [0; PHASES].map(|_| vec![0i16; JOINT]));
-        let mut policy_joint = joint.clone();
-        if version >= 2 {
-            for colour in threat.iter_mut() {
-                for t in colour.iter_mut().take(phases) {
-                    *t = r.i16s(THREAT_MASKS);
-                }
-            }
-            for colour in joint.iter_mut() {
-                for t in colour.iter_mut().take(phases) {
-                    *t = r.i16s(JOINT);
-                }
-            }
-        }
-        if version == 3 {
-            for colour in policy_joint.iter_mut() {
-                for t in colour.iter_mut() {
-                    *t = r.i16s(JOINT);
-                }
-            }
-        } else {
-            // One phase stored: every phase uses it.
-            for c in 0..2 {
-                for ph in 1..PHASES {
-                    tables[c][ph] = tables[c][0];
-                    bias[c][ph] = bias[c][0];
-                    threat[c][ph] = threat[c][0].clone();
-                    joint[c][ph] = joint[c][0].clone();
-                }
+        let mut threat = [hand.clone(), hand];
+        let mut joint = [vec![0i16; JOINT], vec![0i16; JOINT]];
+        if !v1 {
+            for v in threat.iter_mut().chain(joint.iter_mut()).flatten() {
+                *v = i16::from_le_bytes([body[at], body[at + 1]]);
+                at += 2;
             }
         }
         Ok(Weights {
@@ -283,7 +186,6 @@ impl Weights {
             bias,
             threat,
             joint,
-            policy_joint,
         })
     }
 
@@ -327,88 +229,55 @@ pub fn patterns_of(code: usize) -> [usize; 4] {
     })[code]
 }
 
-/// Bits of one field of a packed sum (see [`field`]).
-const FIELD_BITS: u32 = 21;
-
-/// Packs signed values (each of magnitude below 2^20) into one 128-bit word, field `k` at bit
-/// `21 k`, so that adding packed words adds every field at once: a sum of up to 1024 entries
-/// of at most [`VALUE_LIMIT`] each stays exact (see [`field`]).
-pub fn pack(fields: &[i32]) -> i128 {
-    debug_assert!(fields.len() as u32 * FIELD_BITS <= 128);
-    fields.iter().enumerate().fold(0i128, |acc, (k, &v)| {
-        acc + ((v as i128) << (FIELD_BITS * k as u32))
-    })
-}
-
-/// Field `k` of a sum of [`pack`]ed words. The fields below `k` add up to less than half a
-/// unit of field `k` in magnitude, so rounding them away and sign-extending the field's 21
-/// bits gives its exact value.
-#[inline]
-pub fn field(sum: i128, k: usize) -> i32 {
-    let shift = FIELD_BITS * k as u32;
-    let rounded = if shift == 0 {
-        sum
-    } else {
-        sum.wrapping_add(1i128 << (shift - 1))
-    };
-    let raw = ((rounded >> shift) as i32) & ((1 << FIELD_BITS) - 1);
-    (raw << (32 - FIELD_BITS)) >> (32 - FIELD_BITS)
-}
-
 /// What the pattern board needs at run time: per colour, one entry per raw code (indexed by
-/// the 16-bit code, so no bounds check) holding, [`pack`]ed, `mine` of every phase (field
-/// `phase`) and `theirs` of every phase (field `PHASES + phase`), so one addition per cell
-/// keeps every phase's sums; per colour to move and phase, the threat table plus the bias;
-/// and the joint cell table indexed by black's level + 16 x white's level, holding the value
-/// with black to move (field `phase`) and with white to move (field `PHASES + phase`).
+/// the 16-bit code, so no bounds check) holding `mine + theirs * 2^32`, so that a sum of
+/// entries keeps both sums exactly (the low 32 bits read as `i32` are the sum of `mine`;
+/// see [`unpack`]); per colour to move, the threat table plus the bias; and the joint cell
+/// table indexed by black's level + 16 x white's level, holding the value with black to move
+/// + the value with white to move x 2^32 (summed and unpacked the same way).
 pub struct ValueTables {
-    pub packed: [Box<[i128; 1 << 16]>; 2],
-    /// `[colour to move][phase * THREAT_MASKS + mask]`.
-    pub threat: [Box<[i32]>; 2],
-    pub joint: [i128; JOINT],
+    pub packed: [Box<[i64; 1 << 16]>; 2],
+    pub threat: [Box<[i32; THREAT_MASKS]>; 2],
+    pub joint: [i64; JOINT],
 }
 
-/// A value cell or joint table entry as used at run time.
-fn clamped(v: i16) -> i32 {
-    v.clamp(-VALUE_LIMIT, VALUE_LIMIT) as i32
+/// The (mine, theirs) sums of a packed sum.
+#[inline]
+pub fn unpack(sum: i64) -> (i32, i32) {
+    let mine = sum as i32;
+    (mine, ((sum - mine as i64) >> 32) as i32)
 }
 
 impl ValueTables {
     pub fn new(w: &Weights) -> ValueTables {
         let packed = [0, 1].map(|c| {
-            let mut t: Box<[i128; 1 << 16]> = vec![0i128; 1 << 16]
+            let mut t: Box<[i64; 1 << 16]> = vec![0i64; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
                 .expect("65536 entries");
             for (raw, entry) in t.iter_mut().enumerate().take(RAW_CODES) {
                 let code = canonical(raw);
-                let mut fields = [0i32; 2 * PHASES];
-                for (ph, tables) in w.tables[c].iter().enumerate() {
-                    fields[ph] = clamped(tables[VALUE_MINE][code]);
-                    fields[PHASES + ph] = clamped(tables[VALUE_THEIRS][code]);
-                }
-                *entry = pack(&fields);
+                let tables = &w.tables[c];
+                *entry =
+                    tables[VALUE_MINE][code] as i64 + ((tables[VALUE_THEIRS][code] as i64) << 32);
             }
             t
         });
         let threat = [0, 1].map(|c| {
-            (0..PHASES)
-                .flat_map(|ph| {
-                    w.threat[c][ph]
-                        .iter()
-                        .map(move |&v| v as i32 + w.bias[c][ph])
-                })
-                .collect::<Box<[i32]>>()
+            let mut t: Box<[i32; THREAT_MASKS]> = vec![0i32; THREAT_MASKS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("THREAT_MASKS entries");
+            for (entry, &v) in t.iter_mut().zip(&w.threat[c]) {
+                *entry = v as i32 + w.bias[c];
+            }
+            t
         });
-        let mut joint = [0i128; JOINT];
+        let mut joint = [0i64; JOINT];
         for (i, entry) in joint.iter_mut().enumerate() {
             let (black, white) = (i & 15, i >> 4);
-            let mut fields = [0i32; 2 * PHASES];
-            for ph in 0..PHASES {
-                fields[ph] = clamped(w.joint[0][ph][black * 16 + white]);
-                fields[PHASES + ph] = clamped(w.joint[1][ph][white * 16 + black]);
-            }
-            *entry = pack(&fields);
+            *entry = w.joint[0][black * 16 + white] as i64
+                + ((w.joint[1][white * 16 + black] as i64) << 32);
         }
         ValueTables {
             packed,
@@ -416,66 +285,40 @@ impl ValueTables {
             joint,
         }
     }
-
-    /// The threat table's entry (plus the bias) for colour index `me` to move in `phase`.
-    #[inline]
-    pub fn threat(&self, me: usize, phase: usize, mask: usize) -> i32 {
-        self.threat[me & 1][(phase * THREAT_MASKS + mask) % (PHASES * THREAT_MASKS)]
-    }
 }
 
-/// The move policy at run time: per mover colour and phase, `attack` indexed by the mover's
-/// raw code at a point and `defend` by the other side's raw code there (16-bit indices, so no
-/// bounds check), and the joint term by both threat levels there; a move's score is their
-/// sum, in the trainer's units (logits x 100).
+/// The move policy at run time: per mover colour, `attack` indexed by the mover's raw code at a
+/// point and `defend` by the other side's raw code there (16-bit indices, so no bounds check);
+/// a move's score is their sum, in the trainer's units (logits x 100).
 pub struct PolicyTables {
-    attack: [[Box<[i16; 1 << 16]>; PHASES]; 2],
-    defend: [[Box<[i16; 1 << 16]>; PHASES]; 2],
-    joint: [[[i16; JOINT]; PHASES]; 2],
+    attack: [Box<[i16; 1 << 16]>; 2],
+    defend: [Box<[i16; 1 << 16]>; 2],
 }
 
 impl PolicyTables {
     pub fn new(w: &Weights) -> PolicyTables {
-        let table = |c: usize, ph: usize, t: usize| {
+        let table = |c: usize, t: usize| {
             let mut out: Box<[i16; 1 << 16]> = vec![0i16; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
                 .expect("65536 entries");
             for (raw, entry) in out.iter_mut().enumerate().take(RAW_CODES) {
-                *entry = w.tables[c][ph][t][canonical(raw)];
+                *entry = w.tables[c][t][canonical(raw)];
             }
             out
         };
-        let joint = [0, 1].map(|c| {
-            std::array::from_fn(|ph| {
-                let mut t = [0i16; JOINT];
-                t.copy_from_slice(&w.policy_joint[c][ph]);
-                t
-            })
-        });
         PolicyTables {
-            attack: [0, 1].map(|c| std::array::from_fn(|ph| table(c, ph, POLICY_ATTACK))),
-            defend: [0, 1].map(|c| std::array::from_fn(|ph| table(c, ph, POLICY_DEFEND))),
-            joint,
+            attack: [0, 1].map(|c| table(c, POLICY_ATTACK)),
+            defend: [0, 1].map(|c| table(c, POLICY_DEFEND)),
         }
     }
 
-    /// The policy score of a point for mover colour index `mover` in `phase`, given the
-    /// mover's and the other side's raw codes there (as `PatternBoard::code` reads them) and
-    /// their threat levels there as `mover's level * 16 + other's level`.
+    /// The policy score of a point for mover colour index `mover`, given the mover's and the
+    /// other side's raw codes there (as `PatternBoard::code` reads them).
     #[inline]
-    pub fn score(
-        &self,
-        mover: usize,
-        phase: usize,
-        mine: usize,
-        theirs: usize,
-        levels: usize,
-    ) -> i32 {
-        let (m, ph) = (mover & 1, phase % PHASES);
-        self.attack[m][ph][mine & 0xFFFF] as i32
-            + self.defend[m][ph][theirs & 0xFFFF] as i32
-            + self.joint[m][ph][levels & (JOINT - 1)] as i32
+    pub fn score(&self, mover: usize, mine: usize, theirs: usize) -> i32 {
+        self.attack[mover & 1][mine & 0xFFFF] as i32
+            + self.defend[mover & 1][theirs & 0xFFFF] as i32
     }
 }
 
@@ -610,20 +453,17 @@ mod tests {
             let p = policy_tables(rule).unwrap();
             // Raw code 0 (every line DEAD) is canonical code 0 for both sides.
             for c in 0..2 {
-                for ph in 0..PHASES {
-                    let t = &w.tables[c][ph];
-                    let pj = &w.policy_joint[c][ph];
-                    let want =
-                        t[POLICY_ATTACK][0] as i32 + t[POLICY_DEFEND][0] as i32 + pj[0x24] as i32;
-                    assert_eq!(p.score(c, ph, 0, 0, 0x24), want);
-                    // An open three in one direction, whichever direction it lies in.
-                    let three = 7 * 1331;
-                    assert_eq!(p.score(c, ph, three, 0, 0), p.score(c, ph, 7, 0, 0));
-                    assert_eq!(
-                        p.score(c, ph, three, 0, 0) - p.score(c, ph, 0, 0, 0),
-                        (t[POLICY_ATTACK][canonical(three)] - t[POLICY_ATTACK][0]) as i32
-                    );
-                }
+                let want =
+                    w.tables[c][POLICY_ATTACK][0] as i32 + w.tables[c][POLICY_DEFEND][0] as i32;
+                assert_eq!(p.score(c, 0, 0), want);
+                // An open three in one direction, whichever direction it lies in.
+                let three = 7 * 1331;
+                assert_eq!(p.score(c, three, 0), p.score(c, 7, 0));
+                assert_eq!(
+                    p.score(c, three, 0) - p.score(c, 0, 0),
+                    (w.tables[c][POLICY_ATTACK][canonical(three)] - w.tables[c][POLICY_ATTACK][0])
+                        as i32
+                );
             }
         }
         assert!(embedded(Rule::Standard).is_none());
@@ -646,79 +486,34 @@ mod tests {
         assert!(Weights::parse(&flipped).unwrap_err().contains("checksum"));
         assert!(Weights::parse(&bytes[..bytes.len() - 3]).is_err());
         assert!(Weights::parse(b"SENTEWT0").is_err());
-        for older in [b'1', b'2'] {
-            let mut other_version = bytes.clone();
-            other_version[7] = older;
-            assert!(Weights::parse(&other_version).is_err());
-        }
-    }
-
-    /// A file of an older version holding phase 0 of `w` (and, for version 2, its threat and
-    /// joint tables), written the way that version stored them.
-    fn older_file(w: &Weights, version: u8) -> Vec<u8> {
-        let mut out = b"SENTEWT".to_vec();
-        out.push(b'0' + version);
-        out.extend_from_slice(&(w.provenance.len() as u32).to_le_bytes());
-        out.extend_from_slice(w.provenance.as_bytes());
-        for colour in &w.tables {
-            for v in colour[0].iter().flatten() {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        for colour in &w.bias {
-            out.extend_from_slice(&colour[0].to_le_bytes());
-        }
-        if version == 2 {
-            for v in w.threat.iter().chain(&w.joint).flat_map(|c| &c[0]) {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        let mut other_version = bytes.clone();
+        other_version[7] = b'1';
+        assert!(Weights::parse(&other_version).is_err());
     }
 
     #[test]
-    fn older_versions_read_with_one_phase_for_all() {
+    fn version_1_files_read_with_the_hand_threat_terms() {
         let w = embedded(Rule::Renju).unwrap();
-        for version in [1, 2] {
-            let old = Weights::parse(&older_file(w, version)).unwrap();
-            for c in 0..2 {
-                for ph in 0..PHASES {
-                    assert_eq!(old.tables[c][ph], w.tables[c][0]);
-                    assert_eq!(old.bias[c][ph], w.bias[c][0]);
-                    assert!(old.policy_joint[c][ph].iter().all(|&v| v == 0));
-                    if version == 2 {
-                        assert_eq!(old.threat[c][ph], w.threat[c][0]);
-                        assert_eq!(old.joint[c][ph], w.joint[c][0]);
-                    } else {
-                        assert!(old.joint[c][ph].iter().all(|&v| v == 0));
-                        for m in [0, 1, 1 << 5, 3 << 7, THREAT_MASKS - 1] {
-                            assert_eq!(old.threat[c][ph][m] as i32, hand_threat(m));
-                        }
-                    }
-                }
+        let v2 = w.to_bytes();
+        // A version 1 file is a version 2 file without the threat and joint tables.
+        let mut v1 = v2[..v2.len() - 8 - 2 * (THREAT_MASKS + JOINT) * 2].to_vec();
+        v1[..8].copy_from_slice(MAGIC_V1);
+        let sum = fnv1a(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        let old = Weights::parse(&v1).unwrap();
+        assert_eq!((&old.tables, old.bias), (&w.tables, w.bias));
+        for c in 0..2 {
+            assert!(old.joint[c].iter().all(|&v| v == 0));
+            for m in [0, 1, 1 << 5, 3 << 7, THREAT_MASKS - 1] {
+                assert_eq!(old.threat[c][m] as i32, hand_threat(m));
             }
-            // Written back it is a version 3 file of the same tables in every phase.
-            assert_eq!(Weights::parse(&old.to_bytes()).unwrap(), old);
         }
-        // A version 1 file read as version 2 is too short.
-        let mut v1 = older_file(w, 1);
+        // Read as version 2 it is too short.
         v1[7] = b'2';
         let n = v1.len() - 8;
         let sum = fnv1a(&v1[..n]);
         v1[n..].copy_from_slice(&sum.to_le_bytes());
         assert!(Weights::parse(&v1).unwrap_err().contains("expected"));
-    }
-
-    #[test]
-    fn phases_split_at_their_stone_counts() {
-        assert_eq!(phase(0), 0);
-        assert_eq!(phase(PHASE_ENDS[0]), 0);
-        assert_eq!(phase(PHASE_ENDS[0] + 1), 1);
-        assert_eq!(phase(PHASE_ENDS[1]), 1);
-        assert_eq!(phase(PHASE_ENDS[1] + 1), 2);
-        assert_eq!(phase(1024), PHASES - 1);
     }
 
     #[test]
@@ -739,31 +534,8 @@ mod tests {
 
     #[test]
     fn packed_sums_unpack_exactly() {
-        // The extremes: 1024 cells (a 32 x 32 board) of +-VALUE_LIMIT in every field, mixed.
-        let limit = VALUE_LIMIT as i32;
-        let mut h = 3u64;
-        let mut sum = 0i128;
-        let mut want = [0i32; 2 * PHASES];
-        for cell in 0..1024 {
-            let mut fields = [0i32; 2 * PHASES];
-            for (k, f) in fields.iter_mut().enumerate() {
-                *f = match (cell + k) % 3 {
-                    0 => limit,
-                    1 => -limit,
-                    _ => (crate::rules::mnk::splitmix64(&mut h) % 2047) as i32 - limit,
-                };
-                want[k] += *f;
-            }
-            sum = sum.wrapping_add(pack(&fields));
-        }
-        for (k, &w) in want.iter().enumerate() {
-            assert_eq!(field(sum, k), w, "field {k}");
-        }
-        let all_max = pack(&[limit; 2 * PHASES]) * 1024;
-        let all_min = pack(&[-limit; 2 * PHASES]) * 1024;
-        for k in 0..2 * PHASES {
-            assert_eq!(field(all_max, k), limit * 1024);
-            assert_eq!(field(all_min, k), -limit * 1024);
-        }
+        let parts = [(5i64, -7i64), (-300, 12), (-2, -9000), (32000, 1)];
+        let sum: i64 = parts.iter().map(|&(m, t)| m + (t << 32)).sum();
+        assert_eq!(unpack(sum), (31703, -8994));
     }
 }

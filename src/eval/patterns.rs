@@ -21,7 +21,7 @@
 use std::sync::OnceLock;
 
 use crate::eval::cellset::{CellSet, Cells};
-use crate::eval::learned::{field, phase, PolicyTables, ValueTables, PHASES};
+use crate::eval::learned::{unpack, PolicyTables, ValueTables};
 use crate::rules::mnk::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
@@ -526,12 +526,11 @@ pub struct PatternBoard {
     reach: usize,
     /// Learned value tables replacing the hand-set line sum (`None`: the hand evaluation).
     learned: Option<&'static ValueTables>,
-    /// Per colour, the sum over empty cells of the learned table entries, every phase's
-    /// (packed, see `learned::field`).
-    lsum: [i128; 2],
-    /// The sum over empty cells of the learned joint table entries (packed: the value with
-    /// black to move, with white to move, in every phase).
-    jsum: i128,
+    /// Per colour, the sum over empty cells of the learned table entries (see [`unpack`]).
+    lsum: [i64; 2],
+    /// The sum over empty cells of the learned joint table entries (see [`unpack`]: the value
+    /// with black to move, with white to move).
+    jsum: i64,
     /// Learned move policy for ordering (`None`: the search orders by the hand values).
     policy: Option<&'static PolicyTables>,
 }
@@ -884,18 +883,13 @@ impl PatternBoard {
     fn sum(&self, c: usize) -> i32 {
         (self.sum >> (32 * c)) as u32 as i32
     }
-    /// Static evaluation for the side to move.
+    /// Static evaluation for the side to move: both sides' potential counted alike, plus a
+    /// fixed [`TEMPO`] for having the move, plus the double threats either side holds.
     ///
-    /// Hand-set: both sides' line-pattern sums counted alike, plus [`hand_threat`] of the
-    /// threats on the board (a fixed [`TEMPO`] for having the move and the double threats
-    /// either side holds). Why a fixed tempo: weighting the mover's potential up (the old
-    /// `(6 * mine - 5 * theirs) / 8`) made the bonus for having the move grow with the stones
-    /// on the board, so root scores swung by hundreds between odd and even depths (whose
-    /// leaves have the other side to move); a constant near the value of one move keeps them
-    /// together.
-    ///
-    /// Learned (see `eval::learned`): the tables of the position's phase replace the line
-    /// sums, and the learned threat table the tempo and the hand threat terms.
+    /// Why a fixed tempo: weighting the mover's potential up (the old `(6 * mine - 5 *
+    /// theirs) / 8`) made the bonus for having the move grow with the stones on the board,
+    /// so root scores swung by hundreds between odd and even depths (whose leaves have the
+    /// other side to move); a constant near the value of one move keeps them together.
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
@@ -904,11 +898,11 @@ impl PatternBoard {
         let Some(t) = self.learned else {
             return self.sum(me) - self.sum(op) + hand_threat(mask);
         };
-        let ph = phase(self.board.stones());
-        field(self.lsum[me], ph)
-            + field(self.lsum[op], PHASES + ph)
-            + field(self.jsum, me * PHASES + ph)
-            + t.threat(me, ph, mask)
+        // The learned tables replace the line sum, and the learned threat table the tempo and
+        // the hand threat terms.
+        let joint = unpack(self.jsum);
+        let joint = if me == 0 { joint.0 } else { joint.1 };
+        unpack(self.lsum[me]).0 + unpack(self.lsum[op]).1 + joint + t.threat[me][mask]
     }
 
     /// Which threat levels from [`P4_FLEX3`] to [`P4_FLEX4`] each side has somewhere on the
@@ -948,24 +942,19 @@ impl PatternBoard {
     }
 
     /// The learned policy score of the empty point `p` for the side to move (logits x 100; 0
-    /// without a policy): what the mover's and the other side's line patterns and threat
-    /// levels there say about playing it, in the position's phase.
+    /// without a policy): what the mover's and the other side's line patterns there say about
+    /// playing it.
     #[inline]
     pub fn policy_score(&self, p: Pos) -> i32 {
         let Some(t) = self.policy else {
             return 0;
         };
         let me = self.board.to_move().index();
-        let st = &self.cells[p.idx()];
-        let code = st.code_value;
-        // Mover's level x 16 + the other side's, as the trainer indexes the joint table.
-        let levels = ((st.p4 >> (8 * me)) & 15) << 4 | (st.p4 >> (8 * (1 - me))) & 15;
+        let code = self.cells[p.idx()].code_value;
         t.score(
             me,
-            phase(self.board.stones()),
             (code >> (16 * me)) as usize,
             (code >> (16 * (1 - me))) as usize,
-            levels as usize,
         )
     }
 
@@ -1004,7 +993,7 @@ impl PatternBoard {
 /// Adds (`ADD`) or takes away one empty cell's learned table entries, both colours, given its
 /// packed code as in [`CellState::code_value`].
 #[inline]
-fn learned_add<const ADD: bool>(lsum: &mut [i128; 2], t: &ValueTables, code_value: u64) {
+fn learned_add<const ADD: bool>(lsum: &mut [i64; 2], t: &ValueTables, code_value: u64) {
     for (c, sum) in lsum.iter_mut().enumerate() {
         let v = t.packed[c][(code_value >> (16 * c)) as usize & 0xFFFF];
         *sum = if ADD {
@@ -1225,7 +1214,7 @@ mod tests {
     #[test]
     fn policy_scores_read_both_sides_codes() {
         use crate::eval::learned::{
-            canonical, embedded, phase, policy_tables, POLICY_ATTACK, POLICY_DEFEND,
+            canonical, embedded, policy_tables, POLICY_ATTACK, POLICY_DEFEND,
         };
         let rows = [
             "...............",
@@ -1245,13 +1234,9 @@ mod tests {
         for c in [Color::Black, Color::White] {
             pb.set_to_move(c);
             let me = c.index();
-            let ph = phase(b.stones());
-            let t = &w.tables[me][ph];
             for q in [p, b.pos(5, 2).unwrap(), b.pos(9, 4).unwrap()] {
-                let levels = pb.p4(c, q) as usize * 16 + pb.p4(c.opponent(), q) as usize;
-                let want = t[POLICY_ATTACK][canonical(pb.code(c, q))] as i32
-                    + t[POLICY_DEFEND][canonical(pb.code(c.opponent(), q))] as i32
-                    + w.policy_joint[me][ph][levels] as i32;
+                let want = w.tables[me][POLICY_ATTACK][canonical(pb.code(c, q))] as i32
+                    + w.tables[me][POLICY_DEFEND][canonical(pb.code(c.opponent(), q))] as i32;
                 assert_eq!(pb.policy_score(q), want);
             }
         }
@@ -1285,13 +1270,12 @@ mod tests {
                 // The learned value: the cell sums, the joint sum and the threat table.
                 let me = pb.to_move().index();
                 let t = value_tables(rule).unwrap();
-                let ph = crate::eval::learned::phase(pb.board().stones());
-                let mine = field(pb.lsum[me], ph);
-                let theirs = field(pb.lsum[1 - me], PHASES + ph);
-                let joint = field(pb.jsum, me * PHASES + ph);
+                let (mine, _) = unpack(pb.lsum[me]);
+                let (_, theirs) = unpack(pb.lsum[1 - me]);
+                let joint = [unpack(pb.jsum).0, unpack(pb.jsum).1][me];
                 assert_eq!(
                     pb.evaluate(),
-                    mine + theirs + joint + t.threat(me, ph, pb.threat_mask())
+                    mine + theirs + joint + t.threat[me][pb.threat_mask()]
                 );
             }
             pb.set_learned(None);

@@ -1,9 +1,6 @@
 //! `sente train`: fits the learned evaluation (`eval::learned`) to self-play data
 //! (`selfplay::record`) and writes a weights file.
 //!
-//! Every table exists once per game phase (`learned::phase`, by the stones on the board); a
-//! position trains the tables of its phase.
-//!
 //! Value: Texel-style logistic regression. A position's value is the learned line sum (the
 //! tables summed over its empty cells, see `eval::learned`) plus a bias and the threat table's
 //! entry for the threats on the board (`PatternBoard::threat_mask`); the model says the mover
@@ -15,8 +12,7 @@
 //! search never evaluates them.
 //!
 //! Policy: softmax over the legal points near a stone of `attack[mover's code] +
-//! defend[opponent's code] + pjoint[both sides' threat levels there]`, fitted to the move the
-//! search played (cross-entropy).
+//! defend[opponent's code]`, fitted to the move the search played (cross-entropy).
 //!
 //! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
 //! of (seed, job), so no position of a held-out game is trained on.
@@ -28,8 +24,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use crate::eval::learned::{
-    canonical, fnv1a, patterns_of, phase, Weights, CODES, JOINT, PHASES, POLICY_ATTACK,
-    POLICY_DEFEND, VALUE_LIMIT, VALUE_MINE, VALUE_THEIRS,
+    canonical, fnv1a, patterns_of, Weights, CODES, JOINT, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE,
+    VALUE_THEIRS,
 };
 use crate::eval::patterns::{
     hand_threat, PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE, THREAT_MASKS,
@@ -90,13 +86,6 @@ pub struct TrainArgs {
     /// threat and joint tables add.
     #[arg(long)]
     pub cells_only: bool,
-    /// One set of tables for every phase (the model before phases): the ablation that says
-    /// what the phases add.
-    #[arg(long)]
-    pub one_phase: bool,
-    /// No policy joint term (policy of weights version 2): the ablation that says what it adds.
-    #[arg(long)]
-    pub no_policy_joint: bool,
     /// A weights file (e.g. the previous generation's) whose held-out loss and top-1 are
     /// reported beside the new ones, on the same held-out positions.
     #[arg(long)]
@@ -105,14 +94,14 @@ pub struct TrainArgs {
 
 /// One position's features.
 struct Sample {
-    /// (feature, count): value cell and joint table entries summed over the empty cells.
+    /// (feature, count): value-table entries summed over the empty cells.
     value: Vec<(u16, u16)>,
     /// The threat-table parameter of the position (see [`threat_feature`]).
     threat: usize,
-    /// The bias parameter of the position (mover's colour and phase).
-    bias: usize,
     /// The hand evaluation (the baseline).
     hand: f64,
+    /// Mover's colour index (bias feature).
+    mover: usize,
     /// Value target in [0, 1].
     target: f64,
     /// The game result alone (1 the mover won, 0 lost, 0.5 a draw; a forced result counts as
@@ -120,54 +109,30 @@ struct Sample {
     result: f64,
     /// Which `--data` file the position came from.
     file: usize,
-    /// Candidate moves as policy features (attack, defend, joint); the played one first.
-    policy: Vec<[u16; 3]>,
+    /// Candidate moves as (attack feature, defend feature); the played one first.
+    policy: Vec<(u16, u16)>,
     /// Whether the hand baseline (largest sum of both colours' line values) ranks the played
     /// move first.
     hand_top1: bool,
 }
 
-/// Index of a value cell-table entry in the flat parameter vector: colour slot, phase, table
-/// ([`VALUE_MINE`] or [`VALUE_THEIRS`]), code.
-fn feature(slot: usize, ph: usize, table: usize, code: usize) -> usize {
-    ((slot * PHASES + ph) * 2 + table) * CODES + code
+/// Index of a feature in the flat parameter vector: colour slot, table, code.
+fn feature(slot: usize, table: usize, code: usize) -> usize {
+    (slot * 4 + table) * CODES + code
 }
 
-/// Where the value joint tables start (per colour slot to move and phase, [`JOINT`] each):
-/// right after the cell tables, so that every summed feature fits a `u16`.
-const JOINT_AT: usize = 2 * PHASES * 2 * CODES;
-/// Where the value biases start (per colour to move and phase).
-const BIAS_AT: usize = JOINT_AT + 2 * PHASES * JOINT;
-/// Where the threat tables start (per colour slot to move and phase, [`THREAT_MASKS`] each).
-const THREAT_AT: usize = BIAS_AT + 2 * PHASES;
+/// Where the value biases start in the flat parameter vector (black, white to move).
+const BIAS_AT: usize = 2 * 4 * CODES;
+/// Where the threat tables start (per colour slot to move, [`THREAT_MASKS`] each).
+const THREAT_AT: usize = BIAS_AT + 2;
+/// Where the joint cell tables start (per colour slot to move, [`JOINT`] each).
+const JOINT_AT: usize = THREAT_AT + 2 * THREAT_MASKS;
 /// Length of the flat value parameter vector.
-const VALUE_PARAMS: usize = THREAT_AT + 2 * PHASES * THREAT_MASKS;
+const VALUE_PARAMS: usize = JOINT_AT + 2 * JOINT;
 
-/// Index of the value joint-table entry of colour slot `slot` to move, phase `ph`.
-fn joint_feature(slot: usize, ph: usize, joint: usize) -> usize {
-    JOINT_AT + (slot * PHASES + ph) * JOINT + joint
-}
-
-/// Index of the threat-table entry of colour slot `slot` to move, phase `ph`, threat mask
-/// `mask`.
-fn threat_feature(slot: usize, ph: usize, mask: usize) -> usize {
-    THREAT_AT + (slot * PHASES + ph) * THREAT_MASKS + mask
-}
-
-/// Index of a policy cell-table entry: colour slot of the mover, phase, 0 attack / 1 defend,
-/// code.
-fn policy_feature(slot: usize, ph: usize, side: usize, code: usize) -> usize {
-    ((slot * PHASES + ph) * 2 + side) * CODES + code
-}
-
-/// Where the policy joint tables start (per mover slot and phase, [`JOINT`] each).
-const PJOINT_AT: usize = 2 * PHASES * 2 * CODES;
-/// Length of the flat policy parameter vector.
-const POLICY_PARAMS: usize = PJOINT_AT + 2 * PHASES * JOINT;
-
-/// Index of a policy joint-table entry.
-fn pjoint_feature(slot: usize, ph: usize, joint: usize) -> usize {
-    PJOINT_AT + (slot * PHASES + ph) * JOINT + joint
+/// Index of the threat-table entry of colour slot `slot` to move and threat mask `mask`.
+fn threat_feature(slot: usize, mask: usize) -> usize {
+    THREAT_AT + slot * THREAT_MASKS + mask
 }
 
 /// The file name of `path` (provenance names data files, not where they were kept).
@@ -194,7 +159,7 @@ pub(crate) fn data_line(path: &std::path::Path, text: &str, magic: &str, games: 
 fn command_line(args: &TrainArgs) -> String {
     let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
     format!(
-        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}{}{}{}",
+        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}{}",
         args.rule,
         data.join(" "),
         file_name(&args.out),
@@ -206,12 +171,6 @@ fn command_line(args: &TrainArgs) -> String {
         args.l2,
         if args.cells_only {
             " --cells-only"
-        } else {
-            ""
-        },
-        if args.one_phase { " --one-phase" } else { "" },
-        if args.no_policy_joint {
-            " --no-policy-joint"
         } else {
             ""
         }
@@ -251,7 +210,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             let into = if holdout { &mut held } else { &mut train };
             let mut board = Board::new(15, 15, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.replay(&mut board, &mut |b, p, m| {
-                if let Some(s) = sample(b, p, m.score, game.outcome, &slot, !args.one_phase) {
+                if let Some(s) = sample(b, p, m.score, game.outcome, &slot) {
                     into.push(Sample { file, ..s });
                 }
             })
@@ -316,13 +275,8 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             );
         }
     }
-    let mut policy = vec![0.0f64; POLICY_PARAMS];
-    fit_policy(
-        &train,
-        &mut policy,
-        args.policy_epochs,
-        args.no_policy_joint,
-    );
+    let mut policy = vec![0.0f64; 2 * 2 * CODES];
+    fit_policy(&train, &mut policy, args.policy_epochs);
     let (hand_top1, learned_top1) = top1(&held, &policy);
     println!(
         "held-out policy scores (logits x 100; the search's thresholds read these units), {}",
@@ -366,7 +320,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         learned_top1,
         hand_top1
     );
-    let w = weights_of(&params, &policy, rule, provenance, args.one_phase);
+    let w = weights_of(&params, &policy, rule, provenance);
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -376,57 +330,41 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The weights file of fitted value parameters and policy (rounded to the stored integers,
-/// value cell and joint entries clamped to [`VALUE_LIMIT`] as the run time reads them). With
-/// `one_phase` the parameters of phase 0 (the only ones fitted) serve every phase.
-fn weights_of(
-    params: &[f64],
-    policy: &[f64],
-    rule: Rule,
-    provenance: String,
-    one_phase: bool,
-) -> Weights {
-    let slot = |c: usize| if rule == Rule::Renju { c } else { 0 };
-    let from = |ph: usize| if one_phase { 0 } else { ph };
-    let limit = VALUE_LIMIT as f64;
-    let value = |i: usize| to_i16(params[i].clamp(-limit, limit));
-    let tables = (0..2)
-        .map(|c| {
-            std::array::from_fn(|ph| {
-                let (s, f) = (slot(c), from(ph));
-                let mut t = [[0i16; CODES]; 4];
-                for code in 0..CODES {
-                    for table in [VALUE_MINE, VALUE_THEIRS] {
-                        t[table][code] = value(feature(s, f, table, code));
-                    }
-                    for (table, side) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
-                        t[table][code] = to_i16(100.0 * policy[policy_feature(s, f, side, code)]);
-                    }
-                }
-                t
-            })
-        })
-        .collect();
-    let per_phase = |f: &dyn Fn(usize, usize) -> Vec<i16>| {
-        [0, 1].map(|c| std::array::from_fn(|ph| f(slot(c), from(ph))))
-    };
+/// The weights file of fitted value parameters and policy (rounded to the stored integers).
+fn weights_of(params: &[f64], policy: &[f64], rule: Rule, provenance: String) -> Weights {
+    let mut tables = vec![[[0i16; CODES]; 4]; 2];
+    let threat = [0, 1].map(|c| {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        (0..THREAT_MASKS)
+            .map(|m| to_i16(params[threat_feature(s, m)]))
+            .collect::<Vec<i16>>()
+    });
+    let joint = [0, 1].map(|c| {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        (0..JOINT)
+            .map(|j| to_i16(params[JOINT_AT + s * JOINT + j]))
+            .collect::<Vec<i16>>()
+    });
+    for (c, colour) in tables.iter_mut().enumerate() {
+        let s = if rule == Rule::Renju { c } else { 0 };
+        for code in 0..CODES {
+            for t in [VALUE_MINE, VALUE_THEIRS] {
+                colour[t][code] = to_i16(params[feature(s, t, code)]);
+            }
+            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
+                colour[t][code] = to_i16(100.0 * policy[(s * 2 + i) * CODES + code]);
+            }
+        }
+    }
     Weights {
         provenance,
         tables,
-        bias: [0, 1].map(|c| {
-            std::array::from_fn(|ph| params[BIAS_AT + c * PHASES + from(ph)].round() as i32)
-        }),
-        threat: per_phase(&|s, ph| {
-            (0..THREAT_MASKS)
-                .map(|m| to_i16(params[threat_feature(s, ph, m)]))
-                .collect()
-        }),
-        joint: per_phase(&|s, ph| (0..JOINT).map(|j| value(joint_feature(s, ph, j))).collect()),
-        policy_joint: per_phase(&|s, ph| {
-            (0..JOINT)
-                .map(|j| to_i16(100.0 * policy[pjoint_feature(s, ph, j)]))
-                .collect()
-        }),
+        bias: [
+            params[BIAS_AT].round() as i32,
+            params[BIAS_AT + 1].round() as i32,
+        ],
+        threat,
+        joint,
     }
 }
 
@@ -442,12 +380,10 @@ fn sample(
     score: Score,
     outcome: Outcome,
     slot: &dyn Fn(Color) -> usize,
-    phases: bool,
 ) -> Option<Sample> {
     let pb = PatternBoard::new(b);
     let me = b.to_move();
     let op = me.opponent();
-    let ph = if phases { phase(b.stones()) } else { 0 };
     if pb.count(me, P4_FIVE) > 0 || pb.count(op, P4_FIVE) > 0 || pb.count(me, P4_FLEX4) > 0 {
         return None;
     }
@@ -457,21 +393,20 @@ fn sample(
     for p in b.empty_points() {
         let (cm, co) = (canonical(pb.code(me, p)), canonical(pb.code(op, p)));
         *counts
-            .entry(feature(slot(me), ph, VALUE_MINE, cm) as u16)
+            .entry(feature(slot(me), VALUE_MINE, cm) as u16)
             .or_default() += 1;
         *counts
-            .entry(feature(slot(op), ph, VALUE_THEIRS, co) as u16)
+            .entry(feature(slot(op), VALUE_THEIRS, co) as u16)
             .or_default() += 1;
         let joint = pb.p4(me, p) as usize * 16 + pb.p4(op, p) as usize;
         *counts
-            .entry(joint_feature(slot(me), ph, joint) as u16)
+            .entry((JOINT_AT + slot(me) * JOINT + joint) as u16)
             .or_default() += 1;
         if pb.is_near(p) && b.check(p).is_ok() {
-            let f = [
-                policy_feature(slot(me), ph, 0, cm) as u16,
-                policy_feature(slot(me), ph, 1, co) as u16,
-                pjoint_feature(slot(me), ph, joint) as u16,
-            ];
+            let f = (
+                ((slot(me) * 2) * CODES + cm) as u16,
+                ((slot(me) * 2 + 1) * CODES + co) as u16,
+            );
             let hv = pb.cell_value(me, p) + pb.cell_value(op, p);
             if hv > hand_best.0 {
                 hand_best = (hv, p == played);
@@ -497,9 +432,9 @@ fn sample(
     };
     Some(Sample {
         value: counts.into_iter().collect(),
-        threat: threat_feature(slot(me), ph, pb.threat_mask()),
-        bias: BIAS_AT + me.index() * PHASES + ph,
+        threat: threat_feature(slot(me), pb.threat_mask()),
         hand: parked,
+        mover: me.index(),
         target,
         result: target,
         file: 0,
@@ -530,22 +465,20 @@ fn sigmoid(x: f64) -> f64 {
 fn hand_params() -> Vec<f64> {
     let mut p = vec![0.0; VALUE_PARAMS];
     for slot in 0..2 {
-        for ph in 0..PHASES {
-            for code in 0..CODES {
-                let v: i32 = patterns_of(code).iter().map(|&q| PATTERN_VALUE[q]).sum();
-                p[feature(slot, ph, VALUE_MINE, code)] = v as f64;
-                p[feature(slot, ph, VALUE_THEIRS, code)] = -v as f64;
-            }
-            for m in 0..THREAT_MASKS {
-                p[threat_feature(slot, ph, m)] = hand_threat(m) as f64;
-            }
+        for code in 0..CODES {
+            let v: i32 = patterns_of(code).iter().map(|&q| PATTERN_VALUE[q]).sum();
+            p[feature(slot, VALUE_MINE, code)] = v as f64;
+            p[feature(slot, VALUE_THEIRS, code)] = -v as f64;
+        }
+        for m in 0..THREAT_MASKS {
+            p[threat_feature(slot, m)] = hand_threat(m) as f64;
         }
     }
     p
 }
 
 fn value_of(s: &Sample, params: &[f64]) -> f64 {
-    params[s.bias]
+    params[BIAS_AT + s.mover]
         + params[s.threat]
         + s.value
             .iter()
@@ -611,7 +544,7 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
             for &(f, c) in &s.value {
                 grad[f as usize] += d * c as f64;
             }
-            grad[s.bias] += d;
+            grad[BIAS_AT + s.mover] += d;
             grad[s.threat] += d;
         }
         for i in 0..n {
@@ -620,8 +553,7 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
             let vh = v[i] / (1.0 - b2.powi(step as i32));
-            // --cells-only: the threat and joint tables stay at the hand terms and 0.
-            let frozen = args.cells_only && (i >= THREAT_AT || (JOINT_AT..BIAS_AT).contains(&i));
+            let frozen = args.cells_only && i >= THREAT_AT;
             if !frozen && (grad[i] != 0.0 || params[i] != init[i]) {
                 params[i] -= lr * mh / (vh.sqrt() + 1e-12);
             }
@@ -636,7 +568,7 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
 }
 
 /// Full-batch Adam over the policy tables (softmax cross-entropy, played move first).
-fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize, no_joint: bool) {
+fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
     let n = policy.len();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, lr) = (0.9, 0.999, 0.05);
@@ -647,15 +579,18 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize, no_joint: bool
         let mut grad = vec![0.0; n];
         for s in &used {
             probs.clear();
-            probs.extend(s.policy.iter().map(|f| policy_of(f, policy)));
+            probs.extend(
+                s.policy
+                    .iter()
+                    .map(|&(a, d)| policy[a as usize] + policy[d as usize]),
+            );
             let top = probs.iter().cloned().fold(f64::MIN, f64::max);
             let z: f64 = probs.iter().map(|x| (x - top).exp()).sum();
-            for (i, f) in s.policy.iter().enumerate() {
+            for (i, &(a, d)) in s.policy.iter().enumerate() {
                 let p = (probs[i] - top).exp() / z;
                 let g = (p - if i == 0 { 1.0 } else { 0.0 }) * scale;
-                for &x in f {
-                    grad[x as usize] += g;
-                }
+                grad[a as usize] += g;
+                grad[d as usize] += g;
             }
         }
         for i in 0..n {
@@ -664,46 +599,34 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize, no_joint: bool
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
             let vh = v[i] / (1.0 - b2.powi(step as i32));
-            if !(no_joint && i >= PJOINT_AT) {
-                policy[i] -= lr * mh / (vh.sqrt() + 1e-12);
-            }
+            policy[i] -= lr * mh / (vh.sqrt() + 1e-12);
         }
     }
-}
-
-/// A move's policy logit.
-fn policy_of(f: &[u16; 3], policy: &[f64]) -> f64 {
-    f.iter().map(|&x| policy[x as usize]).sum()
 }
 
 /// A weights file's tables as the trainer's value parameters and policy.
 fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
     let mut params = vec![0.0; VALUE_PARAMS];
-    let mut policy = vec![0.0; POLICY_PARAMS];
+    let mut policy = vec![0.0; 2 * 2 * CODES];
     let slots = if rule == Rule::Renju { 2 } else { 1 };
     for s in 0..slots {
-        for ph in 0..PHASES {
-            let tables = &w.tables[s][ph];
-            for code in 0..CODES {
-                for t in [VALUE_MINE, VALUE_THEIRS] {
-                    params[feature(s, ph, t, code)] = tables[t][code] as f64;
-                }
-                for (t, side) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
-                    policy[policy_feature(s, ph, side, code)] = tables[t][code] as f64 / 100.0;
-                }
+        for code in 0..CODES {
+            for t in [VALUE_MINE, VALUE_THEIRS] {
+                params[feature(s, t, code)] = w.tables[s][t][code] as f64;
             }
-            for (m, &v) in w.threat[s][ph].iter().enumerate() {
-                params[threat_feature(s, ph, m)] = v as f64;
-            }
-            for j in 0..JOINT {
-                params[joint_feature(s, ph, j)] = w.joint[s][ph][j] as f64;
-                policy[pjoint_feature(s, ph, j)] = w.policy_joint[s][ph][j] as f64 / 100.0;
+            for (t, i) in [(POLICY_ATTACK, 0), (POLICY_DEFEND, 1)] {
+                policy[(s * 2 + i) * CODES + code] = w.tables[s][t][code] as f64 / 100.0;
             }
         }
     }
-    for c in 0..2 {
-        for ph in 0..PHASES {
-            params[BIAS_AT + c * PHASES + ph] = w.bias[c][ph] as f64;
+    params[BIAS_AT] = w.bias[0] as f64;
+    params[BIAS_AT + 1] = w.bias[1] as f64;
+    for s in 0..slots {
+        for (m, &v) in w.threat[s].iter().enumerate() {
+            params[threat_feature(s, m)] = v as f64;
+        }
+        for (j, &v) in w.joint[s].iter().enumerate() {
+            params[JOINT_AT + s * JOINT + j] = v as f64;
         }
     }
     (params, policy)
@@ -714,11 +637,8 @@ fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
 fn policy_spread(data: &[Sample], policy: &[f64]) -> String {
     let (mut played, mut others) = (Vec::new(), Vec::new());
     for s in data.iter().filter(|s| !s.policy.is_empty()) {
-        for (i, f) in s.policy.iter().enumerate() {
-            let v: f64 = f
-                .iter()
-                .map(|&x| (100.0 * policy[x as usize]).round())
-                .sum();
+        for (i, &(a, d)) in s.policy.iter().enumerate() {
+            let v = (100.0 * policy[a as usize]).round() + (100.0 * policy[d as usize]).round();
             if i == 0 {
                 played.push(v);
             } else {
@@ -749,8 +669,9 @@ fn top1(data: &[Sample], policy: &[f64]) -> (f64, f64) {
     let learned = used
         .iter()
         .filter(|s| {
-            let first = policy_of(&s.policy[0], policy);
-            s.policy[1..].iter().all(|f| policy_of(f, policy) < first)
+            let score = |&(a, d): &(u16, u16)| policy[a as usize] + policy[d as usize];
+            let first = score(&s.policy[0]);
+            s.policy[1..].iter().all(|f| score(f) < first)
         })
         .count();
     let n = used.len().max(1) as f64;
@@ -792,15 +713,14 @@ mod tests {
             b2.play(b2.pos(x, y).unwrap()).unwrap();
         }
         let p = b2.pos(7, 6).unwrap();
-        let s = sample(&b2, p, Score::Eval(0), Outcome::Draw, &|_| 0, true).unwrap();
+        let s = sample(&b2, p, Score::Eval(0), Outcome::Draw, &|_| 0).unwrap();
         let hand = PatternBoard::new(&b2).evaluate() as f64;
         assert_eq!(value_of(&s, &hand_params()), hand);
         assert!(s.policy.len() > 5);
     }
 
-    /// The run-time evaluation with fitted tables (cell, threat and joint tables of every
-    /// phase, kept incrementally on play and undo) is exactly the trainer's value of the same
-    /// parameters, and the run-time policy score its policy logit (x 100).
+    /// The run-time evaluation with fitted tables (cell, threat and joint tables, kept
+    /// incrementally on play and undo) is exactly the trainer's value of the same parameters.
     #[test]
     fn learned_tables_evaluate_as_the_trainer_values_them() {
         for rule in [Rule::Freestyle, Rule::Renju] {
@@ -810,28 +730,14 @@ mod tests {
             for v in params.iter_mut() {
                 *v = (*v + (splitmix64(&mut h) % 401) as f64 - 200.0).round();
             }
-            let policy: Vec<f64> = (0..POLICY_PARAMS)
-                .map(|_| ((splitmix64(&mut h) % 801) as f64 - 400.0) / 100.0)
-                .collect();
-            let w = weights_of(
-                &params,
-                &policy,
-                rule,
-                format!("rule={}\n", rule.name()),
-                false,
-            );
-            // What the file holds (value entries clamped as the run time reads them).
-            let params = params_of(&w, rule).0;
+            let policy = vec![0.0; 2 * 2 * CODES];
+            let w = weights_of(&params, &policy, rule, format!("rule={}\n", rule.name()));
             let tables: &'static crate::eval::learned::ValueTables =
                 Box::leak(Box::new(crate::eval::learned::ValueTables::new(&w)));
             let mut pb = PatternBoard::new(&Board::new(15, 15, rule).unwrap());
             pb.set_learned(Some(tables));
-            let policy_tables: &'static crate::eval::learned::PolicyTables =
-                Box::leak(Box::new(crate::eval::learned::PolicyTables::new(&w)));
-            pb.set_policy(Some(policy_tables));
             let mut compared = 0;
             let mut threats = 0;
-            let mut phases = [0; PHASES];
             for game in 0..6 {
                 let centre = pb.board().centre();
                 pb.play(centre);
@@ -845,14 +751,9 @@ mod tests {
                         break;
                     }
                     let p = moves[(splitmix64(&mut h) % moves.len() as u64) as usize];
-                    if let Some(s) = sample(b, p, Score::Eval(0), Outcome::Draw, &slot, true) {
+                    if let Some(s) = sample(b, p, Score::Eval(0), Outcome::Draw, &slot) {
                         assert_eq!(pb.evaluate() as f64, value_of(&s, &params), "game {game}");
-                        if let Some(f) = s.policy.first() {
-                            let want = (100.0 * policy_of(f, &policy)).round() as i32;
-                            assert_eq!(pb.policy_score(p), want, "game {game}");
-                        }
                         compared += 1;
-                        phases[phase(b.stones())] += 1;
                         threats += usize::from(pb.threat_mask() != 0);
                     }
                     pb.play(p);
@@ -864,8 +765,8 @@ mod tests {
                 pb.validate();
             }
             assert!(
-                compared > 50 && threats > 10 && phases.iter().all(|&n| n > 5),
-                "{compared} positions, {threats} with threats, per phase {phases:?}"
+                compared > 50 && threats > 10,
+                "{compared} positions, {threats} with threats"
             );
         }
     }
