@@ -883,13 +883,18 @@ impl PatternBoard {
     fn sum(&self, c: usize) -> i32 {
         (self.sum >> (32 * c)) as u32 as i32
     }
-    /// Static evaluation for the side to move: both sides' potential counted alike, plus a
-    /// fixed [`TEMPO`] for having the move, plus the double threats either side holds.
+    /// Static evaluation for the side to move.
     ///
-    /// Why a fixed tempo: weighting the mover's potential up (the old `(6 * mine - 5 *
-    /// theirs) / 8`) made the bonus for having the move grow with the stones on the board,
-    /// so root scores swung by hundreds between odd and even depths (whose leaves have the
-    /// other side to move); a constant near the value of one move keeps them together.
+    /// Hand-set: both sides' line-pattern sums counted alike, plus [`hand_threat`] of the
+    /// threats on the board (a fixed [`TEMPO`] for having the move and the double threats
+    /// either side holds). Why a fixed tempo: weighting the mover's potential up (the old
+    /// `(6 * mine - 5 * theirs) / 8`) made the bonus for having the move grow with the stones
+    /// on the board, so root scores swung by hundreds between odd and even depths (whose
+    /// leaves have the other side to move); a constant near the value of one move keeps them
+    /// together.
+    ///
+    /// Learned (see `eval::learned`): the learned cell and joint tables replace the line sums,
+    /// and the learned threat table the tempo and the hand threat terms.
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
