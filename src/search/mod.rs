@@ -3,7 +3,6 @@
 
 pub mod alphabeta;
 pub mod clock;
-pub mod dfpn;
 mod info;
 pub mod mcts;
 mod mcts_config;

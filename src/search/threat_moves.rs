@@ -1,6 +1,6 @@
-//! The move generators of threat-space search, shared by the depth-first [`super::threats::Vct`]
-//! and the proof-number [`super::dfpn::Dfpn`]: the attacker's threats (fours, open threes, 4-3 and
-//! 3-3 points) and the defender's real answers to a three (the blocks that can kill every
+//! The move generators of threat-space search used by [`super::threats::Vct`], kept apart so that
+//! another solver of the same threat model can share them: the attacker's threats (fours, open
+//! threes, 4-3 and 3-3 points) and the defender's real answers to a three (the blocks that can kill every
 //! open-four point, and its own fours). Moves are pushed on one scratch stack that callers
 //! truncate back, so generating never allocates once the stack has grown to its working size.
 
