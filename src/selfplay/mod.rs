@@ -22,6 +22,7 @@ use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::arena::balance::{self, Balance, Judge};
 use crate::arena::coords::Mv;
 use crate::arena::engine::GameSetup;
 use crate::arena::manifest::GameName;
@@ -64,11 +65,15 @@ pub struct SelfplayArgs {
     /// Play only part K of N of the schedule (K/N).
     #[arg(long, default_value = "1/1")]
     pub shard: Shard,
+    /// Keep only openings a search of this many nodes scores near even (as `sente match
+    /// --balance`): the positions then come from the games a balanced match plays.
+    #[arg(long = "balance", value_name = "NODES")]
+    pub balance: Option<u64>,
 }
 
 /// The settings a file's games depend on, as its header line states them.
 fn header(args: &SelfplayArgs, rule: Rule, stones: (usize, usize)) -> String {
-    format!(
+    let mut head = format!(
         "{MAGIC} rule={} size={} level={} nodes={} seed={} stones={}-{}",
         rule.name(),
         args.size,
@@ -77,7 +82,20 @@ fn header(args: &SelfplayArgs, rule: Rule, stones: (usize, usize)) -> String {
         args.seed,
         stones.0,
         stones.1
-    )
+    );
+    // Named only when given, so that the files of unbalanced runs keep their header.
+    if let Some(b) = balance_of(args) {
+        head += &format!(" balance={}/{}", b.nodes, b.margin);
+    }
+    head
+}
+
+/// The judging settings of `--balance` (the margin is `sente match`'s default).
+fn balance_of(args: &SelfplayArgs) -> Option<Balance> {
+    args.balance.map(|nodes| Balance {
+        nodes,
+        margin: balance::DEFAULT_MARGIN,
+    })
 }
 
 /// Runs `sente selfplay`.
@@ -93,9 +111,10 @@ pub fn run_selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
         GameLine::parse(l).map(|g| g.job)
     })?;
     let mut player = gomoku_player(&args.level, args.seed).context("level")?;
+    let mut judge = balance_of(&args).map(Judge::new);
     let (mut positions, mut wins) = (0usize, [0usize; 3]);
     for job in jobs {
-        let game = play_job(&args, rule, stones, job, player.as_mut())?;
+        let game = play_job(&args, rule, stones, job, player.as_mut(), judge.as_mut())?;
         positions += game.moves.len();
         wins[game.outcome as usize] += 1;
         file.write_all(game.to_line().as_bytes())?;
@@ -207,14 +226,16 @@ pub(crate) fn job_seed(seed: u64, job: usize) -> u64 {
     splitmix64(&mut s)
 }
 
-/// Plays job `job`: its opening, then `player` on both sides at `args.nodes` per move until a
-/// five, a full board or no legal move (a draw).
+/// Plays job `job`: its opening (the first generated one `judge`, when given, finds balanced),
+/// then `player` on both sides at `args.nodes` per move until a five, a full board or no legal
+/// move (a draw).
 fn play_job(
     args: &SelfplayArgs,
     rule: Rule,
     stones: (usize, usize),
     job: usize,
     player: &mut dyn GomokuPlayer,
+    judge: Option<&mut Judge>,
 ) -> anyhow::Result<GameLine> {
     let size = args.size as usize;
     let setup = GameSetup {
@@ -234,10 +255,20 @@ fn play_job(
         },
     };
     let mut rng = ChaCha8Rng::seed_from_u64(job_seed(args.seed, job));
-    let opening = openings::generate(&setup, stones, &mut rng).with_context(|| {
+    let opening = match judge {
+        None => openings::generate(&setup, stones, &mut rng),
+        Some(judge) => balance::generate(&setup, stones, &mut rng, judge).map(|(moves, _)| moves),
+    }
+    .with_context(|| {
         format!(
-            "no {}-{} stone opening on {size}x{size}",
-            stones.0, stones.1
+            "no {}-{} stone opening on {size}x{size}{}",
+            stones.0,
+            stones.1,
+            if args.balance.is_some() {
+                " near even"
+            } else {
+                ""
+            }
         )
     })?;
     let mut board = Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -315,6 +346,7 @@ mod tests {
             seed: 5,
             stones: "2-4".into(),
             shard: shard.parse().unwrap(),
+            balance: None,
         }
     }
 
@@ -375,6 +407,45 @@ mod tests {
         other.nodes = 301;
         assert!(run_selfplay(other).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn balanced_runs_play_only_openings_the_judge_finds_near_even() {
+        let out =
+            std::env::temp_dir().join(format!("sente-selfplay-bal-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&out);
+        let mut a = args(&out, 2, "1/1");
+        a.rule = "freestyle".into();
+        a.balance = Some(400);
+        run_selfplay(a.clone()).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with(&format!("{MAGIC} rule=freestyle")));
+        assert!(text.lines().next().unwrap().ends_with(" balance=400/100"));
+        let setup = GameSetup {
+            game: GameName::Gomoku,
+            rule: Rule::Freestyle,
+            width: 15,
+            height: 15,
+            komi: 0.0,
+            tc: TimeControl {
+                game_ms: None,
+                increment_ms: 0,
+                move_ms: None,
+            },
+        };
+        let mut judge = Judge::new(balance_of(&a).unwrap());
+        let games = games_of(&out);
+        assert_eq!(games.len(), 2);
+        for line in &games {
+            let g = GameLine::parse(line).unwrap();
+            let moves: Vec<Mv> = g.opening.iter().map(|&(x, y)| Mv::At(x, y)).collect();
+            let score = judge.score(&setup, &moves).expect("a judged opening");
+            assert!(judge.accepts(score), "{line}: {score}");
+        }
+        // The same file without --balance is another run's: refused.
+        a.balance = None;
+        assert!(run_selfplay(a).is_err());
+        std::fs::remove_file(&out).unwrap();
     }
 
     #[test]

@@ -86,10 +86,55 @@ pub struct TrainArgs {
     /// threat and joint tables add.
     #[arg(long)]
     pub cells_only: bool,
-    /// A weights file (e.g. the previous generation's) whose held-out loss and top-1 are
-    /// reported beside the new ones, on the same held-out positions.
-    #[arg(long)]
-    pub compare: Option<PathBuf>,
+    /// Weights files (e.g. the previous generations') whose held-out figures are reported
+    /// beside the new ones, on the same held-out positions.
+    #[arg(long, num_args = 1..)]
+    pub compare: Vec<PathBuf>,
+    /// What the held-out split hashes: `opening` (the opening's stones, so that games from
+    /// one opening, which the deterministic self-play repeats move for move, are all on one
+    /// side, and repeated games are fitted once) or `job` (the job number, every game kept:
+    /// the split of the generation 1-3 weights).
+    #[arg(long, value_enum, default_value_t = SplitBy::Opening)]
+    pub split_by: SplitBy,
+    /// The logistic scale K (evaluation units per logit) instead of fitting it to the hand
+    /// evaluation on this data: the learned values come out in units of K, so a K refitted on
+    /// other data rescales the whole evaluation against the search's absolute margins; give
+    /// the previous generation's (its `k=` provenance line) to keep them meaning the same.
+    #[arg(long, value_parser = parse_k)]
+    pub k: Option<f64>,
+}
+
+/// `--k`: a positive, finite scale.
+fn parse_k(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(k) if k.is_finite() && k >= 1.0 => Ok(k),
+        _ => Err(format!("--k {s:?}: expected a number >= 1")),
+    }
+}
+
+/// See [`TrainArgs::split_by`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitBy {
+    Opening,
+    Job,
+}
+
+/// The key of a game's opening: its black stones and its white stones as sets (the same
+/// stones played in another order are the same position, and the same game follows).
+fn opening_key(opening: &[(usize, usize)]) -> u64 {
+    let mut sides: [Vec<(usize, usize)>; 2] = [Vec::new(), Vec::new()];
+    for (i, &xy) in opening.iter().enumerate() {
+        sides[i % 2].push(xy);
+    }
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for side in &mut sides {
+        side.sort_unstable();
+        for &(x, y) in side.iter() {
+            h = (h ^ (x * 32 + y) as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        h = (h ^ 0xff).wrapping_mul(0x100_0000_01b3);
+    }
+    h
 }
 
 /// One position's features.
@@ -109,6 +154,12 @@ struct Sample {
     result: f64,
     /// Which `--data` file the position came from.
     file: usize,
+    /// Whether the game's first searched score lies within `sente match --balance`'s margin
+    /// of even: the games a balanced match plays, where an SPRT is decided.
+    balanced: bool,
+    /// Whether the search had found a forced result in the game by this position (then the
+    /// search, not the evaluation, decides the moves).
+    decided: bool,
     /// Candidate moves as (attack feature, defend feature); the played one first.
     policy: Vec<(u16, u16)>,
     /// Whether the hand baseline (largest sum of both colours' line values) ranks the played
@@ -159,12 +210,16 @@ pub(crate) fn data_line(path: &std::path::Path, text: &str, magic: &str, games: 
 fn command_line(args: &TrainArgs) -> String {
     let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
     format!(
-        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}{}",
+        "sente train --rule {} --data {} --out {} --seed {} --holdout {} --split-by {} --epochs {} --policy-epochs {} --result-weight {} --l2 {:e}{}",
         args.rule,
         data.join(" "),
         file_name(&args.out),
         args.split.seed,
         args.split.holdout,
+        match args.split_by {
+            SplitBy::Opening => "opening",
+            SplitBy::Job => "job",
+        },
         args.epochs,
         args.policy_epochs,
         args.result_weight,
@@ -174,7 +229,7 @@ fn command_line(args: &TrainArgs) -> String {
         } else {
             ""
         }
-    )
+    ) + &args.k.map_or(String::new(), |k| format!(" --k {k}"))
 }
 
 /// Runs `sente train`.
@@ -190,6 +245,9 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let mut train = Vec::new();
     let mut held = Vec::new();
     let mut games = 0usize;
+    // Games already read (opening and moves), to fit a repeated game once.
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated = 0usize;
     // One `data=` provenance line per file: its name, header (the self-play settings), games
     // and checksum, so the weights say exactly which data they were fitted to.
     let mut data_lines = String::new();
@@ -206,12 +264,32 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             }
             let game = GameLine::parse(line)
                 .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-            let holdout = args.split.holds_out(game.job as u64, 0);
+            let key = match args.split_by {
+                SplitBy::Opening => {
+                    let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
+                    if !seen.insert((game.opening.clone(), moves)) {
+                        repeated += 1;
+                        continue;
+                    }
+                    opening_key(&game.opening)
+                }
+                SplitBy::Job => game.job as u64,
+            };
+            let holdout = args.split.holds_out(key, 0);
             let into = if holdout { &mut held } else { &mut train };
+            let balanced = matches!(game.moves.first(), Some(m)
+                if matches!(m.score, Score::Eval(v) if v.abs() <= crate::arena::balance::DEFAULT_MARGIN));
+            let mut decided = false;
             let mut board = Board::new(15, 15, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
             game.replay(&mut board, &mut |b, p, m| {
+                decided |= matches!(m.score, Score::Mate(_));
                 if let Some(s) = sample(b, p, m.score, game.outcome, &slot) {
-                    into.push(Sample { file, ..s });
+                    into.push(Sample {
+                        file,
+                        balanced,
+                        decided,
+                        ..s
+                    });
                 }
             })
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
@@ -227,14 +305,26 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         );
     }
     eprintln!(
-        "{games} games: {} training positions, {} held out",
+        "{games} games ({repeated} repeats of an earlier game left out): {} training positions, {} held out",
         train.len(),
         held.len()
     );
 
     let mut params = hand_params();
-    let k = fit_k(&train, &params);
-    eprintln!("K = {k:.1} (logistic scale of the hand evaluation against the results)");
+    let k = match args.k {
+        Some(k) => {
+            eprintln!(
+                "K = {k:.1} (given; fitted here it would be {:.1})",
+                fit_k(&train, &params)
+            );
+            k
+        }
+        None => {
+            let k = fit_k(&train, &params);
+            eprintln!("K = {k:.1} (logistic scale of the hand evaluation against the results)");
+            k
+        }
+    };
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.target = mix(s.target, s.hand, k, args.result_weight);
     }
@@ -282,7 +372,11 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         "held-out policy scores (logits x 100; the search's thresholds read these units), {}",
         policy_spread(&held, &policy)
     );
-    if let Some(path) = &args.compare {
+    println!(
+        "held-out measures, {}",
+        measures(&held, &params, &policy, k)
+    );
+    for path in &args.compare {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let old = crate::eval::learned::check(&bytes, rule)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -293,6 +387,11 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             loss(&held, &old_params, k),
             loss_against(&held, &old_params, k, |s| s.result),
             100.0 * top1(&held, &old_policy).1
+        );
+        println!(
+            "{} held-out measures, {}",
+            file_name(path),
+            measures(&held, &old_params, &old_policy, k)
         );
         println!(
             "{} held-out policy scores, {}",
@@ -438,6 +537,8 @@ fn sample(
         target,
         result: target,
         file: 0,
+        balanced: false,
+        decided: false,
         policy: if played_is_candidate {
             policy
         } else {
@@ -632,6 +733,35 @@ fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
     (params, policy)
 }
 
+/// The held-out figures that speak for play in a balanced match (the SPRT's games), beside
+/// the loss over all held-out positions, which the unbalanced self-play openings (three
+/// games in four won by black) and forced endings dominate: the loss against the results on
+/// the positions of balanced games before the search found a forced result, and the top-1
+/// there.
+fn measures(held: &[Sample], params: &[f64], policy: &[f64], k: f64) -> String {
+    let part: Vec<&Sample> = held.iter().filter(|s| s.balanced && !s.decided).collect();
+    let n = part.len().max(1) as f64;
+    let l = part
+        .iter()
+        .map(|s| xent(sigmoid(value_of(s, params) / k), s.result))
+        .sum::<f64>()
+        / n;
+    let used: Vec<&&Sample> = part.iter().filter(|s| !s.policy.is_empty()).collect();
+    let score = |&(a, d): &(u16, u16)| policy[a as usize] + policy[d as usize];
+    let hits = used
+        .iter()
+        .filter(|s| {
+            let first = score(&s.policy[0]);
+            s.policy[1..].iter().all(|f| score(f) < first)
+        })
+        .count();
+    format!(
+        "balanced games before a forced result ({} positions): loss vs results {l:.5}, top-1 {:.1}%",
+        part.len(),
+        100.0 * hits as f64 / used.len().max(1) as f64
+    )
+}
+
 /// Deciles 10, 50 and 90 of the policy score (as stored: logits x 100) of the played moves and
 /// of the other candidates on `data`: how the policy's scale moves between generations.
 fn policy_spread(data: &[Sample], policy: &[f64]) -> String {
@@ -769,6 +899,22 @@ mod tests {
                 "{compared} positions, {threats} with threats"
             );
         }
+    }
+
+    #[test]
+    fn opening_keys_are_the_stones_of_each_colour() {
+        let a = [(7, 7), (8, 8), (6, 7), (9, 9)];
+        // The same stones of each colour in another order: the same position.
+        assert_eq!(
+            opening_key(&a),
+            opening_key(&[(6, 7), (9, 9), (7, 7), (8, 8)])
+        );
+        // The colours swapped: another position.
+        assert_ne!(
+            opening_key(&a),
+            opening_key(&[(8, 8), (7, 7), (9, 9), (6, 7)])
+        );
+        assert_ne!(opening_key(&a), opening_key(&a[..3]));
     }
 
     #[test]
