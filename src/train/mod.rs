@@ -268,6 +268,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
                 SplitBy::Opening => {
                     let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
                     if !seen.insert((game.opening.clone(), moves)) {
+                        games += 1;
                         repeated += 1;
                         continue;
                     }
@@ -755,8 +756,11 @@ fn measures(held: &[Sample], params: &[f64], policy: &[f64], k: f64) -> String {
             s.policy[1..].iter().all(|f| score(f) < first)
         })
         .count();
+    // The search's margins are absolute evaluation units: a table whose values spread less
+    // (or more) than the previous generation's prunes and reduces differently.
+    let spread = part.iter().map(|s| value_of(s, params).abs()).sum::<f64>() / n;
     format!(
-        "balanced games before a forced result ({} positions): loss vs results {l:.5}, top-1 {:.1}%",
+        "balanced games before a forced result ({} positions): loss vs results {l:.5}, top-1 {:.1}%, mean |value| {spread:.0}",
         part.len(),
         100.0 * hits as f64 / used.len().max(1) as f64
     )
