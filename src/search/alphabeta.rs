@@ -1052,6 +1052,7 @@ mod tests {
             &[(6, 6), (7, 6)],
             Color::Black,
         );
+        const DEPTH: u32 = 3;
         let run = |defend_extension| {
             let mut pb = PatternBoard::new(&b);
             pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
@@ -1060,7 +1061,7 @@ mod tests {
                 defend_extension,
                 ..SearchParams::default()
             };
-            search_with(pb, SearchLimit::depth(2), params, &mut |_| {}).info
+            search_with(pb, SearchLimit::depth(DEPTH), params, &mut |_| {}).info
         };
         let (plain, extended) = (run(0), run(1));
         assert!(extended.nodes > plain.nodes, "{plain:?} {extended:?}");
