@@ -4,6 +4,7 @@
 pub mod alphabeta;
 pub mod clock;
 mod info;
+pub mod lgrf;
 pub mod mcts;
 mod mcts_config;
 mod mcts_root;
