@@ -85,10 +85,9 @@ use super::mcts_root::{clear_choice, decided, root_moves};
 pub use super::mcts_root::{RootMove, SearchResult};
 use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
-use crate::search::lgrf::Replies;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng, MOVES_PER_POINT,
+    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
 
 /// Bytes one tree node takes.
@@ -188,10 +187,6 @@ struct Worker {
     owners: Option<Vec<i64>>,
     /// Simulations this thread ran in this search.
     sims: u64,
-    /// Last good replies learnt by this thread in this search (when [`MctsConfig::lgrf`]).
-    replies: Replies,
-    /// This simulation's moves (0 for a pass) after the root's last two, for `replies`.
-    moves: Vec<u16>,
 }
 
 /// What every thread of one search reads.
@@ -295,12 +290,7 @@ impl Mcts {
         self.widen = phase(board.stone_count(), board.width() * board.height()) == Phase::Opening;
         let root_board = self.root_board.take().expect("prepared root");
         for (i, w) in self.workers.iter_mut().enumerate() {
-            w.start(
-                thread_seed(seed, i),
-                &root_board,
-                reporting.ownership,
-                self.cfg.lgrf,
-            );
+            w.start(thread_seed(seed, i), &root_board, reporting.ownership);
         }
         let ctx = Ctx {
             arena: &self.arena,
@@ -484,23 +474,14 @@ impl Worker {
             ladders: LadderReader::new(),
             owners: None,
             sims: 0,
-            replies: Replies::default(),
-            moves: Vec::new(),
         }
     }
 
     /// Readies the thread for a search from `root_board`.
-    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool, lgrf: bool) {
+    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool) {
         self.rng = Rng::new(seed);
         self.sims = 0;
         let len = root_board.array_len();
-        if lgrf {
-            self.replies.reset(len);
-            // Room for a playout's moves and a tree path of a thousand plies: a simulation
-            // allocates nothing.
-            let room = 1024 + len * MOVES_PER_POINT;
-            self.moves.reserve(room.saturating_sub(self.moves.len()));
-        }
         if self.first_mover.len() != len {
             self.first_mover = vec![0; len];
         }
@@ -597,13 +578,6 @@ impl Worker {
         let mut node = ROOT;
         let mut to_move = ctx.color;
         let mut passes = 0;
-        let lgrf = cfg.lgrf;
-        if lgrf {
-            self.moves.clear();
-            let idx = |p: Option<Point>| p.map_or(0, |p| p.idx() as u16);
-            self.moves.push(idx(scratch.move_before_last()));
-            self.moves.push(idx(scratch.last_move().map(|(p, _)| p)));
-        }
         loop {
             let (first, n) = match arena.get(node).kids() {
                 Kids::Published { first, n } => (first, n),
@@ -658,9 +632,6 @@ impl Worker {
                 }
                 passes = 0;
             }
-            if lgrf {
-                self.moves.push(mv);
-            }
             self.path.push(child);
             node = child;
             to_move = to_move.opponent();
@@ -674,8 +645,6 @@ impl Worker {
         } else {
             let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
-                moves: lgrf.then_some(&mut self.moves),
-                replies: lgrf.then_some(&self.replies),
             };
             playout(
                 scratch,
@@ -687,9 +656,6 @@ impl Worker {
             )
         };
         backup(arena, &self.path, &self.first_mover, margin);
-        if lgrf {
-            self.replies.update(&self.moves, ctx.color as u8, margin);
-        }
         if let Some(own) = self.owners.as_deref_mut() {
             add_owners(scratch, own);
         }

@@ -1,7 +1,7 @@
 //! The Go tree search's tunable settings ([`MctsConfig`]: exploration, RAVE, priors, ladder
-//! reading, last good replies, the node cap, progressive widening and the soft stop), set by
-//! name for tuning matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and
-//! the widening schedule they define.
+//! reading, the node cap, progressive widening and the soft stop), set by name for tuning
+//! matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the widening
+//! schedule they define.
 
 use crate::eval::go_priors::PriorWeights;
 
@@ -39,9 +39,6 @@ pub struct MctsConfig {
     /// moves) against the hand priors, in both the prior winrate and the probability that
     /// orders progressive widening; 0 keeps the hand priors alone.
     pub gamma_priors: f32,
-    /// Whether the playouts try the last good replies ([`crate::search::lgrf`], LGRF-2)
-    /// after their shape stage.
-    pub lgrf: bool,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off),
@@ -79,7 +76,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 0.0,
-            lgrf: false,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_start: 20.0,
@@ -130,7 +126,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "lgrf" => self.lgrf = num != 0.0,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_start" => self.widen_start = num as f32,
@@ -161,7 +156,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("lgrf={}", u8::from(c.lgrf)),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_start={}", c.widen_start),

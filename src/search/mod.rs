@@ -4,7 +4,6 @@
 pub mod alphabeta;
 pub mod clock;
 mod info;
-pub mod lgrf;
 pub mod mcts;
 mod mcts_config;
 mod mcts_root;

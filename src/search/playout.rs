@@ -9,10 +9,7 @@
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
-//! 4. **last good reply** (only in the tree search's playouts when [`PlayoutTrace::replies`]
-//!    is given, [`crate::search::lgrf`]): the reply that last won after the last two moves,
-//!    else after the last move, when it is empty and safe (no own eye, no self-atari);
-//! 5. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
@@ -32,7 +29,6 @@ use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::lgrf::Replies;
 
 /// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
 #[derive(Clone, Debug)]
@@ -75,17 +71,11 @@ pub fn mercy_lead(points: usize) -> i32 {
     (points / 6 + 5).max(18) as i32
 }
 
-/// What [`playout`] writes besides the score: the first colour to play each point (AMAF) and
-/// the moves; and what it reads: the last good replies.
+/// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
     /// that played it first. The caller clears it.
     pub first_mover: &'a mut [u8],
-    /// When given, every move played is appended (0 for a pass); the caller reserves room
-    /// for [`MOVES_PER_POINT`] moves a point, so no playout allocates.
-    pub moves: Option<&'a mut Vec<u16>>,
-    /// Replies the policy tries after its shape stage (`None`: the light policy alone).
-    pub replies: Option<&'a Replies>,
 }
 
 /// How a playout may end besides two passes and the move limit.
@@ -138,25 +128,16 @@ fn play_out(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        let replies = trace.as_deref().and_then(|t| t.replies);
-        match step_with(board, to_move, rng, replies) {
+        match step(board, to_move, rng) {
             Some(p) => {
                 if let Some(t) = trace.as_deref_mut() {
                     if t.first_mover[p] == 0 {
                         t.first_mover[p] = to_move as u8;
                     }
-                    if let Some(m) = t.moves.as_deref_mut() {
-                        m.push(p as u16);
-                    }
                 }
                 passes = 0;
             }
-            None => {
-                if let Some(m) = trace.as_deref_mut().and_then(|t| t.moves.as_deref_mut()) {
-                    m.push(0);
-                }
-                passes += 1
-            }
+            None => passes += 1,
         }
         moves += 1;
         to_move = to_move.opponent();
@@ -167,18 +148,7 @@ fn play_out(
 /// One playout move: the policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    step_with(board, c, rng, None)
-}
-
-/// [`step`] with the last good replies tried too (when given).
-#[inline(always)]
-fn step_with(
-    board: &mut GoBoard,
-    c: Color,
-    rng: &mut Rng,
-    replies: Option<&Replies>,
-) -> Option<usize> {
-    match choose_with(board, c, rng, replies) {
+    match choose(board, c, rng) {
         Some(p) => {
             board.play_unhashed(p, c as u8);
             Some(p)
@@ -193,17 +163,6 @@ fn step_with(
 /// The playout policy's move for `c`, or `None` to pass.
 #[inline]
 pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    choose_with(board, c, rng, None)
-}
-
-/// [`choose`] with the last good replies tried after the shape stage.
-#[inline(always)]
-fn choose_with(
-    board: &GoBoard,
-    c: Color,
-    rng: &mut Rng,
-    replies: Option<&Replies>,
-) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
@@ -212,14 +171,6 @@ fn choose_with(
         }
         if let Some(p) = pattern_move(board, last, me, rng) {
             return Some(p);
-        }
-        if let Some(r) = replies {
-            let prev = board.move_before_last().map_or(0, |p| p.idx());
-            for p in r.replies(me, prev, last) {
-                if p != 0 && board.cell(p) == EMPTY && safe(board, p, me) {
-                    return Some(p);
-                }
-            }
         }
     }
     random_move(board, me, rng)
