@@ -1,7 +1,7 @@
 //! CPU time from the operating system: the whole process's ([`process_cpu_time`], for the
 //! tournament runners that ask for it: gomill's `gomill-cpu_time`, GNU Go's and GoGui's
 //! `cputime`) and the calling thread's ([`thread_cpu_time`], so `sente bench` can quote rates per
-//! CPU second on a loaded machine).
+//! CPU second on a loaded machine, and the root threat analysis its parts' cost).
 //!
 //! It is the whole process's user plus system time, every thread included, from the operating
 //! system (`getrusage`). That is the moves' thinking plus a few milliseconds of start-up and of
@@ -34,12 +34,31 @@ pub fn process_cpu_time() -> Option<Duration> {
     }
 }
 
-/// CPU time this thread has run (Linux `/proc/thread-self/schedstat`), so rates can be quoted
-/// per CPU second on a loaded machine; `None` elsewhere.
+/// CPU time this thread has run (the POSIX per-thread CPU clock, to the nanosecond: the
+/// scheduler's statistics in `/proc` move only at its ticks, several milliseconds), so rates
+/// and the parts of one move can be quoted per CPU second on a loaded machine; `None` where the
+/// system cannot say.
 pub fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
+    #[cfg(unix)]
+    {
+        // SAFETY: clock_gettime only writes the struct it is given, a plain C struct for which
+        // all-zero bytes are a valid value.
+        let ts = unsafe {
+            let mut ts: libc::timespec = std::mem::zeroed();
+            if libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) != 0 {
+                return None;
+            }
+            ts
+        };
+        Some(Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use crate::eval::patterns::{
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
 use crate::search::params::{LmrTable, SearchParams};
+use crate::search::root_threats::RootThreatStats;
 use crate::search::smp::Shared;
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -42,17 +43,8 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 96;
-/// Deepest chain of fours the root VCF follows (attacker moves).
-const VCF_PLIES: u32 = 24;
 /// Aspiration windows start at this iteration (shallower ones are too cheap to gain).
 const ASPIRATION_DEPTH: u32 = 5;
-/// Most attacker moves in a root VCT.
-const VCT_DEPTH: u32 = 8;
-/// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
-/// the alpha-beta search keeps most of the time).
-const THREAT_NODES_PER_MS: u64 = 200;
-/// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
-const UNTIMED_THREAT_NODES: u64 = 400_000;
 
 /// A score as stored in the table: mate distances from this node instead of the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -86,7 +78,7 @@ pub struct SearchResult {
 
 #[derive(Clone, Copy)]
 pub struct RootMove {
-    pos: Pos,
+    pub(super) pos: Pos,
     score: i32,
     order: i32,
 }
@@ -98,12 +90,12 @@ pub struct RootMoves(Vec<RootMove>);
 
 /// One search over a position; borrows the player's long-lived table and threat caches.
 pub struct Searcher<'a, 'm, 's> {
-    pb: PatternBoard,
+    pub(super) pb: PatternBoard,
     tt: &'a TranspositionTable,
-    threats: &'a mut Threats,
-    tm: &'m TimeManager<'s>,
+    pub(super) threats: &'a mut Threats,
+    pub(super) tm: &'m TimeManager<'s>,
     points: Vec<Pos>,
-    nodes: u64,
+    pub(super) nodes: u64,
     stopped: bool,
     seldepth: u32,
     killers: Vec<[Pos; 2]>,
@@ -127,6 +119,12 @@ pub struct Searcher<'a, 'm, 's> {
     params: SearchParams,
     /// Late-move reductions from `params`.
     lmr: LmrTable,
+    /// What the last root threat analysis spent ([`super::root_threats`]).
+    pub(super) threat_stats: RootThreatStats,
+    /// Whether that analysis reads the thread's CPU time (a system call per part).
+    pub(super) measure_cpu: bool,
+    /// The analysis's node budget, instead of the one the limit implies (for measurement).
+    pub(super) threat_budget_override: Option<u64>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -164,7 +162,23 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             published: 0,
             params,
             lmr,
+            threat_stats: RootThreatStats::default(),
+            measure_cpu: false,
+            threat_budget_override: None,
         }
+    }
+
+    /// Gives the root threat analysis `nodes` whatever the limit (to measure what a timed
+    /// move's analysis costs under a node limit), and reads the thread's CPU time per part.
+    pub fn measuring_threats(mut self, nodes: Option<u64>) -> Self {
+        self.threat_budget_override = nodes;
+        self.measure_cpu = true;
+        self
+    }
+
+    /// What the last root threat analysis spent and found, part by part.
+    pub fn threat_stats(&self) -> &RootThreatStats {
+        &self.threat_stats
     }
 
     /// Makes this searcher thread `thread` of a parallel search sharing `shared` (and the
@@ -592,7 +606,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         pv
     }
 
-    fn info(&self, depth: u32, score: i32, pv: Vec<Pos>, multipv: usize) -> SearchInfo {
+    pub(super) fn info(&self, depth: u32, score: i32, pv: Vec<Pos>, multipv: usize) -> SearchInfo {
         let mate = if score >= MATE_BOUND {
             Some(MATE - score)
         } else if score <= -MATE_BOUND {
@@ -610,97 +624,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             pv,
             multipv,
         }
-    }
-
-    /// Nodes the threat searches at the root may spend, in total: the node limit, or what the
-    /// hard deadline allows at a conservative speed.
-    fn threat_budget(&self) -> u64 {
-        if let Some(n) = self.tm.max_nodes() {
-            return n;
-        }
-        match self.tm.hard_limit() {
-            Some(hard) => (hard.as_millis() as u64 * THREAT_NODES_PER_MS).max(2_000),
-            None => UNTIMED_THREAT_NODES,
-        }
-    }
-
-    /// Root threat analysis, in order:
-    /// 1. our VCF, then our VCT: a win is played at once (returned);
-    /// 2. the opponent's VCF/VCT as if we passed: if one exists, every root move is tried and
-    ///    those after which the opponent still wins are dropped (all of them kept when none
-    ///    survives: the search then picks the longest resistance).
-    fn root_threats(&mut self, root: &mut Vec<RootMove>) -> Option<SearchResult> {
-        let budget = self.threat_budget();
-        let mut pb = self.pb.clone();
-        let tm = self.tm;
-        let vcf_found = self.threats.vcf.find(&mut pb, VCF_PLIES, budget / 4, tm);
-        self.nodes += self.threats.vcf.nodes();
-        if let Some(line) = vcf_found {
-            let first = *line.first()?;
-            let info = self.info(1, MATE - line.len() as i32, line, 1);
-            return Some(SearchResult {
-                best: Some(first),
-                info,
-            });
-        }
-        let vct_found = self.threats.vct.find(&mut pb, VCT_DEPTH, budget / 10, tm);
-        self.nodes += self.threats.vct.nodes();
-        if let Some((first, depth)) = vct_found {
-            let info = self.info(1, MATE - (2 * depth as i32 + 1), vec![first], 1);
-            return Some(SearchResult {
-                best: Some(first),
-                info,
-            });
-        }
-        if root.len() <= 1 || !self.opponent_wins(&mut pb, true, budget / 10) {
-            return None;
-        }
-        // Their threat stands: keep the moves after which it no longer wins.
-        let per_move = (budget / 40).max(500);
-        let mut left = budget / 4;
-        let mut keep = vec![false; root.len()];
-        let mut any = false;
-        for (i, rm) in root.iter().enumerate() {
-            if left < per_move || self.tm.should_stop(self.nodes) {
-                break;
-            }
-            let before = self.nodes;
-            pb.play(rm.pos);
-            let loses = self.opponent_wins(&mut pb, false, per_move);
-            pb.undo();
-            left = left.saturating_sub(self.nodes - before);
-            keep[i] = !loses;
-            any |= !loses;
-        }
-        if any {
-            let mut i = 0;
-            root.retain(|_| {
-                i += 1;
-                keep[i - 1]
-            });
-        }
-        None
-    }
-
-    /// Whether the opponent of the side to move in `pb` wins by VCF or VCT: after a null move
-    /// when `pass`, else with the opponent to move in `pb` itself. Counts the nodes spent.
-    fn opponent_wins(&mut self, pb: &mut PatternBoard, pass: bool, budget: u64) -> bool {
-        let me = pb.to_move();
-        if pass {
-            pb.set_to_move(me.opponent());
-        }
-        let tm = self.tm;
-        let vcf = self.threats.vcf.find(pb, VCF_PLIES, budget / 2, tm);
-        self.nodes += self.threats.vcf.nodes();
-        let wins = vcf.is_some() || {
-            let vct = self.threats.vct.find(pb, VCT_DEPTH, budget / 2, tm);
-            self.nodes += self.threats.vct.nodes();
-            vct.is_some()
-        };
-        if pass {
-            pb.set_to_move(me);
-        }
-        wins
     }
 
     /// Whether a forced move, or a position proven lost, is searched anyway (see
