@@ -48,8 +48,6 @@ pub struct GtpOptions {
     pub threads: usize,
     /// Go: think on the opponent's time (`--ponder`).
     pub ponder: bool,
-    /// Go: share main time most in the middle game (`--time-middle`).
-    pub time_middle: bool,
 }
 
 /// The engine's name for `name`.
@@ -81,7 +79,6 @@ impl Engine {
                     nodes: options.nodes,
                     threads: options.threads,
                     ponder: options.ponder,
-                    time_middle: options.time_middle,
                 };
                 let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
                     fallback(e);
@@ -394,7 +391,6 @@ mod tests {
                 nodes: Some(200),
                 threads: 1,
                 ponder: false,
-                time_middle: false,
             },
             ..RunOptions::default()
         };
