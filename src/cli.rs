@@ -32,6 +32,9 @@ pub struct EngineArgs {
     /// `--ponder`.
     #[arg(long, help = help("ponder"))]
     pub ponder: bool,
+    /// `--time-middle`.
+    #[arg(long, help = help("time-middle"))]
+    pub time_middle: bool,
     /// `--depth`.
     #[arg(long, help = help("depth"), value_name = value_name("depth"))]
     pub depth: Option<u32>,
@@ -170,6 +173,7 @@ impl EngineArgs {
                 nodes: self.nodes,
                 threads: self.threads.map_or(1, usize::from),
                 ponder: self.ponder,
+                time_middle: self.time_middle,
             },
         }
     }
@@ -243,6 +247,7 @@ mod tests {
             seed: 0,
             nodes: None,
             ponder: false,
+            time_middle: false,
             depth: None,
             threads: None,
             memory: None,

@@ -1,7 +1,7 @@
 //! CPU time from the operating system: the whole process's ([`process_cpu_time`], for the
 //! tournament runners that ask for it: gomill's `gomill-cpu_time`, GNU Go's and GoGui's
 //! `cputime`) and the calling thread's ([`thread_cpu_time`], so `sente bench` can quote rates per
-//! CPU second on a loaded machine).
+//! CPU second on a loaded machine, and the root threat analysis its parts' cost).
 //!
 //! It is the whole process's user plus system time, every thread included, from the operating
 //! system (`getrusage`). That is the moves' thinking plus a few milliseconds of start-up and of
@@ -34,9 +34,10 @@ pub fn process_cpu_time() -> Option<Duration> {
     }
 }
 
-/// CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`: exact to the nanosecond, where
-/// `/proc/thread-self/schedstat` lags by up to a scheduler tick), so rates can be quoted per CPU
-/// second on a loaded machine; `None` where the system cannot say.
+/// CPU time this thread has run (the POSIX per-thread CPU clock, to the nanosecond: the
+/// scheduler's statistics in `/proc` move only at its ticks, several milliseconds), so rates
+/// and the parts of one move can be quoted per CPU second on a loaded machine; `None` where the
+/// system cannot say.
 pub fn thread_cpu_time() -> Option<Duration> {
     #[cfg(unix)]
     {

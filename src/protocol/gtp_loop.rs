@@ -48,6 +48,8 @@ pub struct GtpOptions {
     pub threads: usize,
     /// Go: think on the opponent's time (`--ponder`).
     pub ponder: bool,
+    /// Go: share main time most in the middle game (`--time-middle`).
+    pub time_middle: bool,
 }
 
 /// The engine's name for `name`.
@@ -79,6 +81,7 @@ impl Engine {
                     nodes: options.nodes,
                     threads: options.threads,
                     ponder: options.ponder,
+                    time_middle: options.time_middle,
                 };
                 let session = GoSession::new(config.clone(), signal.clone()).or_else(|e| {
                     fallback(e);
@@ -391,6 +394,7 @@ mod tests {
                 nodes: Some(200),
                 threads: 1,
                 ponder: false,
+                time_middle: false,
             },
             ..RunOptions::default()
         };

@@ -31,6 +31,7 @@ use crate::eval::patterns::{
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
 use crate::search::params::{LmrTable, SearchParams};
+use crate::search::root_threats::RootThreatStats;
 use crate::search::smp::Shared;
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -42,17 +43,8 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 96;
-/// Deepest chain of fours the root VCF follows (attacker moves).
-const VCF_PLIES: u32 = 24;
 /// Aspiration windows start at this iteration (shallower ones are too cheap to gain).
 const ASPIRATION_DEPTH: u32 = 5;
-/// Most attacker moves in a root VCT.
-const VCT_DEPTH: u32 = 8;
-/// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
-/// the alpha-beta search keeps most of the time).
-const THREAT_NODES_PER_MS: u64 = 200;
-/// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
-const UNTIMED_THREAT_NODES: u64 = 400_000;
 
 /// A score as stored in the table: mate distances from this node instead of the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -84,38 +76,26 @@ pub struct SearchResult {
     pub info: SearchInfo,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct RootMove {
-    pos: Pos,
+    pub(super) pos: Pos,
     score: i32,
     order: i32,
 }
 
-/// The root's moves once the forced answers are done ([`Searcher::root_candidates`]), and once
-/// the root threat analysis has narrowed them ([`Searcher::narrow`]): what every thread of a
-/// parallel search deepens ([`Searcher::deepen`]).
-#[derive(Clone, Debug)]
-pub struct RootMoves {
-    moves: Vec<RootMove>,
-    /// The threat analysis is done (or there is nothing to analyse: one reply).
-    narrowed: bool,
-}
-
-impl RootMoves {
-    /// Whether the root threat analysis has narrowed these moves.
-    pub fn narrowed(&self) -> bool {
-        self.narrowed
-    }
-}
+/// The root's moves once the forced answers and the root threat analysis are done: what every
+/// thread of a parallel search deepens ([`Searcher::prepare`], [`Searcher::deepen`]).
+#[derive(Clone)]
+pub struct RootMoves(Vec<RootMove>);
 
 /// One search over a position; borrows the player's long-lived table and threat caches.
 pub struct Searcher<'a, 'm, 's> {
-    pb: PatternBoard,
+    pub(super) pb: PatternBoard,
     tt: &'a TranspositionTable,
-    threats: &'a mut Threats,
-    tm: &'m TimeManager<'s>,
+    pub(super) threats: &'a mut Threats,
+    pub(super) tm: &'m TimeManager<'s>,
     points: Vec<Pos>,
-    nodes: u64,
+    pub(super) nodes: u64,
     stopped: bool,
     seldepth: u32,
     killers: Vec<[Pos; 2]>,
@@ -133,15 +113,18 @@ pub struct Searcher<'a, 'm, 's> {
     thread: usize,
     /// What the threads of a parallel search share (none: a search alone).
     shared: Option<&'a Shared>,
-    /// A helper deepening the root moves before the threat analysis has narrowed them: it
-    /// stops as soon as the leader publishes the narrowed ones ([`Searcher::help`]).
-    provisional: bool,
     /// Nodes of ours already added to `shared`'s count.
     published: u64,
     /// The search's constants.
     params: SearchParams,
     /// Late-move reductions from `params`.
     lmr: LmrTable,
+    /// What the last root threat analysis spent ([`super::root_threats`]).
+    pub(super) threat_stats: RootThreatStats,
+    /// Whether that analysis reads the thread's CPU time (a system call per part).
+    pub(super) measure_cpu: bool,
+    /// The analysis's node budget, instead of the one the limit implies (for measurement).
+    pub(super) threat_budget_override: Option<u64>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -176,11 +159,26 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             started: Instant::now(),
             thread: 0,
             shared: None,
-            provisional: false,
             published: 0,
             params,
             lmr,
+            threat_stats: RootThreatStats::default(),
+            measure_cpu: false,
+            threat_budget_override: None,
         }
+    }
+
+    /// Gives the root threat analysis `nodes` whatever the limit (to measure what a timed
+    /// move's analysis costs under a node limit), and reads the thread's CPU time per part.
+    pub fn measuring_threats(mut self, nodes: Option<u64>) -> Self {
+        self.threat_budget_override = nodes;
+        self.measure_cpu = true;
+        self
+    }
+
+    /// What the last root threat analysis spent and found, part by part.
+    pub fn threat_stats(&self) -> &RootThreatStats {
+        &self.threat_stats
     }
 
     /// Makes this searcher thread `thread` of a parallel search sharing `shared` (and the
@@ -203,14 +201,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         self.nodes
     }
 
-    /// Whether a helper has spent its share of a node budget (every helper's nodes, those it
-    /// searched before the root was narrowed included: they stand for the time it ran).
-    fn helper_spent(&self, shared: &Shared) -> bool {
-        self.tm
-            .max_nodes()
-            .is_some_and(|max| self.nodes >= max / shared.threads())
-    }
-
     /// Nodes searched by every thread, as far as the others have told (ours exactly).
     fn all_nodes(&self) -> u64 {
         self.shared.map_or(0, |s| s.nodes() - self.published) + self.nodes
@@ -227,11 +217,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     if self.thread == 0 {
                         self.tm.should_stop(total)
                     } else {
-                        // The leader keeps the clock and the budget; a helper stops at its
-                        // share of a node budget (see `smp`).
-                        shared.stopped()
-                            || (self.provisional && shared.root().is_some())
-                            || self.helper_spent(shared)
+                        // The leader keeps the clock; a node budget binds every thread.
+                        shared.stopped() || self.tm.max_nodes().is_some_and(|max| total >= max)
                     }
                 }
             };
@@ -619,7 +606,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         pv
     }
 
-    fn info(&self, depth: u32, score: i32, pv: Vec<Pos>, multipv: usize) -> SearchInfo {
+    pub(super) fn info(&self, depth: u32, score: i32, pv: Vec<Pos>, multipv: usize) -> SearchInfo {
         let mate = if score >= MATE_BOUND {
             Some(MATE - score)
         } else if score <= -MATE_BOUND {
@@ -639,99 +626,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
     }
 
-    /// Nodes the threat searches at the root may spend, in total: the node limit, or what the
-    /// hard deadline allows at a conservative speed.
-    fn threat_budget(&self) -> u64 {
-        if let Some(n) = self.tm.max_nodes() {
-            // The leader's share of a parallel search's budget: time buys a search on more
-            // threads no more threat analysis, so a budget that stands for time must not either.
-            return n / self.shared.map_or(1, |s| s.threads());
-        }
-        match self.tm.hard_limit() {
-            Some(hard) => (hard.as_millis() as u64 * THREAT_NODES_PER_MS).max(2_000),
-            None => UNTIMED_THREAT_NODES,
-        }
-    }
-
-    /// Root threat analysis, in order:
-    /// 1. our VCF, then our VCT: a win is played at once (returned);
-    /// 2. the opponent's VCF/VCT as if we passed: if one exists, every root move is tried and
-    ///    those after which the opponent still wins are dropped (all of them kept when none
-    ///    survives: the search then picks the longest resistance).
-    fn root_threats(&mut self, root: &mut Vec<RootMove>) -> Option<SearchResult> {
-        let budget = self.threat_budget();
-        let mut pb = self.pb.clone();
-        let tm = self.tm;
-        let vcf_found = self.threats.vcf.find(&mut pb, VCF_PLIES, budget / 4, tm);
-        self.nodes += self.threats.vcf.nodes();
-        if let Some(line) = vcf_found {
-            let first = *line.first()?;
-            let info = self.info(1, MATE - line.len() as i32, line, 1);
-            return Some(SearchResult {
-                best: Some(first),
-                info,
-            });
-        }
-        let vct_found = self.threats.vct.find(&mut pb, VCT_DEPTH, budget / 10, tm);
-        self.nodes += self.threats.vct.nodes();
-        if let Some((first, depth)) = vct_found {
-            let info = self.info(1, MATE - (2 * depth as i32 + 1), vec![first], 1);
-            return Some(SearchResult {
-                best: Some(first),
-                info,
-            });
-        }
-        if root.len() <= 1 || !self.opponent_wins(&mut pb, true, budget / 10) {
-            return None;
-        }
-        // Their threat stands: keep the moves after which it no longer wins.
-        let per_move = (budget / 40).max(500);
-        let mut left = budget / 4;
-        let mut keep = vec![false; root.len()];
-        let mut any = false;
-        for (i, rm) in root.iter().enumerate() {
-            if left < per_move || self.tm.should_stop(self.nodes) {
-                break;
-            }
-            let before = self.nodes;
-            pb.play(rm.pos);
-            let loses = self.opponent_wins(&mut pb, false, per_move);
-            pb.undo();
-            left = left.saturating_sub(self.nodes - before);
-            keep[i] = !loses;
-            any |= !loses;
-        }
-        if any {
-            let mut i = 0;
-            root.retain(|_| {
-                i += 1;
-                keep[i - 1]
-            });
-        }
-        None
-    }
-
-    /// Whether the opponent of the side to move in `pb` wins by VCF or VCT: after a null move
-    /// when `pass`, else with the opponent to move in `pb` itself. Counts the nodes spent.
-    fn opponent_wins(&mut self, pb: &mut PatternBoard, pass: bool, budget: u64) -> bool {
-        let me = pb.to_move();
-        if pass {
-            pb.set_to_move(me.opponent());
-        }
-        let tm = self.tm;
-        let vcf = self.threats.vcf.find(pb, VCF_PLIES, budget / 2, tm);
-        self.nodes += self.threats.vcf.nodes();
-        let wins = vcf.is_some() || {
-            let vct = self.threats.vct.find(pb, VCT_DEPTH, budget / 2, tm);
-            self.nodes += self.threats.vct.nodes();
-            vct.is_some()
-        };
-        if pass {
-            pb.set_to_move(me);
-        }
-        wins
-    }
-
     /// Whether a forced move, or a position proven lost, is searched anyway (see
     /// [`TimeManager::may_deepen`]): when the time of this move is lost if unused.
     fn thinks_when_forced(&self) -> bool {
@@ -745,28 +639,22 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             let nodes = self.all_nodes();
             return self.tm.may_deepen(depth, nodes, last_iteration, stable);
         }
-        let stopped = self.shared.is_some_and(|s| {
-            s.stopped() || (self.provisional && s.root().is_some()) || self.helper_spent(s)
-        }) || self.tm.stop_requested();
+        let stopped = self.shared.is_some_and(|s| s.stopped()) || self.tm.stop_requested();
         !stopped && (depth as usize) < MAX_PLY && self.tm.max_depth().is_none_or(|max| depth <= max)
     }
 
     /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
     /// finished iteration (and each of the `nbest` best moves) through `report`.
     pub fn run(&mut self, nbest: usize, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        let root = self
-            .root_candidates(report)
-            .and_then(|root| self.narrow(root, report));
-        match root {
+        match self.prepare(report) {
             Ok(root) => self.deepen(root, nbest, report),
             Err(answer) => answer,
         }
     }
 
     /// The first part of [`Searcher::run`]: the answers that need no search (reported), else
-    /// the root moves to deepen, in order, not yet narrowed by the root threat analysis
-    /// ([`Searcher::narrow`]) unless there is one.
-    pub fn root_candidates(
+    /// the root moves to deepen, narrowed by the root threat analysis.
+    pub fn prepare(
         &mut self,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<RootMoves, SearchResult> {
@@ -797,14 +685,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             // A block that does not lose, when the time of this move is lost if unused: think
             // about the position after it (the table keeps what is found for the next move).
             if score == 0 && self.pb.board().stones() > 0 && self.thinks_when_forced() {
-                return Ok(RootMoves {
-                    moves: vec![RootMove {
-                        pos: p,
-                        score: -INF,
-                        order: 0,
-                    }],
-                    narrowed: true,
-                });
+                return Ok(RootMoves(vec![RootMove {
+                    pos: p,
+                    score: -INF,
+                    order: 0,
+                }]));
             }
             let info = self.info(1, score, vec![p], 1);
             report(&info);
@@ -816,7 +701,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
         // Legal fallback before any iteration finishes: the best-ordered candidate.
         let n = self.generate(0, None, usize::MAX);
-        let root: Vec<RootMove> = self.moves[0][..n]
+        let mut root: Vec<RootMove> = self.moves[0][..n]
             .iter()
             .map(|&(pos, order)| RootMove {
                 pos,
@@ -836,10 +721,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return Err(SearchResult { best: any, info });
         }
         if root.len() == 1 && self.thinks_when_forced() {
-            return Ok(RootMoves {
-                moves: root,
-                narrowed: true,
-            });
+            return Ok(RootMoves(root));
         }
         if self.tm.must_answer_now() || root.len() == 1 {
             let info = self.info(0, 0, vec![root[0].pos], 1);
@@ -850,59 +732,16 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             });
         }
 
-        Ok(RootMoves {
-            moves: root,
-            narrowed: false,
-        })
-    }
-
-    /// The second part of [`Searcher::run`]: the root threat analysis. A forced win by threats
-    /// ends the game faster than any search (reported and returned); a forced win the opponent
-    /// holds narrows the root to the moves that refute it.
-    pub fn narrow(
-        &mut self,
-        mut root: RootMoves,
-        report: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<RootMoves, SearchResult> {
-        if root.narrowed {
-            return Ok(root);
-        }
-        if let Some(won) = self.root_threats(&mut root.moves) {
+        // A forced win by threats ends the game faster than any search; a forced win the
+        // opponent holds narrows the root to the moves that refute it.
+        if let Some(won) = self.root_threats(&mut root) {
             report(&won.info);
             return Err(won);
         }
-        root.narrowed = true;
-        Ok(root)
+        Ok(RootMoves(root))
     }
 
-    /// A helper thread's whole search ([`super::smp`]): it deepens `root` from the start of the
-    /// move, before the leader's threat analysis has narrowed it (so the second core works
-    /// while the first analyses), until the leader publishes the narrowed moves; then those,
-    /// until stopped. Only an iteration over the narrowed moves is an answer: the others may
-    /// prefer a move the analysis dropped (what they stored in the table is sound). `None`
-    /// when stopped before any.
-    pub fn help(&mut self, root: RootMoves) -> Option<SearchResult> {
-        let shared = self.shared?;
-        let root = if root.narrowed {
-            root
-        } else {
-            if shared.root().is_none() {
-                self.provisional = true;
-                self.deepen(root, 1, &mut |_| {});
-                self.provisional = false;
-            }
-            // Stopped, or out of nodes: nothing more to do. Else (narrowed, or done with the
-            // depth allowed) the narrowed moves come next.
-            if shared.stopped() || self.helper_spent(shared) || self.tm.stop_requested() {
-                return None;
-            }
-            self.stopped = false;
-            shared.wait_for_root()?.clone()
-        };
-        Some(self.deepen(root, 1, &mut |_| {}))
-    }
-
-    /// The last part of [`Searcher::run`]: iterative deepening over `root`. A helper thread
+    /// The second part of [`Searcher::run`]: iterative deepening over `root`. A helper thread
     /// (see [`Searcher::in_parallel`]) ignores the clock and runs until the
     /// leading thread stops it; only the leader should be given a `report` that prints.
     pub fn deepen(
@@ -912,7 +751,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let nbest = nbest.max(1);
-        let mut root = root.moves;
+        let mut root = root.0;
         let mut best = root[0].pos;
         let mut best_info = self.info(0, 0, vec![best], 1);
 
@@ -1296,109 +1135,5 @@ mod tests {
         let (p, info) = best(&b, SearchLimit::move_time(0));
         assert!(b.is_empty(p));
         assert_eq!(info.depth, 0);
-    }
-
-    /// A quiet position's root candidates (not narrowed), from a leader of a 2-thread search.
-    fn candidates(b: &Board, tm: &TimeManager<'_>, shared: &Shared) -> RootMoves {
-        let tt = TranspositionTable::new(1 << 16);
-        let mut threats = Threats::default();
-        let mut lead =
-            Searcher::new(PatternBoard::new(b), &tt, &mut threats, tm).in_parallel(0, shared);
-        let root = lead
-            .root_candidates(&mut |_| {})
-            .expect("a position to search");
-        assert!(!root.narrowed() && root.moves.len() > 2, "{root:?}");
-        root
-    }
-
-    #[test]
-    fn a_helper_answers_only_from_the_narrowed_root() {
-        // A helper starts on the candidates before the threat analysis; once the leader
-        // publishes the narrowed moves it deepens those, and only those make its answer.
-        let b = board(
-            Rule::Freestyle,
-            &[(7, 7), (8, 8), (6, 8)],
-            &[(7, 8), (8, 7)],
-            Color::White,
-        );
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::depth(5), Instant::now(), &stop);
-        let tt = TranspositionTable::new(1 << 20);
-        let shared = Shared::new(2);
-        let all = candidates(&b, &tm, &shared);
-        // The weakest candidate alone stands for what an analysis kept.
-        let kept = *all.moves.last().unwrap();
-        let result = std::thread::scope(|scope| {
-            let helper = scope.spawn(|| {
-                let mut threats = Threats::new(0);
-                let pb = PatternBoard::new(&b);
-                let mut h = Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(1, &shared);
-                h.help(all.clone())
-            });
-            std::thread::sleep(Duration::from_millis(20));
-            shared.publish(RootMoves {
-                moves: vec![kept],
-                narrowed: true,
-            });
-            helper.join().unwrap()
-        });
-        let result = result.expect("an answer from the narrowed root");
-        assert_eq!(result.best, Some(kept.pos));
-        assert_eq!(result.info.depth, 5);
-    }
-
-    #[test]
-    fn a_helper_stopped_before_the_narrowed_root_has_no_answer() {
-        let b = board(
-            Rule::Freestyle,
-            &[(7, 7), (8, 8), (6, 8)],
-            &[(7, 8), (8, 7)],
-            Color::White,
-        );
-        let stop = AtomicBool::new(false);
-        // Done with the candidates long before the stop: it waits, then leaves.
-        let tm = TimeManager::new(&SearchLimit::depth(3), Instant::now(), &stop);
-        let tt = TranspositionTable::new(1 << 20);
-        let shared = Shared::new(2);
-        let all = candidates(&b, &tm, &shared);
-        let result = std::thread::scope(|scope| {
-            let helper = scope.spawn(|| {
-                let mut threats = Threats::new(0);
-                let pb = PatternBoard::new(&b);
-                let mut h = Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(1, &shared);
-                h.help(all.clone())
-            });
-            std::thread::sleep(Duration::from_millis(20));
-            shared.stop();
-            helper.join().unwrap()
-        });
-        assert!(result.is_none(), "{result:?}");
-    }
-
-    #[test]
-    fn a_helper_stops_at_its_share_of_a_node_budget() {
-        // Its share, whether spent before the root is narrowed or after: nodes stand for the
-        // time it ran, and the leader must keep its own share.
-        let b = board(
-            Rule::Freestyle,
-            &[(7, 7), (8, 8), (6, 8)],
-            &[(7, 8), (8, 7)],
-            Color::White,
-        );
-        let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::nodes(20_000), Instant::now(), &stop);
-        let tt = TranspositionTable::new(1 << 20);
-        let shared = Shared::new(2);
-        let all = candidates(&b, &tm, &shared);
-        let mut threats = Threats::new(0);
-        let pb = PatternBoard::new(&b);
-        let mut h = Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(1, &shared);
-        // Never published: the helper must not wait for it once its share is spent.
-        assert!(h.help(all).is_none());
-        assert!(
-            (10_000..10_000 + 1_024).contains(&h.nodes()),
-            "{} nodes",
-            h.nodes()
-        );
     }
 }

@@ -1,37 +1,28 @@
 //! Lazy SMP: the gomoku alpha-beta search on several threads that share one transposition
 //! table and nothing else.
 //!
-//! The leading thread (thread 0) does everything a search alone does: the forced answers, the
-//! root threat analysis ([`Searcher::narrow`]), then iterative deepening under the clock, with
-//! the reports. The helpers start as soon as the forced answers are ruled out, each with its
-//! own board, killers, history and move lists: while the leader analyses the threats (up to
-//! most of a short move: 131 of 160 ms in one opening), they deepen the root's candidates as
-//! generated; when the leader publishes the moves its analysis kept, they deepen those
-//! ([`Searcher::help`]), and a win the analysis found stops them. What one thread stores in
-//! the table (scores, bounds, best moves) the others read, so together they reach a depth
-//! sooner than one thread alone, and sometimes find a move it would not. A helper deepens one
-//! depth after another as the leader does (what sets them apart is timing: each finds the
-//! table filled differently), ignores the clock, and stops the moment the leader finishes.
-//! Skipping depths by thread (Stockfish 7's pattern) was measured and dropped: 2 threads at 2N
-//! nodes against 1 at N scored +32 Elo with it and +79 without (600 games each). The answer is
-//! the deepest iteration over the narrowed moves any thread completed (the leader's on a tie),
-//! or a proven win; taking the leader's alone or a Stockfish-style vote measured no better.
+//! The leading thread (thread 0) does everything a search alone does: the forced answers and
+//! the root threat analysis ([`Searcher::prepare`]), then iterative deepening under the clock,
+//! with the reports. Only then do the helpers start, each with its own board, killers, history
+//! and move lists, deepening the same root moves; what one thread stores in the table (scores,
+//! bounds, best moves) the others read, so together they reach a depth sooner than one thread
+//! alone, and sometimes find a move it would not. A helper deepens one depth after another as
+//! the leader does (what sets them apart is timing: each finds the table filled differently),
+//! ignores the clock, and stops the moment the leader finishes. Skipping depths by thread
+//! (Stockfish 7's pattern) was measured and dropped: 2 threads at 2N nodes against 1 at N
+//! scored +32 Elo with it and +79 without (600 games each). The answer is the deepest
+//! iteration any thread completed (the leader's on a tie), or a proven win; taking the
+//! leader's alone or a Stockfish-style vote measured no better.
 //!
-//! A `--nodes` budget stands for time on every thread: the leader stops when all threads
-//! together have spent it (each publishes its count when it polls, every 1,024 nodes), a helper
-//! when it has spent its even share (counted from the start of the move, so that a helper that
-//! ran ahead while the leader analysed cannot eat the leader's share), and the root threat
-//! analysis gets the leader's share, as it gets the same time on one thread or many. With one
-//! thread nothing is spawned and the search is exactly the one-thread search; with more, which
-//! thread reads what depends on their timing, so node-limited play no longer repeats itself.
+//! A `--nodes` budget counts every thread's nodes (each publishes its count when it polls, every
+//! 1,024 nodes). With one thread nothing is spawned and the search is exactly the one-thread
+//! search; with more, which thread reads what depends on their timing, so node-limited play
+//! no longer repeats itself.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
-use std::time::Duration;
 
-use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
-use crate::search::alphabeta::{RootMoves, SearchResult, Searcher, MATE_BOUND};
+use crate::search::alphabeta::{SearchResult, Searcher, MATE_BOUND};
 use crate::search::clock::TimeManager;
 use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
@@ -43,25 +34,16 @@ use crate::search::SearchInfo;
 pub const HELPER_STACK_BYTES: usize = 8 << 20;
 
 /// What the threads of one search share besides the table.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Shared {
     stop: AtomicBool,
     nodes: AtomicU64,
-    /// How many threads search (the divisor of a node budget's shares).
-    threads: u64,
-    /// The root moves as the leader's threat analysis narrowed them, once it has.
-    root: OnceLock<RootMoves>,
 }
 
 impl Shared {
-    /// Nothing searched, nothing stopped, the root not yet narrowed, for `threads` threads.
-    pub fn new(threads: usize) -> Shared {
-        Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            threads: threads.max(1) as u64,
-            root: OnceLock::new(),
-        }
+    /// Nothing searched, nothing stopped.
+    pub fn new() -> Shared {
+        Shared::default()
     }
     /// Adds a thread's newly searched nodes; returns every thread's total so far.
     #[inline]
@@ -73,11 +55,6 @@ impl Shared {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
-    /// How many threads search.
-    #[inline]
-    pub fn threads(&self) -> u64 {
-        self.threads
-    }
     /// Whether the helpers must stop.
     #[inline]
     pub fn stopped(&self) -> bool {
@@ -86,38 +63,6 @@ impl Shared {
     /// Stops the helpers.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
-    }
-    /// The narrowed root moves, once the leader has published them.
-    #[inline]
-    pub fn root(&self) -> Option<&RootMoves> {
-        self.root.get()
-    }
-    /// Publishes the narrowed root moves (the first call counts).
-    pub fn publish(&self, root: RootMoves) {
-        let _ = self.root.set(root);
-    }
-    /// Waits for the narrowed root moves; `None` if the search stops first (the leader found
-    /// its answer in the threat analysis, or gave up).
-    pub fn wait_for_root(&self) -> Option<&RootMoves> {
-        loop {
-            if let Some(root) = self.root.get() {
-                return Some(root);
-            }
-            if self.stopped() {
-                return None;
-            }
-            std::thread::sleep(Duration::from_micros(50));
-        }
-    }
-}
-
-/// Stops the helpers when the leader leaves the search, however it leaves (a panic too), so
-/// that none waits for a root that will never come.
-struct StopOnDrop<'a>(&'a Shared);
-
-impl Drop for StopOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.stop();
     }
 }
 
@@ -137,60 +82,43 @@ pub fn search(
     if helpers.is_empty() {
         return Searcher::new(pb.clone(), tt, threats, tm).run(nbest, report);
     }
-    let shared = Shared::new(helpers.len() + 1);
-    let lead_cpu = thread_cpu_time();
+    let shared = Shared::new();
     let mut lead = Searcher::new(pb.clone(), tt, threats, tm).in_parallel(0, &shared);
-    let candidates = match lead.root_candidates(report) {
+    let root = match lead.prepare(report) {
         Ok(root) => root,
         Err(answer) => return answer,
     };
-    let started = tm.elapsed();
-    let (lead_result, mut nodes, found, work, narrowed) = std::thread::scope(|scope| {
-        let stop = StopOnDrop(&shared);
+    let (lead_result, mut nodes, found) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(helpers.len());
         for (i, threats) in helpers.iter_mut().enumerate() {
-            let (root, shared, pb) = (candidates.clone(), &shared, pb.clone());
+            let (root, shared, pb) = (root.clone(), &shared, pb.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{}", i + 1))
                 .stack_size(HELPER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let cpu = thread_cpu_time();
                     let mut helper = Searcher::new(pb, tt, threats, tm).in_parallel(i + 1, shared);
-                    let result = helper.help(root);
-                    let depth = result.as_ref().map_or(0, |r| r.info.depth);
-                    let work = Work::since(cpu, helper.nodes(), depth);
-                    (result, helper.nodes(), work)
+                    let result = helper.deepen(root, 1, &mut |_| {});
+                    (result, helper.nodes())
                 });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => log::warn!("could not start search thread {}: {e}", i + 1),
             }
         }
-        // The threat analysis, while the helpers search.
-        let root = lead.narrow(candidates, report);
-        let narrowed = (tm.elapsed(), lead.nodes(), Work::since(lead_cpu, 0, 0).cpu);
-        let result = match root {
-            Ok(root) => {
-                shared.publish(root.clone());
-                lead.deepen(root, nbest, report)
-            }
-            Err(won) => won,
-        };
-        drop(stop);
+        let result = lead.deepen(root, nbest, report);
+        shared.stop();
         let mut nodes = lead.nodes();
-        let mut work = vec![Work::since(lead_cpu, nodes, result.info.depth)];
         let mut found = Vec::with_capacity(handles.len());
         for h in handles {
             match h.join() {
-                Ok((r, n, w)) => {
+                Ok((r, n)) => {
                     nodes += n;
-                    found.extend(r);
-                    work.push(w);
+                    found.push(r);
                 }
                 Err(_) => log::warn!("a search thread panicked; its result is ignored"),
             }
         }
-        (result, nodes, found, work, narrowed)
+        (result, nodes, found)
     });
     let mut best = lead_result;
     let mut from_helper = false;
@@ -207,45 +135,7 @@ pub fn search(
     if from_helper {
         report(&best.info);
     }
-    if log::log_enabled!(log::Level::Debug) {
-        let threads: Vec<String> = work.iter().map(Work::to_string).collect();
-        log::debug!(
-            "smp: helpers from {} ms, root narrowed at {} ms ({} nodes, {} ms cpu); {}; wall {} ms",
-            started.as_millis(),
-            narrowed.0.as_millis(),
-            narrowed.1,
-            narrowed.2.map_or(-1, |c| c.as_micros() as i64 / 1000),
-            threads.join(", "),
-            tm.elapsed().as_millis()
-        );
-    }
     best
-}
-
-/// What one thread of a search did, for the debug log: its CPU time, nodes and deepest
-/// completed iteration. CPU time rather than wall time, so that a loaded machine shows as
-/// less CPU, not as slower threads.
-struct Work {
-    cpu: Option<Duration>,
-    nodes: u64,
-    depth: u32,
-}
-
-impl Work {
-    fn since(cpu: Option<Duration>, nodes: u64, depth: u32) -> Work {
-        let cpu = cpu.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
-        Work { cpu, nodes, depth }
-    }
-}
-
-impl std::fmt::Display for Work {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.cpu {
-            Some(cpu) => write!(f, "{} ms cpu", cpu.as_millis())?,
-            None => write!(f, "cpu ?")?,
-        }
-        write!(f, " {} nodes depth {}", self.nodes, self.depth)
-    }
 }
 
 /// Whether a helper's result `r` beats the one chosen so far: a proven win where there was

@@ -107,6 +107,11 @@ impl Vcf {
         self.nodes
     }
 
+    /// Whether the last call ran out of nodes or time before it could answer for certain.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
     /// Bytes held by the fail cache.
     pub fn bytes(&self) -> usize {
         self.fail_cache.capacity() * std::mem::size_of::<u64>()

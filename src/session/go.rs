@@ -66,7 +66,7 @@ use crate::rules::go::{
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::search::move_filter::{FilterRule, MoveFilter, NO_FILTER};
-use crate::session::go_clock::GoClock;
+use crate::session::go_clock::{moves_to_go, phase_moves_to_go, GoClock};
 use crate::session::gtp_game::{
     winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
     MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_LOAD, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
@@ -96,6 +96,9 @@ pub struct GoConfig {
     pub threads: usize,
     /// Think on the opponent's time (`--ponder`; `sente-ponder on|off` switches it).
     pub ponder: bool,
+    /// Share main time by the game's phase, most in the middle game (`--time-middle`,
+    /// [`phase_moves_to_go`]) rather than evenly.
+    pub time_middle: bool,
 }
 
 /// A Go game under a GTP controller.
@@ -245,8 +248,14 @@ impl GoSession {
         if let Some(n) = self.config.nodes {
             return SearchLimit::nodes(n);
         }
-        let empty = self.game.board().empty_points().len();
-        let mut clock = self.clock.game_clock(color, empty).unwrap_or(GameClock {
+        let board = self.game.board();
+        let empty = board.empty_points().len();
+        let share = if self.config.time_middle {
+            phase_moves_to_go(empty, board.width() * board.height())
+        } else {
+            moves_to_go(empty)
+        };
+        let mut clock = self.clock.game_clock(color, share).unwrap_or(GameClock {
             turn_ms: Some(DEFAULT_MOVE_MS),
             ..GameClock::default()
         });

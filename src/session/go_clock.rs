@@ -8,7 +8,7 @@
 //! | phase | GameClock |
 //! |---|---|
 //! | no limit | `None` (the session's default per-move time applies) |
-//! | absolute | `left_ms` = main time left, `moves_to_go` = a share of the empty points |
+//! | absolute | `left_ms` = main time left, `moves_to_go` = a share of the empty points (or, with `--time-middle`, [`phase_moves_to_go`]) |
 //! | main time, then overtime | `left_ms` = main left + one move's worth of overtime |
 //! | Canadian overtime | `left_ms` = period left, `moves_to_go` = stones left (one stone: `turn_ms`) |
 //! | Japanese byo-yomi | `turn_ms` = the period: a move never spends a second period |
@@ -25,6 +25,50 @@ use crate::session::gtp_game::TimeSystem;
 /// Our moves left in a game with `empty` empty points: about a third of them, at least 8.
 pub fn moves_to_go(empty: usize) -> u32 {
     (empty / 3).max(8) as u32
+}
+
+/// How much thinking a move deserves, relative to the others, when `filled` (0 to 1) of the
+/// board's points hold stones: little in the opening (standard moves; the first 10% of the
+/// points), most in the middle game (20-45%, where the fights decide games), less again in
+/// the endgame (past 60%, small moves the playouts count well). Piecewise linear between
+/// these knots.
+const PHASE_KNOTS: [(f64, f64); 6] = [
+    (0.0, 0.6),
+    (0.10, 0.6),
+    (0.20, 1.5),
+    (0.45, 1.5),
+    (0.60, 0.6),
+    (1.0, 0.5),
+];
+
+/// [`PHASE_KNOTS`]' weight at `filled`.
+fn phase_weight(filled: f64) -> f64 {
+    let x = filled.clamp(0.0, 1.0);
+    for w in PHASE_KNOTS.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if x <= x1 {
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+        }
+    }
+    PHASE_KNOTS[PHASE_KNOTS.len() - 1].1
+}
+
+/// `--time-middle`'s count of moves to share main time over: [`moves_to_go`]'s moves of ours
+/// (each taking about three empty points, ours and the answer's and a capture's, as that count
+/// assumes), each weighted by [`phase_weight`] at the fill it will likely be played at, over
+/// this move's weight. The clock's even share `left / moves_to_go` then gives this move its
+/// weight's part of the time left, so the middle game gets more than an even share and the
+/// opening and the endgame less (Huang, Coulom and Lin 2010 found that shape stronger for
+/// MCTS Go than an even share).
+pub fn phase_moves_to_go(empty: usize, points: usize) -> u32 {
+    let points = points.max(1) as f64;
+    let n = moves_to_go(empty);
+    let filled = 1.0 - empty as f64 / points;
+    let step = 3.0 / points;
+    let ahead: f64 = (0..n)
+        .map(|j| phase_weight(filled + f64::from(j) * step))
+        .sum();
+    (ahead / phase_weight(filled)).round().max(1.0) as u32
 }
 
 /// One colour's clock, in milliseconds.
@@ -162,13 +206,13 @@ impl GoClock {
         }
     }
 
-    /// The clock for `color`'s next move with `empty` empty points; `None` when there is no
-    /// limit.
-    pub fn game_clock(&self, color: Color, empty: usize) -> Option<GameClock> {
+    /// The clock for `color`'s next move when main time is to be shared over `moves_to_go`
+    /// moves ([`moves_to_go`] or [`phase_moves_to_go`]); `None` when there is no limit.
+    pub fn game_clock(&self, color: Color, moves_to_go: u32) -> Option<GameClock> {
         let side = self.sides[color.index()];
         let left = |ms: i64| GameClock {
             left_ms: Some(game_time(ms)),
-            moves_to_go: Some(moves_to_go(empty)),
+            moves_to_go: Some(moves_to_go),
             ..GameClock::default()
         };
         let turn = |ms: i64| GameClock {
@@ -208,7 +252,7 @@ mod tests {
     fn hard(clock: &GoClock, color: Color, empty: usize) -> Option<u128> {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit {
-            clock: clock.game_clock(color, empty)?,
+            clock: clock.game_clock(color, moves_to_go(empty))?,
             ..SearchLimit::default()
         };
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
@@ -218,7 +262,7 @@ mod tests {
     #[test]
     fn no_settings_no_limit() {
         let c = GoClock::default();
-        assert_eq!(c.game_clock(Color::Black, 81), None);
+        assert_eq!(c.game_clock(Color::Black, moves_to_go(81)), None);
         let c = GoClock::new(TimeSystem::None);
         assert_eq!(hard(&c, Color::White, 81), None);
     }
@@ -317,6 +361,70 @@ mod tests {
         let mut c = GoClock::new(TimeSystem::Absolute { main: 10 });
         c.time_left(Color::Black, 1e300, 0);
         assert!(hard(&c, Color::Black, 81).is_some());
+    }
+
+    /// Plays a whole game's main time out under `--time-middle`'s share: every move spends
+    /// its share (two fifths of its hard deadline, the soft deadline where the search stops
+    /// once its choice is clear), the board fills by three points a move of ours. Returns
+    /// each move's spending in ms.
+    fn shaped_game(size: usize, main_s: u64) -> Vec<u64> {
+        let points = size * size;
+        let mut c = GoClock::new(TimeSystem::Absolute { main: main_s });
+        let mut spent = Vec::new();
+        let mut empty = points;
+        while empty > points / 5 {
+            let clock = c
+                .game_clock(Color::Black, phase_moves_to_go(empty, points))
+                .unwrap();
+            let stop = AtomicBool::new(false);
+            let limit = SearchLimit {
+                clock,
+                ..SearchLimit::default()
+            };
+            let tm = TimeManager::new(&limit, Instant::now(), &stop);
+            let soft = tm.hard_limit().unwrap().as_millis() as u64 * 2 / 5;
+            c.used(Color::Black, Duration::from_millis(soft));
+            spent.push(soft);
+            empty -= 3;
+        }
+        spent
+    }
+
+    #[test]
+    fn phase_weights_peak_in_the_middle_game() {
+        assert_eq!(phase_weight(0.0), 0.6);
+        assert_eq!(phase_weight(0.3), 1.5);
+        assert!((phase_weight(0.15) - 1.05).abs() < 1e-9);
+        assert!(phase_weight(0.8) < phase_weight(0.05));
+        assert_eq!(phase_weight(2.0), 0.5);
+        // On an empty board the opening move is shared over more moves than the even count,
+        // a middle-game move over fewer, an endgame move over about as many.
+        assert!(phase_moves_to_go(361, 361) > moves_to_go(361) * 3 / 2);
+        assert!(phase_moves_to_go(250, 361) < moves_to_go(250) * 3 / 4);
+        let end = phase_moves_to_go(100, 361);
+        assert!(
+            end.abs_diff(moves_to_go(100)) <= moves_to_go(100) / 5,
+            "{end}"
+        );
+        assert_eq!(phase_moves_to_go(0, 361), 8);
+        assert!(phase_moves_to_go(0, 0) >= 1);
+    }
+
+    #[test]
+    fn main_time_is_spent_mostly_in_the_middle_game() {
+        for (size, main) in [(9usize, 60u64), (13, 300), (19, 900)] {
+            let spent = shaped_game(size, main);
+            let n = spent.len();
+            let (open, mid, end) = (&spent[..n / 8], &spent[n / 4..n / 2], &spent[n * 3 / 4..]);
+            let mean = |s: &[u64]| s.iter().sum::<u64>() as f64 / s.len() as f64;
+            assert!(
+                mean(mid) > 1.5 * mean(open) && mean(mid) > 1.5 * mean(end),
+                "{size}x{size}: {spent:?}"
+            );
+            // The whole clock is never spent before the game is over.
+            assert!(spent.iter().sum::<u64>() < main * 1000, "{spent:?}");
+            assert!(spent.iter().all(|&ms| ms > 0), "{spent:?}");
+        }
     }
 
     #[test]

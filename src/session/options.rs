@@ -161,6 +161,14 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
               depend on the opponent's time, even under `--nodes`",
     },
     EngineOption {
+        flag: flag("time-middle", ""),
+        info: &[],
+        gtp: "",
+        doc: "Go: share main time by the game's phase, more than an even share in the middle \
+              game and less in the opening and endgame (default: an even share of the moves \
+              left); overtime periods are shared as before",
+    },
+    EngineOption {
         flag: None,
         info: &[key(
             "timeout_turn",
