@@ -18,6 +18,8 @@ komi 7.5
 # genmove_analyze runs on both threads too and reports the shared root moves (and ownership).
 5 lz-genmove_analyze b 1
 #? [(info move .*\n)+play ([A-HJ][1-9]|pass|resign)]
+# A fresh board first: the genmoves above depend on the threads' timing and may have taken E5.
+clear_board
 6 play b E5
 #? []
 7 kata-genmove_analyze w 1 ownership true

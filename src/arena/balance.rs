@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use super::coords::Mv;
 use super::engine::GameSetup;
 use super::manifest::GameName;
-use super::openings;
+use super::openings::{self, Seen};
 use crate::players::strong::Strong;
 use crate::players::{GomokuPlayer, MoveRequest, Player, SearchInfo};
 use crate::rules::{Board, Color};
@@ -100,15 +100,20 @@ impl Judge {
 }
 
 /// A generated opening (see [`openings::generate`]) that `judge` finds balanced, with its score
-/// (black's view), or `None` when none was found in a few hundred tries.
+/// (black's view), or `None` when none was found in a few hundred tries. A draw that `seen`
+/// already holds is skipped before it is judged; the one returned is not added to it.
 pub fn generate(
     setup: &GameSetup,
     stones: (usize, usize),
     rng: &mut ChaCha8Rng,
     judge: &mut Judge,
+    seen: &Seen,
 ) -> Option<(Vec<Mv>, i32)> {
     for _ in 0..TRIES_PER_OPENING {
         let moves = openings::generate(setup, stones, rng)?;
+        if !seen.is_new(&moves) {
+            continue;
+        }
         if let Some(score) = judge.score(setup, &moves) {
             if judge.accepts(score) {
                 return Some((moves, score));
@@ -138,14 +143,16 @@ pub fn openings(
         return Err("balanced openings are for gomoku and renju only".into());
     }
     let mut judge = Judge::new(balance);
+    let mut seen = Seen::new(setup);
     (0..pairs)
         .map(|_| {
-            let (moves, score) = generate(setup, stones, rng, &mut judge).ok_or_else(|| {
+            let (moves, score) = generate(setup, stones, rng, &mut judge, &seen).ok_or_else(|| {
                 format!(
-                    "no {}-{} stone opening within {} of even at {} nodes in {TRIES_PER_OPENING} tries",
+                    "no new {}-{} stone opening within {} of even at {} nodes in {TRIES_PER_OPENING} tries",
                     stones.0, stones.1, balance.margin, balance.nodes
                 )
             })?;
+            seen.insert(&moves);
             Ok((moves, Some(score)))
         })
         .collect()

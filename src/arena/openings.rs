@@ -6,7 +6,11 @@
 //! other (no side starts with a threat). Tic-tac-toe openings are single stones; Go starts from
 //! the empty board unless asked otherwise (then random points near the centre). Each opening is
 //! played twice with colours swapped, so first-move advantage and opening luck cancel within a
-//! pair.
+//! pair. The gomoku openings of one run are distinct positions: a repeat (the same stones in
+//! another order, or a mirror or rotation of an earlier opening) is redrawn, since between
+//! deterministic engines it replays the same pair of games and only adds weight to them.
+
+use std::collections::HashSet;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -82,23 +86,100 @@ pub fn generate(
     None
 }
 
-/// `pairs` generated openings for `setup`, all from `rng`.
+/// Draws of a repeated opening before a run gives up on finding a new one.
+const REDRAWS: usize = 1000;
+
+/// `pairs` generated openings for `setup`, all from `rng`; for gomoku and renju no two are the
+/// same position (see [`Seen`]).
 pub fn generate_many(
     setup: &GameSetup,
     stones: (usize, usize),
     pairs: usize,
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<Vec<Mv>>, String> {
+    let mut seen = Seen::new(setup);
     (0..pairs)
-        .map(|_| {
-            generate(setup, stones, rng).ok_or_else(|| {
-                format!(
-                    "could not generate a {}-{} stone opening on {}x{}",
-                    stones.0, stones.1, setup.width, setup.height
-                )
-            })
+        .map(|n| {
+            for _ in 0..REDRAWS {
+                let moves = generate(setup, stones, rng).ok_or_else(|| {
+                    format!(
+                        "could not generate a {}-{} stone opening on {}x{}",
+                        stones.0, stones.1, setup.width, setup.height
+                    )
+                })?;
+                if seen.insert(&moves) {
+                    return Ok(moves);
+                }
+            }
+            Err(format!(
+                "only {n} distinct {}-{} stone openings found on {}x{}",
+                stones.0, stones.1, setup.width, setup.height
+            ))
         })
         .collect()
+}
+
+/// The positions of the openings a run has kept, each under every symmetry of the board, so
+/// that a repeat can be refused. Only gomoku and renju keep them: a tic-tac-toe opening is one
+/// of nine stones and repeats on purpose, and Go starts from few positions.
+pub struct Seen {
+    keys: Option<HashSet<Vec<(bool, usize, usize)>>>,
+    width: usize,
+    height: usize,
+}
+
+impl Seen {
+    /// An empty record for openings of `setup`.
+    pub fn new(setup: &GameSetup) -> Seen {
+        let distinct = matches!(setup.game, GameName::Gomoku | GameName::Renju);
+        Seen {
+            keys: distinct.then(HashSet::new),
+            width: setup.width,
+            height: setup.height,
+        }
+    }
+
+    /// Whether `moves` is a position not kept yet (always, for games that allow repeats).
+    pub fn is_new(&self, moves: &[Mv]) -> bool {
+        self.keys
+            .as_ref()
+            .is_none_or(|keys| !keys.contains(&position_key(moves, self.width, self.height)))
+    }
+
+    /// Keeps `moves`; false (and nothing changes) when it repeats a kept position.
+    pub fn insert(&mut self, moves: &[Mv]) -> bool {
+        let (w, h) = (self.width, self.height);
+        self.keys
+            .as_mut()
+            .is_none_or(|keys| keys.insert(position_key(moves, w, h)))
+    }
+}
+
+/// The least, over the symmetries of a `w` x `h` board (eight on a square board, four
+/// otherwise), of the sorted stones of `moves` as (white?, x, y): black plays the even moves.
+/// Equal keys mean the same position up to a rotation or mirror, whatever the move order.
+fn position_key(moves: &[Mv], w: usize, h: usize) -> Vec<(bool, usize, usize)> {
+    let symmetries = if w == h { 8 } else { 4 };
+    (0..symmetries)
+        .map(|t| {
+            let mut stones: Vec<(bool, usize, usize)> = moves
+                .iter()
+                .enumerate()
+                .filter_map(|(i, mv)| match *mv {
+                    Mv::At(x, y) => {
+                        let (x, y) = if t & 4 != 0 { (y, x) } else { (x, y) };
+                        let x = if t & 1 != 0 { w - 1 - x } else { x };
+                        let y = if t & 2 != 0 { h - 1 - y } else { y };
+                        Some((i % 2 == 1, x, y))
+                    }
+                    Mv::Pass => None,
+                })
+                .collect();
+            stones.sort_unstable();
+            stones
+        })
+        .min()
+        .unwrap_or_default()
 }
 
 /// Reads an openings file (one opening per line, see [`parse_opening_line`]; blank and
@@ -205,6 +286,46 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.len() == 1));
         assert!(a.iter().any(|o| o != &a[0]), "some variety");
+    }
+
+    #[test]
+    fn a_run_never_repeats_a_gomoku_position() {
+        let s = setup(GameName::Gomoku, 15, 15, Rule::Freestyle);
+        // 2 stones on the central 5x5 square: few positions, so repeats would be common.
+        let ops = generate_many(&s, (2, 2), 40, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+        let keys: HashSet<_> = ops.iter().map(|o| position_key(o, 15, 15)).collect();
+        assert_eq!(keys.len(), 40);
+        // More pairs than there are distinct 1-stone positions in the square: refused.
+        let err = generate_many(&s, (1, 1), 7, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err();
+        assert!(err.contains("only 6 distinct"), "{err}");
+    }
+
+    #[test]
+    fn position_keys_ignore_order_and_symmetry_but_not_colour() {
+        let key = |moves: &[(usize, usize)], w, h| {
+            let moves: Vec<Mv> = moves.iter().map(|&(x, y)| Mv::At(x, y)).collect();
+            position_key(&moves, w, h)
+        };
+        let a = key(&[(7, 7), (8, 8), (6, 8)], 15, 15);
+        assert_eq!(
+            a,
+            key(&[(6, 8), (8, 8), (7, 7)], 15, 15),
+            "black's stones swapped"
+        );
+        assert_eq!(
+            a,
+            key(&[(7, 7), (6, 6), (8, 6)], 15, 15),
+            "mirrored top to bottom"
+        );
+        assert_eq!(
+            a,
+            key(&[(7, 7), (8, 8), (8, 6)], 15, 15),
+            "mirrored on the diagonal"
+        );
+        assert_ne!(a, key(&[(8, 8), (7, 7), (6, 8)], 15, 15), "colours swapped");
+        // A rectangle has no diagonal mirror.
+        assert_ne!(key(&[(1, 2)], 6, 19), key(&[(2, 1)], 6, 19));
+        assert_eq!(key(&[(1, 2)], 6, 19), key(&[(4, 16)], 6, 19));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::arena::balance::{self, Balance, Judge};
 use crate::arena::coords::Mv;
 use crate::arena::engine::GameSetup;
 use crate::arena::manifest::GameName;
-use crate::arena::openings;
+use crate::arena::openings::{self, Seen};
 use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
@@ -257,7 +257,10 @@ fn play_job(
     let mut rng = ChaCha8Rng::seed_from_u64(job_seed(args.seed, job));
     let opening = match judge {
         None => openings::generate(&setup, stones, &mut rng),
-        Some(judge) => balance::generate(&setup, stones, &mut rng, judge).map(|(moves, _)| moves),
+        // Each job's opening is a function of its own seed (so shards and resumed runs agree):
+        // repeats across jobs are not refused here.
+        Some(judge) => balance::generate(&setup, stones, &mut rng, judge, &Seen::new(&setup))
+            .map(|(moves, _)| moves),
     }
     .with_context(|| {
         format!(
