@@ -176,9 +176,9 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     drop(warm);
     let stop = AtomicBool::new(false);
     let limit = SearchLimit::depth(depth);
-    let mut tt = TranspositionTable::new(16 << 20);
+    let tt = std::sync::Arc::new(TranspositionTable::new(16 << 20));
     let mut threats = Threats::default();
-    let mut helpers: Vec<Threats> = (1..threads).map(|_| Threats::new(0)).collect();
+    let mut helpers = smp::Helpers::new(threads - 1, 0);
     let mut pb = PatternBoard::new(&board);
     // The default level's evaluation: the embedded learned tables where the rule has them.
     pb.set_learned(crate::eval::learned::value_tables(bp.rule));
@@ -194,16 +194,10 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     let start = Instant::now();
     let cpu_start = cpu_now();
     let tm = TimeManager::new(&limit, start, &stop);
-    let result = smp::search(
-        &pb,
-        &mut tt,
-        &mut threats,
-        &mut helpers,
-        &tm,
-        1,
-        &mut |_| {},
-    );
+    let result = smp::search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {});
     let time = start.elapsed();
+    // The helpers' last nodes count in the CPU time.
+    helpers.settle();
     // Where the CPU clock is unavailable, wall time stands in for it.
     let cpu = cpu_now()
         .zip(cpu_start)

@@ -6,7 +6,9 @@ use super::{Decision, GomokuPlayer, MoveRequest, Player};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::clock::TimeManager;
-use crate::search::smp::{self, HELPER_STACK_BYTES};
+use std::sync::Arc;
+
+use crate::search::smp::{self, Helpers, HELPER_STACK_BYTES};
 use crate::search::threats::{Threats, Vct};
 use crate::search::tt::TranspositionTable;
 use crate::search::MAX_THREADS;
@@ -26,10 +28,11 @@ const HELPER_BYTES: u64 = HELPER_STACK_BYTES as u64 + (2 << 20);
 
 /// The default search player.
 pub struct Strong {
-    tt: TranspositionTable,
+    /// Shared with the helper threads while they search.
+    tt: Arc<TranspositionTable>,
     threats: Threats,
-    /// The helper threads' threat caches, one per thread beyond the first.
-    helpers: Vec<Threats>,
+    /// The helper threads (one per thread beyond the first) and their threat caches.
+    helpers: Helpers,
     /// The memory limit the caches were sized for (0 = none), once sized: from a memory limit,
     /// else (no limit came before the first search) the defaults.
     limit: Option<u64>,
@@ -45,9 +48,9 @@ impl Strong {
         // The pattern tables of every rule, built off the clock (see `warm_up`).
         crate::eval::patterns::warm_up();
         Strong {
-            tt: TranspositionTable::new(0),
+            tt: Arc::new(TranspositionTable::new(0)),
             threats: Threats::new(0),
-            helpers: Vec::new(),
+            helpers: Helpers::new(0, HELPER_VCT_BYTES),
             limit: None,
             learned: true,
         }
@@ -105,9 +108,11 @@ impl Strong {
         // of two), or every game would reallocate (and lose the tables' contents) for nothing.
         let want = table_bytes_for(limit, threads);
         if TranspositionTable::bytes_for(want) != self.tt.bytes() {
-            // Free the old table first so the peak stays under the limit.
-            self.tt = TranspositionTable::new(1 << 16);
-            self.tt = TranspositionTable::new(want);
+            // Free the old table first so the peak stays under the limit (no helper may still
+            // hold it).
+            self.helpers.settle();
+            self.tt = Arc::new(TranspositionTable::new(1 << 16));
+            self.tt = Arc::new(TranspositionTable::new(want));
         }
         let want = vct_bytes_for(limit, threads);
         if Vct::cache_bytes_for(want) != self.threats.vct.cache_bytes() {
@@ -126,11 +131,13 @@ impl Player<Board> for Strong {
         }
     }
     fn new_game(&mut self, start: &Board) {
-        self.tt.clear();
-        self.threats.clear();
-        for h in &mut self.helpers {
-            h.clear();
+        self.helpers.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            // Unreachable once the helpers are settled; a fresh table is as empty.
+            None => self.tt = Arc::new(TranspositionTable::new(self.tt.bytes())),
         }
+        self.threats.clear();
         self.prepare(start.rule());
     }
     fn set_memory_limit(&mut self, bytes: u64) {
@@ -141,8 +148,7 @@ impl Player<Board> for Strong {
         if threads == self.helpers.len() + 1 {
             return;
         }
-        self.helpers
-            .resize_with(threads - 1, || Threats::new(HELPER_VCT_BYTES));
+        self.helpers.resize(threads - 1);
         // The helpers' stacks come out of the caches' share of the memory limit.
         if let Some(limit) = self.limit {
             self.size_caches(limit);
@@ -172,7 +178,7 @@ impl GomokuPlayer for Strong {
         }
         let result = smp::search(
             &pb,
-            &mut self.tt,
+            &self.tt,
             &mut self.threats,
             &mut self.helpers,
             req.tm,
@@ -212,7 +218,7 @@ mod tests {
                     p.set_memory_limit(limit);
                     p.set_threads(threads);
                 }
-                let helpers: usize = p.helpers.iter().map(|h| h.bytes()).sum();
+                let helpers: usize = p.helpers.bytes();
                 let caches = (p.tt.bytes() + p.threats.bytes() + helpers) as u64;
                 let stacks = (threads as u64 - 1) * HELPER_STACK_BYTES as u64;
                 assert!(

@@ -115,6 +115,8 @@ pub struct Searcher<'a, 'm, 's> {
     shared: Option<&'a Shared>,
     /// Nodes of ours already added to `shared`'s count.
     published: u64,
+    /// The deepest iteration this searcher completed (0: none).
+    completed: u32,
     /// The search's constants.
     params: SearchParams,
     /// Late-move reductions from `params`.
@@ -160,6 +162,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             thread: 0,
             shared: None,
             published: 0,
+            completed: 0,
             params,
             lmr,
             threat_stats: RootThreatStats::default(),
@@ -201,8 +204,18 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         self.nodes
     }
 
+    /// The deepest iteration this searcher completed (0: none).
+    pub fn completed_depth(&self) -> u32 {
+        self.completed
+    }
+
+    /// How many threads search (1: alone).
+    pub(super) fn threads(&self) -> u64 {
+        self.shared.map_or(1, |s| s.threads())
+    }
+
     /// Nodes searched by every thread, as far as the others have told (ours exactly).
-    fn all_nodes(&self) -> u64 {
+    pub(super) fn all_nodes(&self) -> u64 {
         self.shared.map_or(0, |s| s.nodes() - self.published) + self.nodes
     }
 
@@ -851,6 +864,21 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             root.sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)));
             if finished {
                 stability.iteration(root[0].pos != best, root[0].score);
+                self.completed = depth;
+                if log::log_enabled!(log::Level::Trace) {
+                    let cpu = crate::cpu_time::thread_cpu_time().unwrap_or_default();
+                    log::trace!(
+                        "iteration thread {} depth {} wall_us {} cpu_us {} nodes {} all {} best {:?} score {}",
+                        self.thread,
+                        depth,
+                        self.tm.elapsed().as_micros(),
+                        cpu.as_micros(),
+                        self.nodes,
+                        self.all_nodes(),
+                        root[0].pos,
+                        root[0].score
+                    );
+                }
             }
             // An interrupted iteration counts once the previous best move has its score at
             // this depth: the moves scored after it were searched against that score, so the

@@ -202,6 +202,10 @@ impl<'a> TimeManager<'a> {
         TimeManager::new(&SearchLimit::default(), Instant::now(), stop)
     }
 
+    /// When the request came.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
     /// Time since the request.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

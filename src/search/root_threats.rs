@@ -78,14 +78,16 @@ struct PartStart {
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
-    /// Nodes the threat searches at the root may spend, in total: the node limit, or what the
-    /// hard deadline allows at a conservative speed.
+    /// Nodes the threat searches at the root may spend, in total: one thread's share of the
+    /// node limit (a node budget stands for time, and on a clock the analysis gets the same
+    /// time whatever the threads: with the whole budget, 2 threads at 2N nodes gave it twice
+    /// what 1 thread at N gets), or what the hard deadline allows at a conservative speed.
     fn threat_budget(&self) -> u64 {
         if let Some(n) = self.threat_budget_override {
             return n;
         }
         if let Some(n) = self.tm.max_nodes() {
-            return n;
+            return n / self.threads();
         }
         match self.tm.hard_limit() {
             Some(hard) => (hard.as_millis() as u64 * THREAT_NODES_PER_MS).max(2_000),
@@ -299,6 +301,30 @@ mod tests {
         );
         // Measured: the parts read the thread's CPU clock.
         assert!(s.parts.iter().any(|p| p.cpu > Duration::ZERO), "{s:?}");
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_analysis_one_threads_share() {
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let stop = AtomicBool::new(false);
+        let tm = TimeManager::new(&SearchLimit::nodes(40_000), Instant::now(), &stop);
+        let tt = TranspositionTable::new(1 << 20);
+        let mut threats = Threats::default();
+        let alone = Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm);
+        assert_eq!(alone.threat_budget(), 40_000);
+        drop(alone);
+        let shared = crate::search::smp::Shared::new(2);
+        let lead =
+            Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm).in_parallel(0, &shared);
+        assert_eq!(lead.threat_budget(), 20_000);
+        // On a clock the budget follows the deadline, whatever the threads.
+        let timed = SearchLimit::move_time(500);
+        let tm = TimeManager::new(&timed, Instant::now(), &stop);
+        let alone = Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm).threat_budget();
+        let lead = Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm)
+            .in_parallel(0, &shared)
+            .threat_budget();
+        assert_eq!(alone, lead);
     }
 
     #[test]

@@ -12,18 +12,30 @@
 //! (Stockfish 7's pattern) was measured and dropped: 2 threads at 2N nodes against 1 at N
 //! scored +32 Elo with it and +79 without (600 games each). The answer is the deepest
 //! iteration any thread completed (the leader's on a tie), or a proven win; taking the
-//! leader's alone or a Stockfish-style vote measured no better.
+//! leader's alone or a Stockfish-style vote measured no better. A helper offers each of its
+//! iterations as it completes it (or an interrupted one once decided, as the leader reports
+//! them), and the leader answers with what it has when it stops, without waiting for the
+//! helpers to notice the stop ([`Helpers`]).
 //!
 //! A `--nodes` budget counts every thread's nodes (each publishes its count when it polls, every
-//! 1,024 nodes). With one thread nothing is spawned and the search is exactly the one-thread
-//! search; with more, which thread reads what depends on their timing, so node-limited play
-//! no longer repeats itself.
+//! 1,024 nodes), and the root threat analysis gets one thread's share of it, as on a clock it
+//! gets the same time whatever the threads. With one thread nothing is spawned and the search
+//! is exactly the one-thread search; with more, which thread reads what depends on their
+//! timing, so node-limited play no longer repeats itself.
+//!
+//! With `RUST_LOG=sente::search::smp=debug` every search logs each thread's CPU time, nodes
+//! and deepest completed iteration, when the helpers began and when the answer went out
+//! (`sente::search::alphabeta=trace` adds one line per completed iteration).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
+use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
 use crate::search::alphabeta::{SearchResult, Searcher, MATE_BOUND};
-use crate::search::clock::TimeManager;
+use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 use crate::search::SearchInfo;
@@ -34,16 +46,25 @@ use crate::search::SearchInfo;
 pub const HELPER_STACK_BYTES: usize = 8 << 20;
 
 /// What the threads of one search share besides the table.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Shared {
     stop: AtomicBool,
     nodes: AtomicU64,
+    /// How many threads search (a node budget's threat analysis gets one thread's share).
+    threads: u64,
+    /// The best answer a helper has reported so far (see [`better`]).
+    answer: Mutex<Option<SearchResult>>,
 }
 
 impl Shared {
-    /// Nothing searched, nothing stopped.
-    pub fn new() -> Shared {
-        Shared::default()
+    /// Nothing searched, nothing stopped, for `threads` threads.
+    pub fn new(threads: usize) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            threads: threads.max(1) as u64,
+            answer: Mutex::new(None),
+        }
     }
     /// Adds a thread's newly searched nodes; returns every thread's total so far.
     #[inline]
@@ -55,6 +76,11 @@ impl Shared {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
+    /// How many threads search.
+    #[inline]
+    pub fn threads(&self) -> u64 {
+        self.threads
+    }
     /// Whether the helpers must stop.
     #[inline]
     pub fn stopped(&self) -> bool {
@@ -64,78 +90,261 @@ impl Shared {
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
+    /// A helper's iteration (finished, or interrupted once decided): kept if it beats the
+    /// helpers' best so far. Once the search has stopped nothing is taken any more.
+    fn offer(&self, best: Option<crate::rules::mnk::Pos>, info: &SearchInfo) {
+        if best.is_none() || self.stopped() {
+            return;
+        }
+        let mut answer = self.answer.lock().unwrap_or_else(|e| e.into_inner());
+        if answer.as_ref().is_none_or(|a| better(info, &a.info)) {
+            *answer = Some(SearchResult {
+                best,
+                info: info.clone(),
+            });
+        }
+    }
+    /// The helpers' best answer so far.
+    fn take_answer(&self) -> Option<SearchResult> {
+        self.answer.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
-/// Searches `pb` on `1 + helpers.len()` threads (each helper brings its own threat caches) and
-/// returns the move to play (see the module notes). `report` hears the leader's iterations,
-/// and the chosen result again when a helper's was chosen.
+/// Stops the helpers when the leader leaves the search, however it leaves (a panic too).
+struct StopOnDrop<'a>(&'a Shared);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// A player's helper threads: each one's threat caches, and the threads of the last search
+/// that may still be winding down. The leader answers the moment it stops, without waiting
+/// for the helpers to notice the stop (a helper the scheduler has put aside may take tens of
+/// milliseconds on a loaded machine, and every millisecond past the deadline also widens the
+/// clock's lateness margin for the next moves); they are joined at the start of the next
+/// search, or before the table is cleared or resized ([`Helpers::settle`]).
+pub struct Helpers {
+    idle: Vec<Threats>,
+    running: Vec<JoinHandle<Threats>>,
+    /// How many helpers there are (a thread that could not start or panicked is replaced).
+    count: usize,
+    /// Each helper's VCT cache size.
+    vct_bytes: usize,
+}
+
+impl Helpers {
+    /// `count` helpers, each with a VCT cache of `vct_bytes`.
+    pub fn new(count: usize, vct_bytes: usize) -> Helpers {
+        Helpers {
+            idle: (0..count).map(|_| Threats::new(vct_bytes)).collect(),
+            running: Vec::new(),
+            count,
+            vct_bytes,
+        }
+    }
+    /// How many helpers there are.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+    /// Whether there are none (one thread searches).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+    /// Waits for the threads of the last search to end (they were told to stop when it
+    /// answered); afterwards no helper holds the table.
+    pub fn settle(&mut self) {
+        for h in self.running.drain(..) {
+            match h.join() {
+                Ok(threats) => self.idle.push(threats),
+                Err(_) => log::warn!("a search thread panicked; its caches are rebuilt"),
+            }
+        }
+        let vct_bytes = self.vct_bytes;
+        self.idle.truncate(self.count);
+        while self.idle.len() < self.count {
+            self.idle.push(Threats::new(vct_bytes));
+        }
+    }
+    /// Makes them `count` helpers.
+    pub fn resize(&mut self, count: usize) {
+        self.settle();
+        self.count = count;
+        self.settle();
+    }
+    /// Forgets every helper's cached threat results (new game).
+    pub fn clear(&mut self) {
+        self.settle();
+        for t in &mut self.idle {
+            t.clear();
+        }
+    }
+    /// Bytes the helpers' caches hold.
+    pub fn bytes(&mut self) -> usize {
+        self.settle();
+        self.idle.iter().map(Threats::bytes).sum()
+    }
+}
+
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        self.settle();
+    }
+}
+
+/// Searches `pb` on `1 + helpers.len()` threads and returns the move to play (see the module
+/// notes). `report` hears the leader's iterations, and the chosen result again when a
+/// helper's was chosen.
 pub fn search(
     pb: &PatternBoard,
-    tt: &mut TranspositionTable,
+    tt: &Arc<TranspositionTable>,
     threats: &mut Threats,
-    helpers: &mut [Threats],
+    helpers: &mut Helpers,
     tm: &TimeManager<'_>,
     nbest: usize,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
-    let tt = &*tt;
+    helpers.settle();
+    let debug = log::log_enabled!(log::Level::Debug);
+    let lead_cpu = if debug { thread_cpu_time() } else { None };
+    let stones = pb.board().stones();
     if helpers.is_empty() {
-        return Searcher::new(pb.clone(), tt, threats, tm).run(nbest, report);
+        let mut alone = Searcher::new(pb.clone(), tt, threats, tm);
+        let result = alone.run(nbest, report);
+        if debug {
+            let work = Work::since(lead_cpu, Duration::ZERO, &alone, result.info.depth);
+            log::debug!(
+                "smp: stones {stones} one thread, done {} us, depth {}; {work}",
+                tm.elapsed().as_micros(),
+                result.info.depth
+            );
+        }
+        return result;
     }
-    let shared = Shared::new();
+    let shared = Arc::new(Shared::new(helpers.len() + 1));
     let mut lead = Searcher::new(pb.clone(), tt, threats, tm).in_parallel(0, &shared);
     let root = match lead.prepare(report) {
         Ok(root) => root,
         Err(answer) => return answer,
     };
-    let (lead_result, mut nodes, found) = std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(helpers.len());
-        for (i, threats) in helpers.iter_mut().enumerate() {
-            let (root, shared, pb) = (root.clone(), &shared, pb.clone());
-            let spawned = std::thread::Builder::new()
-                .name(format!("search-{}", i + 1))
-                .stack_size(HELPER_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut helper = Searcher::new(pb, tt, threats, tm).in_parallel(i + 1, shared);
-                    let result = helper.deepen(root, 1, &mut |_| {});
-                    (result, helper.nodes())
-                });
-            match spawned {
-                Ok(h) => handles.push(h),
-                Err(e) => log::warn!("could not start search thread {}: {e}", i + 1),
-            }
-        }
-        let result = lead.deepen(root, nbest, report);
-        shared.stop();
-        let mut nodes = lead.nodes();
-        let mut found = Vec::with_capacity(handles.len());
-        for h in handles {
-            match h.join() {
-                Ok((r, n)) => {
-                    nodes += n;
-                    found.push(r);
+    let started = tm.elapsed();
+    let stop = StopOnDrop(&shared);
+    // What binds a helper: the node budget and the depth; the leader keeps the clock.
+    let limit = SearchLimit {
+        depth: tm.max_depth(),
+        nodes: tm.max_nodes(),
+        ..SearchLimit::default()
+    };
+    let start = tm.start();
+    for (i, threats) in std::mem::take(&mut helpers.idle).into_iter().enumerate() {
+        let (root, shared, pb, tt) = (
+            root.clone(),
+            Arc::clone(&shared),
+            pb.clone(),
+            Arc::clone(tt),
+        );
+        let spawned = std::thread::Builder::new()
+            .name(format!("search-{}", i + 1))
+            .stack_size(HELPER_STACK_BYTES)
+            .spawn(move || {
+                let cpu = if debug { thread_cpu_time() } else { None };
+                let never = AtomicBool::new(false);
+                let tm = TimeManager::new(&limit, start, &never);
+                let begun = tm.elapsed();
+                let mut threats = threats;
+                let mut helper =
+                    Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(i + 1, &shared);
+                let mut offer = |info: &SearchInfo| shared.offer(info.pv.first().copied(), info);
+                let result = helper.deepen(root, 1, &mut offer);
+                shared.offer(result.best, &result.info);
+                if debug {
+                    let work = Work::since(cpu, begun, &helper, result.info.depth);
+                    log::debug!(
+                        "smp: stones {stones} helper {} exits at {} us; {work}",
+                        i + 1,
+                        tm.elapsed().as_micros()
+                    );
                 }
-                Err(_) => log::warn!("a search thread panicked; its result is ignored"),
-            }
+                drop(helper);
+                threats
+            });
+        match spawned {
+            Ok(h) => helpers.running.push(h),
+            Err(e) => log::warn!("could not start search thread {}: {e}", i + 1),
         }
-        (result, nodes, found)
-    });
+    }
+    let lead_result = lead.deepen(root, nbest, report);
+    drop(stop);
     let mut best = lead_result;
     let mut from_helper = false;
-    for r in found {
-        // N best moves are the leader's analysis: its answer stays with its lines.
-        if nbest <= 1 && r.best.is_some() && better(&r.info, &best.info) {
+    // N best moves are the leader's analysis: its answer stays with its lines.
+    if let Some(r) = shared.take_answer().filter(|_| nbest <= 1) {
+        if better(&r.info, &best.info) {
             best = r;
             from_helper = true;
         }
     }
-    nodes = nodes.max(shared.nodes());
-    best.info.nodes = nodes;
+    best.info.nodes = lead.all_nodes().max(shared.nodes());
     best.info.elapsed = tm.elapsed();
     if from_helper {
         report(&best.info);
     }
+    if debug {
+        let work = Work::since(lead_cpu, started, &lead, best.info.depth);
+        log::debug!(
+            "smp: stones {stones} helpers from {} us, answered {} us from {} depth {}; {work}",
+            started.as_micros(),
+            tm.elapsed().as_micros(),
+            if from_helper {
+                "a helper"
+            } else {
+                "the leader"
+            },
+            best.info.depth,
+        );
+    }
     best
+}
+
+/// What one thread of a search did, for the debug log: CPU time (not wall time, so that a
+/// loaded machine shows as less CPU rather than as a slower search), when it began, its nodes,
+/// deepest completed iteration and the depth of its answer.
+struct Work {
+    cpu: Option<Duration>,
+    begun: Duration,
+    nodes: u64,
+    completed: u32,
+    depth: u32,
+}
+
+impl Work {
+    fn since(cpu: Option<Duration>, begun: Duration, s: &Searcher<'_, '_, '_>, depth: u32) -> Work {
+        Work {
+            cpu: cpu.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a)),
+            begun,
+            nodes: s.nodes(),
+            completed: s.completed_depth(),
+            depth,
+        }
+    }
+}
+
+impl std::fmt::Display for Work {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cpu {
+            Some(cpu) => write!(f, "cpu {} us", cpu.as_micros())?,
+            None => write!(f, "cpu ?")?,
+        }
+        write!(
+            f,
+            " begun {} us nodes {} completed {} answer {}",
+            self.begun.as_micros(),
+            self.nodes,
+            self.completed,
+            self.depth
+        )
+    }
 }
 
 /// Whether a helper's result `r` beats the one chosen so far: a proven win where there was
@@ -153,8 +362,7 @@ fn better(r: &SearchInfo, so_far: &SearchInfo) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::{Board, Color, Rule};
-    use crate::search::clock::SearchLimit;
+    use crate::rules::mnk::{Board, Color, Pos, Rule};
     use std::time::Instant;
 
     fn position() -> Board {
@@ -168,19 +376,11 @@ mod tests {
     fn run(b: &Board, limit: SearchLimit, threads: usize) -> SearchResult {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut tt = TranspositionTable::new(1 << 20);
+        let tt = Arc::new(TranspositionTable::new(1 << 20));
         let mut threats = Threats::default();
-        let mut helpers: Vec<Threats> = (1..threads).map(|_| Threats::new(0)).collect();
+        let mut helpers = Helpers::new(threads - 1, 0);
         let pb = PatternBoard::new(b);
-        search(
-            &pb,
-            &mut tt,
-            &mut threats,
-            &mut helpers,
-            &tm,
-            1,
-            &mut |_| {},
-        )
+        search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {})
     }
 
     #[test]
@@ -189,11 +389,10 @@ mod tests {
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::nodes(30_000);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
-        let mut tt = TranspositionTable::new(1 << 20);
+        let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
         let plain =
             Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm).run(1, &mut |_| {});
-        tt.clear();
         let one = run(&b, limit, 1);
         assert_eq!(one.best, plain.best);
         assert_eq!(one.info.nodes, plain.info.nodes);
@@ -239,6 +438,54 @@ mod tests {
         w.set_to_move(Color::Black);
         let r = run(&w, SearchLimit::depth(6), 2);
         assert!(r.info.mate.is_some_and(|m| m > 0), "{:?}", r.info);
+    }
+
+    #[test]
+    fn helpers_outlive_the_answer_and_are_settled_before_the_next_search() {
+        let b = position();
+        let stop = AtomicBool::new(false);
+        let tt = Arc::new(TranspositionTable::new(1 << 20));
+        let mut threats = Threats::default();
+        let mut helpers = Helpers::new(1, 0);
+        let pb = PatternBoard::new(&b);
+        for nodes in [30_000, 60_000] {
+            let limit = SearchLimit::nodes(nodes);
+            let tm = TimeManager::new(&limit, Instant::now(), &stop);
+            let r = search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {});
+            assert!(b.is_empty(r.best.expect("a move")));
+            assert!(r.info.nodes >= nodes, "{:?}", r.info);
+            // The answer came without waiting for the helper, which holds the table until it
+            // has noticed the stop; settled, the table is the caller's alone again.
+            helpers.settle();
+            assert_eq!(Arc::strong_count(&tt), 1);
+            assert_eq!(helpers.len(), 1);
+            assert_eq!(helpers.idle.len(), 1);
+            assert!(helpers.running.is_empty());
+        }
+        helpers.resize(3);
+        assert_eq!((helpers.len(), helpers.idle.len()), (3, 3));
+        helpers.resize(0);
+        assert!(helpers.is_empty() && helpers.idle.is_empty());
+    }
+
+    #[test]
+    fn a_helpers_answer_is_kept_while_the_search_runs() {
+        let shared = Shared::new(2);
+        let info = |depth, score| SearchInfo {
+            depth,
+            score,
+            ..SearchInfo::default()
+        };
+        shared.offer(Some(Pos(40)), &info(5, 10));
+        shared.offer(Some(Pos(41)), &info(4, 90));
+        shared.offer(None, &info(9, 90));
+        let kept = shared.take_answer().expect("an answer");
+        assert_eq!((kept.best, kept.info.depth), (Some(Pos(40)), 5));
+        shared.offer(Some(Pos(42)), &info(6, 0));
+        shared.stop();
+        shared.offer(Some(Pos(43)), &info(7, 0));
+        assert_eq!(shared.take_answer().map(|r| r.best), Some(Some(Pos(42))));
+        assert!(shared.take_answer().is_none());
     }
 
     #[test]
