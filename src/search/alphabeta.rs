@@ -88,6 +88,13 @@ pub struct RootMove {
 #[derive(Clone)]
 pub struct RootMoves(Vec<RootMove>);
 
+impl RootMoves {
+    /// The points of the moves, in order.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.0.iter().map(|rm| rm.pos)
+    }
+}
+
 /// One search over a position; borrows the player's long-lived table and threat caches.
 pub struct Searcher<'a, 'm, 's> {
     pub(super) pb: PatternBoard,

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
+use crate::rules::mnk::Pos;
 use crate::search::alphabeta::{RootMove, SearchResult, Searcher, MATE};
 
 /// Deepest chain of fours the root VCF follows (attacker moves).
@@ -61,6 +62,34 @@ pub struct RootThreatStats {
     /// Checked moves whose check ran out of nodes (kept: not proven lost).
     pub undecided: usize,
     pub dropped: usize,
+    /// What the filter concluded of each root move, in the order it had them (empty when it
+    /// did not run).
+    pub verdicts: Vec<(Pos, Verdict)>,
+}
+
+/// What the root filter concluded of one root move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The opponent still wins after it.
+    Refuted,
+    /// The opponent's VCF and VCT both finished without a win.
+    Safe,
+    /// A check ran out of nodes without a win (kept: not proven lost).
+    Undecided,
+    /// Not checked (the filter's budget was spent first).
+    Unchecked,
+}
+
+impl Verdict {
+    /// One letter for logs: R, S, U or `.`.
+    pub fn letter(self) -> char {
+        match self {
+            Verdict::Refuted => 'R',
+            Verdict::Safe => 'S',
+            Verdict::Undecided => 'U',
+            Verdict::Unchecked => '.',
+        }
+    }
 }
 
 impl RootThreatStats {
@@ -136,7 +165,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let s = &self.threat_stats;
         log::debug!(
             "root threats: budget {} | vcf {} nodes {} us | vct {} nodes {} us | theirs {} \
-             nodes {} us{} | filter {} nodes {} us, {} of {} moves checked, {} refuted, {} undecided, {} dropped",
+             nodes {} us{} | filter {} nodes {} us, {} of {} moves checked, {} refuted, {} undecided, {} dropped [{}]",
             s.budget,
             s.parts[0].nodes,
             s.parts[0].wall.as_micros(),
@@ -152,6 +181,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             s.refuted,
             s.undecided,
             s.dropped,
+            s.verdicts.iter().map(|v| v.1.letter()).collect::<String>(),
         );
         won
     }
@@ -198,21 +228,21 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut left = budget / 4;
         let mut keep = vec![false; root.len()];
         let mut any = false;
+        self.threat_stats.verdicts = root.iter().map(|rm| (rm.pos, Verdict::Unchecked)).collect();
         for (i, rm) in root.iter().enumerate() {
             if left < per_move || self.tm.should_stop(self.nodes) {
                 break;
             }
             let before = self.nodes;
-            pb.play(rm.pos);
-            let loses = self.opponent_wins(&mut pb, false, per_move);
-            pb.undo();
+            let verdict = self.check_move(&mut pb, rm.pos, per_move);
             left = left.saturating_sub(self.nodes - before);
+            let loses = verdict == Verdict::Refuted;
             keep[i] = !loses;
             any |= !loses;
+            self.threat_stats.verdicts[i].1 = verdict;
             self.threat_stats.checked += 1;
             self.threat_stats.refuted += loses as usize;
-            self.threat_stats.undecided +=
-                (!loses && (self.threats.vcf.aborted() || self.threats.vct.aborted())) as usize;
+            self.threat_stats.undecided += (verdict == Verdict::Undecided) as usize;
         }
         if any {
             let mut i = 0;
@@ -225,6 +255,20 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         self.threat_stats.dropped = dropped;
         self.part_done(ThreatPart::Filter, start, dropped > 0);
         None
+    }
+
+    /// What the opponent's VCF and VCT say of our move `p` in `pb`, with `budget` nodes.
+    pub(super) fn check_move(&mut self, pb: &mut PatternBoard, p: Pos, budget: u64) -> Verdict {
+        pb.play(p);
+        let loses = self.opponent_wins(pb, false, budget);
+        pb.undo();
+        if loses {
+            Verdict::Refuted
+        } else if self.threats.vcf.aborted() || self.threats.vct.aborted() {
+            Verdict::Undecided
+        } else {
+            Verdict::Safe
+        }
     }
 
     /// Whether the opponent of the side to move in `pb` wins by VCF or VCT: after a null move
@@ -332,5 +376,54 @@ mod tests {
         let s = stats(&[(7, 7)], &[(8, 8)], 40_000);
         assert!(s.parts[2].ran && !s.parts[2].found, "{s:?}");
         assert!(!s.parts[3].ran && s.dropped == 0, "{s:?}");
+    }
+
+    #[test]
+    fn the_filter_keeps_an_undecided_move_that_more_nodes_refute() {
+        // The filter's known weakness, kept as a measurement: 20k-node self-play (seed 71,
+        // job 55), white's open three on the diagonal (6,4)-(7,5)-(8,6). Black's first root
+        // move (9,7) gets 500 nodes, runs out, is kept, and is what black played; white then
+        // won by threats (a 9-ply win its next search reported). 4,000 nodes refute it.
+        let rule = Rule::Freestyle;
+        crate::eval::patterns::prepare(rule);
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for (x, y) in [
+            (7, 9),
+            (7, 5),
+            (7, 6),
+            (8, 4),
+            (6, 8),
+            (6, 4),
+            (7, 8),
+            (8, 6),
+        ] {
+            b.play(b.pos(x, y).unwrap()).unwrap();
+        }
+        let mut pb = PatternBoard::new(&b);
+        pb.set_learned(crate::eval::learned::value_tables(rule));
+        pb.set_policy(crate::eval::learned::policy_tables(rule));
+        let played = b.pos(9, 7).unwrap();
+        let stop = AtomicBool::new(false);
+        let tt = TranspositionTable::new(1 << 20);
+        let mut threats = Threats::default();
+        let tm = TimeManager::new(&SearchLimit::nodes(20_000), Instant::now(), &stop);
+        let mut s = Searcher::new(pb.clone(), &tt, &mut threats, &tm);
+        let Ok(root) = s.prepare(&mut |_| {}) else {
+            panic!("no search: {:?}", s.threat_stats());
+        };
+        let kept: Vec<Pos> = root.points().collect();
+        let st = s.threat_stats().clone();
+        assert_eq!(st.verdicts.len(), st.root_moves, "{st:?}");
+        assert_eq!(st.verdicts[0], (played, Verdict::Undecided), "{st:?}");
+        assert!(kept.contains(&played), "{st:?}");
+        let count = |v: Verdict| st.verdicts.iter().filter(|x| x.1 == v).count();
+        assert_eq!(count(Verdict::Refuted), st.refuted);
+        assert_eq!(count(Verdict::Undecided), st.undecided);
+        assert_eq!(st.checked, st.root_moves - count(Verdict::Unchecked));
+        let tm = TimeManager::new(&SearchLimit::depth(2), Instant::now(), &stop);
+        let mut threats = Threats::default();
+        let mut s = Searcher::new(pb.clone(), &tt, &mut threats, &tm);
+        assert_eq!(s.check_move(&mut pb, played, 500), Verdict::Undecided);
+        assert_eq!(s.check_move(&mut pb, played, 4_000), Verdict::Refuted);
     }
 }
