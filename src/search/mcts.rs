@@ -1555,7 +1555,10 @@ mod tests {
                 reported += 1;
             },
         );
-        assert!(reported > 0);
+        // The first thread reports at every 8th simulation of its own, once it has run one;
+        // with two, the other may run all 400 while the first waits for the CPU (seen on a
+        // loaded machine), so only one thread is sure to report.
+        assert!(threads > 1 || reported > 0);
         assert_eq!(r.playouts, 400);
         let own = r.ownership.expect("ownership was asked");
         let b = g.board();
