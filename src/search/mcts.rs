@@ -26,9 +26,9 @@
 //!   19x19) the selection looks only at the first `k`, where `k` grows with the logarithm of
 //!   the node's visits (Chaslot et al., progressive unpruning). Past the opening the crude
 //!   prior would hide fighting moves, so every child is searched ([`MctsConfig::widen_late`]
-//!   widens there too, for tuning matches with the learned priors' order). Without widening the 19x19
-//!   opening search spreads ~70 visits over each of 361 root children, RAVE weighs ~97% of
-//!   every value, and the AMAF statistics of light playouts favour 2nd-line moves (mean AMAF
+//!   widens there too, for tuning matches with the learned priors' order). Without widening
+//!   the 19x19 opening search spreads ~70 visits over each of 361 root children, RAVE weighs
+//!   ~97% of every value, and the AMAF statistics of light playouts favour 2nd-line moves (mean AMAF
 //!   winrate 0.487 on the 2nd line against 0.477 on the 3rd and 4th from the empty board), so
 //!   the prior's star points were drowned and the search opened on G2.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
