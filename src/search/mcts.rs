@@ -20,13 +20,15 @@
 //!   19x19 at 500 playouts H1 after 12 games (11-1); 13x13 at 1000 playouts H1 after 179
 //!   games (107-72, +69 Elo); 9x9 at 3000 playouts 150-131 after 281 games (+24, stopped
 //!   undecided).
-//! - **Progressive widening** in the opening of big boards: a node with more than
+//! - **Progressive widening** on big boards: a node with more than
 //!   [`MctsConfig::widen_over`] children (19x19 and 13x13, never 9x9) keeps them in the prior's
-//!   order, and while the root position is in the scorer's opening phase (up to 30 stones on
-//!   19x19) the selection looks only at the first `k`, where `k` grows with the logarithm of
-//!   the node's visits (Chaslot et al., progressive unpruning). Past the opening the crude
-//!   prior would hide fighting moves, so every child is searched ([`MctsConfig::widen_late`]
-//!   widens there too, for tuning matches with the learned priors' order). Without widening
+//!   order, and the selection looks only at the first `k`, where `k` grows with the logarithm
+//!   of the node's visits (Chaslot et al., progressive unpruning). With the learned priors'
+//!   order it goes on all game ([`MctsConfig::widen_late`]): against widening only while the
+//!   root is in the scorer's opening phase (up to 30 stones on 19x19), node-limited, 2 opening
+//!   stones, SPRT [0, 40]: 19x19 at 500 playouts H1 after 34 games (27-7, +235 Elo), 13x13 at
+//!   1000 playouts H1 after 13 games (12-1). With the hand priors, whose crude order would hide
+//!   fighting moves past the opening, `widen_late` 0 searches every child there. Without widening
 //!   the 19x19 opening search spreads ~70 visits over each of 361 root children, RAVE weighs
 //!   ~97% of every value, and the AMAF statistics of light playouts favour 2nd-line moves (mean AMAF
 //!   winrate 0.487 on the 2nd line against 0.477 on the 3rd and 4th from the empty board), so
@@ -1297,13 +1299,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn widening_ends_with_the_opening() {
+    /// A 19x19 game with 31 stones: the scorer's middle game.
+    fn middle_game_19() -> GoGame {
         let mut g = GoGame::new(19, 19, GoRules::default()).unwrap();
-        let mut m = Mcts::new(0);
-        let _ = run(&mut m, &g, Color::Black, 1);
-        assert!(m.widen);
-        // 31 stones: the scorer's middle game on 19x19.
         for (i, v) in ["C", "E", "G", "J", "L", "N", "P", "R"].iter().enumerate() {
             for row in [3, 7, 11, 15] {
                 if g.board().stone_count() < 31 {
@@ -1313,18 +1311,62 @@ mod tests {
             }
         }
         assert_eq!(g.board().stone_count(), 31);
-        let _ = run(&mut m, &g, g.to_move(), 1);
-        assert!(!m.widen);
-        // Unless it is asked to go on past the opening.
-        let mut late = Mcts::with_config(
+        g
+    }
+
+    /// Root children that got at least one visit.
+    fn visited_root_children(m: &Mcts) -> usize {
+        m.arena
+            .children(ROOT)
+            .filter(|&i| m.arena.get(i).visits() > 0)
+            .count()
+    }
+
+    #[test]
+    fn the_middle_game_search_looks_only_at_the_widened_children() {
+        let g = middle_game_19();
+        let playouts = 2000;
+        let mut m = Mcts::new(3);
+        let _ = run(&mut m, &g, g.to_move(), playouts);
+        let n = m.arena.children(ROOT).count();
+        assert!(n > 300, "{n} children");
+        let k = widened(m.config(), n as u16, playouts as u32) as usize;
+        let seen = visited_root_children(&m);
+        assert!(seen <= k && k < 50, "{seen} visited, {k} allowed");
+        // Without widen_late the root's children all get a look.
+        let mut all = Mcts::with_config(
             MctsConfig {
-                widen_late: true,
+                widen_late: false,
+                ..MctsConfig::default()
+            },
+            3,
+        );
+        let _ = run(&mut all, &g, g.to_move(), playouts);
+        assert!(visited_root_children(&all) > 2 * k);
+    }
+
+    #[test]
+    fn widening_goes_on_past_the_opening_unless_told_not_to() {
+        let empty = GoGame::new(19, 19, GoRules::default()).unwrap();
+        let mut m = Mcts::new(0);
+        let _ = run(&mut m, &empty, Color::Black, 1);
+        assert!(m.widen);
+        let g = middle_game_19();
+        // By default widening goes on past the opening ...
+        let _ = run(&mut m, &g, g.to_move(), 1);
+        assert!(m.widen);
+        // ... and without widen_late it ends there.
+        let mut early = Mcts::with_config(
+            MctsConfig {
+                widen_late: false,
                 ..MctsConfig::default()
             },
             0,
         );
-        let _ = run(&mut late, &g, g.to_move(), 1);
-        assert!(late.widen);
+        let _ = run(&mut early, &empty, Color::Black, 1);
+        assert!(early.widen);
+        let _ = run(&mut early, &g, g.to_move(), 1);
+        assert!(!early.widen);
         // 9x9 never narrows, opening or not.
         let g9 = GoGame::new(9, 9, GoRules::default()).unwrap();
         assert_eq!(
