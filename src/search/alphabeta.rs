@@ -32,7 +32,7 @@ use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
 use crate::search::params::{LmrTable, SearchParams};
 use crate::search::root_threats::RootThreatStats;
-use crate::search::smp::Shared;
+use crate::search::smp::{move_key, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::SearchInfo;
@@ -124,6 +124,8 @@ pub struct Searcher<'a, 'm, 's> {
     published: u64,
     /// The deepest iteration this searcher completed (0: none).
     completed: u32,
+    /// Moves this searcher deferred because another thread was searching them.
+    deferred: u64,
     /// The search's constants.
     params: SearchParams,
     /// Late-move reductions from `params`.
@@ -170,6 +172,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             shared: None,
             published: 0,
             completed: 0,
+            deferred: 0,
             params,
             lmr,
             threat_stats: RootThreatStats::default(),
@@ -214,6 +217,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// The deepest iteration this searcher completed (0: none).
     pub fn completed_depth(&self) -> u32 {
         self.completed
+    }
+
+    /// How many moves this searcher deferred because another thread was searching them.
+    pub fn deferred(&self) -> u64 {
+        self.deferred
     }
 
     /// How many threads search (1: alone).
@@ -418,7 +426,23 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for i in 0..n {
+        // With other threads, a move one of them is searching now is deferred to the end
+        // (see [`Shared::busy`]); alone, `deferred` stays empty and the moves go in order.
+        let splits = self.shared.filter(|s| depth >= s.split_depth());
+        let mut deferred = 0u64;
+        let mut next = 0;
+        loop {
+            let i = if next < n {
+                next += 1;
+                next - 1
+            } else if deferred != 0 {
+                let i = deferred.trailing_zeros() as usize;
+                deferred &= deferred - 1;
+                next = usize::MAX;
+                i
+            } else {
+                break;
+            };
             let (m, order) = self.moves[ply][i];
             let quiet = self.quiet(m);
             // Not stored as a killer: the table's move and threats (ordered first anyway).
@@ -442,6 +466,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 && self.uses_policy()
             {
                 continue;
+            }
+            let key = splits.map(|_| move_key(hash, m));
+            if let (Some(shared), Some(key)) = (splits, key) {
+                if next != usize::MAX && i > 0 && i < 64 && shared.busy(key) {
+                    deferred |= 1 << i;
+                    self.deferred += 1;
+                    continue;
+                }
+                shared.enter(key);
             }
             self.pb.play(m);
             let mut score;
@@ -479,6 +512,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 }
             }
             self.pb.undo();
+            if let (Some(shared), Some(key)) = (splits, key) {
+                shared.leave(key);
+            }
             if self.stopped {
                 return 0;
             }
@@ -797,8 +833,36 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 let mut alpha = lo;
                 let beta = hi;
                 let mut failed_high = None;
-                for i in 0..root.len() {
+                // With other threads, a root move another thread is on is deferred to the
+                // end, as in the tree ([`Shared::busy`]; never with N best moves).
+                let splits = self
+                    .shared
+                    .filter(|s| nbest == 1 && s.split_depth() < i32::MAX);
+                let root_hash = self.pb.hash();
+                let mut deferred = 0u64;
+                let mut next = 0;
+                loop {
+                    let i = if next < root.len() {
+                        next += 1;
+                        next - 1
+                    } else if deferred != 0 {
+                        let i = deferred.trailing_zeros() as usize;
+                        deferred &= deferred - 1;
+                        next = usize::MAX;
+                        i
+                    } else {
+                        break;
+                    };
                     let m = root[i].pos;
+                    let key = splits.map(|_| move_key(root_hash, m));
+                    if let (Some(shared), Some(key)) = (splits, key) {
+                        if next != usize::MAX && i > 0 && i < 64 && shared.busy(key) {
+                            deferred |= 1 << i;
+                            self.deferred += 1;
+                            continue;
+                        }
+                        shared.enter(key);
+                    }
                     self.pb.play(m);
                     let score = if i < nbest {
                         -self.search(depth as i32 - 1, -beta, -alpha, 1)
@@ -811,6 +875,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                         }
                     };
                     self.pb.undo();
+                    if let (Some(shared), Some(key)) = (splits, key) {
+                        shared.leave(key);
+                    }
                     if self.stopped {
                         break;
                     }
