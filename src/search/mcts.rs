@@ -1522,8 +1522,10 @@ mod tests {
     #[test]
     fn reports_arrive_during_analysis() {
         let g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        // Not timed: the analysis may run 20 s and the callback stops it at the second report,
+        // so a loaded machine (that gives the search thread the CPU rarely) only makes it slower.
         let stop = AtomicBool::new(false);
-        let tm = TimeManager::new(&SearchLimit::move_time(300), Instant::now(), &stop);
+        let tm = TimeManager::new(&SearchLimit::move_time(20_000), Instant::now(), &stop);
         let mut reports = 0;
         let r = Mcts::new(0).search(
             &g,
@@ -1541,6 +1543,9 @@ mod tests {
                 assert!(!moves.is_empty());
                 assert!(own.is_none(), "ownership only when asked");
                 reports += 1;
+                if reports == 2 {
+                    stop.store(true, Ordering::Relaxed);
+                }
             },
         );
         assert!(reports >= 2, "{reports} reports");
