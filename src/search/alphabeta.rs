@@ -108,6 +108,8 @@ pub struct Searcher<'a, 'm, 's> {
     killers: Vec<[Pos; 2]>,
     /// Defence extensions on the path to each ply (see [`Searcher::search`]).
     extensions: Vec<i32>,
+    /// Whether the node at each ply was reached by a null move (no two in a row).
+    after_null: Vec<bool>,
     /// Per colour (index [`hist_at`]), kept within +-`hist_max`: how often a quiet move at
     /// a point caused a cut-off lately (up) or was tried before the one that did (down).
     history: Vec<i32>,
@@ -149,7 +151,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let points: Vec<Pos> = pb.board().points().collect();
         let cells = pb.board().array_len();
         let capacity = points.len();
-        let params = SearchParams::default();
+        let params = SearchParams::tuned().clone();
         let lmr = params.lmr_table();
         Searcher {
             pb,
@@ -162,6 +164,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             seldepth: 0,
             killers: vec![[Pos(0); 2]; MAX_PLY + 2],
             extensions: vec![0; MAX_PLY + 2],
+            after_null: vec![false; MAX_PLY + 2],
             history: vec![0; 2 * cells],
             cells,
             moves: (0..MAX_PLY + 2)
@@ -418,6 +421,38 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         if prunable && depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta
         {
             return static_eval;
+        }
+        // Null move: if the opponent, moving twice, still cannot bring this node below beta
+        // in a shallower search, a move of ours would not either.
+        if prunable
+            && params.nmp_depth > 0
+            && depth >= params.nmp_depth
+            && static_eval >= beta
+            && !self.after_null[ply]
+            && self.uses_policy()
+        {
+            let r = params.nmp_reduction + depth / params.nmp_divisor;
+            self.pb.set_to_move(o);
+            self.after_null[ply + 1] = true;
+            let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.after_null[ply + 1] = false;
+            self.pb.set_to_move(c);
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                // A win found after a pass is not proven for the real position.
+                return score.min(MATE_BOUND - 1);
+            }
+        }
+        // Internal iterative reduction: no move from the table here, so this node was not
+        // searched to any depth worth keeping; a ply less costs little and orders it next time.
+        if tt_move.is_none()
+            && self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && self.uses_policy()
+        {
+            depth -= 1;
         }
         let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
@@ -1125,10 +1160,13 @@ mod tests {
             &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
             Color::Black,
         );
-        for (use_policy, aspiration) in [(true, 0), (true, 20), (false, 20)] {
+        for (use_policy, aspiration, nmp_depth) in
+            [(true, 0, 0), (true, 20, 0), (false, 20, 0), (true, 20, 2)]
+        {
             let params = SearchParams {
                 use_policy,
                 aspiration,
+                nmp_depth,
                 ..SearchParams::default()
             };
             let mut pb = PatternBoard::new(&b);
@@ -1141,6 +1179,41 @@ mod tests {
                 r.info
             );
         }
+    }
+
+    #[test]
+    fn null_moves_cut_quiet_nodes_and_leave_the_position_as_it_was() {
+        // A quiet middle-game position: with null moves from depth 2 the same depth costs
+        // fewer nodes, and the searcher's board comes back with the same side to move and
+        // hash (a pass that was not taken back would flip both).
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (8, 8), (6, 9), (9, 6)],
+            &[(7, 8), (8, 7), (6, 6)],
+            Color::White,
+        );
+        let run = |nmp_depth| {
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
+            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            let stop = AtomicBool::new(false);
+            let limit = SearchLimit::depth(8);
+            let tm = TimeManager::new(&limit, Instant::now(), &stop);
+            let tt = TranspositionTable::new(1 << 20);
+            let mut threats = Threats::default();
+            let params = SearchParams {
+                nmp_depth,
+                ..SearchParams::default()
+            };
+            let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+            let r = s.run(1, &mut |_| {});
+            assert_eq!(s.pb.to_move(), Color::White);
+            assert_eq!(s.pb.hash(), b.hash());
+            assert!(r.best.is_some_and(|m| b.is_empty(m)));
+            r.info.nodes
+        };
+        let (without, with) = (run(0), run(2));
+        assert!(with < without, "null moves {with} nodes, none {without}");
     }
 
     #[test]
