@@ -464,20 +464,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // With other threads, a move one of them is searching now is deferred to the end
         // (see [`Shared::busy`]); alone, `deferred` stays empty and the moves go in order.
         let splits = self.shared.filter(|s| depth >= s.split_depth());
-        let mut deferred = 0u64;
-        let mut next = 0;
-        loop {
-            let i = if next < n {
-                next += 1;
-                next - 1
-            } else if deferred != 0 {
-                let i = deferred.trailing_zeros() as usize;
-                deferred &= deferred - 1;
-                next = usize::MAX;
-                i
-            } else {
-                break;
-            };
+        let mut queue = MoveQueue::new(n);
+        while let Some(i) = queue.pop() {
             let (m, order) = self.moves[ply][i];
             let quiet = self.quiet(m);
             // Not stored as a killer: the table's move and threats (ordered first anyway).
@@ -504,8 +492,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             }
             let key = splits.map(|_| move_key(hash, m));
             if let (Some(shared), Some(key)) = (splits, key) {
-                if next != usize::MAX && i > 0 && i < 64 && shared.busy(key) {
-                    deferred |= 1 << i;
+                if queue.may_defer(i) && shared.busy(key) {
+                    queue.defer(i);
                     self.deferred += 1;
                     continue;
                 }
@@ -874,25 +862,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     .shared
                     .filter(|s| nbest == 1 && s.split_depth() < i32::MAX);
                 let root_hash = self.pb.hash();
-                let mut deferred = 0u64;
-                let mut next = 0;
-                loop {
-                    let i = if next < root.len() {
-                        next += 1;
-                        next - 1
-                    } else if deferred != 0 {
-                        let i = deferred.trailing_zeros() as usize;
-                        deferred &= deferred - 1;
-                        next = usize::MAX;
-                        i
-                    } else {
-                        break;
-                    };
+                let mut queue = MoveQueue::new(root.len());
+                while let Some(i) = queue.pop() {
                     let m = root[i].pos;
                     let key = splits.map(|_| move_key(root_hash, m));
                     if let (Some(shared), Some(key)) = (splits, key) {
-                        if next != usize::MAX && i > 0 && i < 64 && shared.busy(key) {
-                            deferred |= 1 << i;
+                        if queue.may_defer(i) && shared.busy(key) {
+                            queue.defer(i);
                             self.deferred += 1;
                             continue;
                         }
@@ -1046,6 +1022,49 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             best: Some(best),
             info: best_info,
         }
+    }
+}
+
+/// The order a node's moves are searched in with other threads: the list, then the moves
+/// put off because another thread was on them (first pass only; never the first move, and
+/// only the first 64, the width of the mask).
+struct MoveQueue {
+    len: usize,
+    next: usize,
+    deferred: u64,
+}
+
+impl MoveQueue {
+    fn new(len: usize) -> MoveQueue {
+        MoveQueue {
+            len,
+            next: 0,
+            deferred: 0,
+        }
+    }
+
+    /// The next move's index, or `None` when the list and the deferred moves are done.
+    fn pop(&mut self) -> Option<usize> {
+        if self.next < self.len {
+            self.next += 1;
+            return Some(self.next - 1);
+        }
+        if self.deferred == 0 {
+            return None;
+        }
+        let i = self.deferred.trailing_zeros() as usize;
+        self.deferred &= self.deferred - 1;
+        self.next = usize::MAX;
+        Some(i)
+    }
+
+    /// Whether move `i`, just popped, may be put off.
+    fn may_defer(&self, i: usize) -> bool {
+        self.next != usize::MAX && i > 0 && i < 64
+    }
+
+    fn defer(&mut self, i: usize) {
+        self.deferred |= 1 << i;
     }
 }
 
