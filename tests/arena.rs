@@ -528,6 +528,63 @@ fn an_error_is_one_line_even_with_backtraces_turned_on() {
     );
 }
 
+/// The seeds `sente match --seed <seed>` sends a GTP engine that has `set_random_seed`
+/// (tests/engines/seed-gtp.sh in `mode`, which resigns at once) over four Go games.
+fn match_seeds(mode: &str, seed: &str) -> Vec<String> {
+    let dir = scratch(&format!("seed-{mode}-{seed}"));
+    let log = dir.join("commands.log");
+    manifest(
+        &dir,
+        "seedlog",
+        "sh",
+        &[&script("seed-gtp.sh"), mode, log.to_str().unwrap()],
+        "gtp",
+        "\"go\"",
+    );
+    let run = sente_match(
+        &[
+            "--game",
+            "go",
+            "--size",
+            "9",
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "seedlog",
+            "internal:heuristic",
+            "--games",
+            "4",
+            "--tc",
+            "0/10",
+            "--seed",
+            seed,
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.matches("clear_board").count(), 4, "{text}");
+    text.lines()
+        .filter(|l| l.starts_with("set_random_seed"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn match_reseeds_gtp_engines_that_have_set_random_seed_each_game() {
+    // GNU Go is deterministic for a seed: without a new one per game it replays its games.
+    let first = match_seeds("lists", "5");
+    assert_eq!(first.len(), 4, "{first:?}");
+    let distinct: std::collections::HashSet<_> = first.iter().collect();
+    assert_eq!(distinct.len(), 4, "{first:?}");
+    // From the match seed and the game number: the same again, another match seed others.
+    assert_eq!(match_seeds("lists", "5"), first);
+    let other = match_seeds("lists", "6");
+    assert!(other.iter().all(|s| !first.contains(s)), "{other:?}");
+    // An engine without the command is not sent it and its games are played.
+    assert!(match_seeds("silent", "5").is_empty());
+}
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 #[test]

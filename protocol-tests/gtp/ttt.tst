@@ -6,7 +6,7 @@
 2 name
 #? [sente]
 3 list_commands
-#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\ncputime\ngomill-cpu_time\ngomill-describe_engine]
+#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\ncputime\ngomill-cpu_time\ngomill-describe_engine\nset_random_seed]
 4 known_command lz-analyze
 #? [false]
 5 known_command genmove
@@ -122,5 +122,11 @@ genmove w
 #? [\d+\.\d\d\d]
 67 gomill-explain_last_move
 #? ?[unknown command]
+# GNU Go's set_random_seed reseeds the player (a controller's seed per game).
+set_random_seed 9
+70 gomill-describe_engine
+#? [sente \d+\.\d+\.\d+\ngame: .*\nseed: 9]
+71 set_random_seed -1
+#? ?[syntax error.*]
 68 quit
 #? []

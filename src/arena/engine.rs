@@ -112,7 +112,8 @@ pub trait Engine: Send {
         None
     }
     /// Seeds the engine's random choices for the next game. In-process engines take it, so a
-    /// node-limited tournament replays exactly whichever worker plays which game; a process
+    /// node-limited tournament replays exactly whichever worker plays which game; a GTP process
+    /// is sent it with `set_random_seed` when it has that command ([`super::gtp`]); any other
     /// keeps the seed it was started with (`{seed}` in its manifest).
     fn reseed(&mut self, _seed: u64) {}
     /// Forgets the running process (killing it) so the next game starts a fresh one.

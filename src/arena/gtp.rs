@@ -1,7 +1,10 @@
 //! The controller side of GTP v2, as gomill's ringmaster speaks it: on start `protocol_version`
 //! and `name`; per game `boardsize`, `clear_board`, `komi` (Go), the manifest's `gtp_commands`
 //! and the clock (`time_settings`); per move the opponent's moves as `play`, `time_left` when a
-//! clock runs, then `genmove`. Commands carry ids; a response may omit the id but must not carry
+//! clock runs, then `genmove`. An engine whose `list_commands` names `set_random_seed` (GNU Go,
+//! sente) is also sent the game's seed ([`Engine::reseed`]) before each game, so a deterministic
+//! engine does not replay the same game from the same opening; one that lacks it keeps the
+//! seed it was started with (`{seed}` in its manifest). Commands carry ids; a response may omit the id but must not carry
 //! another one. Multi-line responses are read up to the empty line that ends them.
 //!
 //! A failing `play` of a move the referee accepted is the engine's fault (it lost the thread of
@@ -10,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use log::warn;
+use log::{debug, warn};
 
 use super::coords::Mv;
 use super::engine::{Answer, Engine, Fault, GameSetup};
@@ -29,6 +32,16 @@ pub struct GtpEngine {
     next_id: u64,
     engine_name: Option<String>,
     told: usize,
+    /// The seed of the next game, from [`Engine::reseed`].
+    game_seed: Option<u64>,
+    /// Whether the running process listed `set_random_seed`.
+    seedable: bool,
+}
+
+/// The seed sent with `set_random_seed`: its low 31 bits, since GNU Go reads the argument as
+/// a C `int` and refuses a negative one.
+pub fn gtp_random_seed(seed: u64) -> u64 {
+    seed & 0x7fff_ffff
 }
 
 /// `b` / `w`.
@@ -49,6 +62,8 @@ impl GtpEngine {
             next_id: 1,
             engine_name: None,
             told: 0,
+            game_seed: None,
+            seedable: false,
         }
     }
 
@@ -113,6 +128,18 @@ impl GtpEngine {
             .map_err(|e| Fault::Refused(format!("{cmd}: {e}")))
     }
 
+    /// Whether the engine lists `name` in `list_commands` (an engine that refuses
+    /// `list_commands` lists nothing).
+    fn lists(&mut self, name: &str, deadline: Instant) -> Result<bool, Fault> {
+        Ok(match self.command("list_commands", deadline)? {
+            Ok(list) => list.lines().any(|l| l.trim() == name),
+            Err(e) => {
+                debug!("{}: list_commands refused: {e}", self.spec.name());
+                false
+            }
+        })
+    }
+
     /// A command whose failure is only logged.
     fn advisory(&mut self, cmd: &str, deadline: Instant) -> Result<(), Fault> {
         if let Err(e) = self.command(cmd, deadline)? {
@@ -129,6 +156,10 @@ impl Engine for GtpEngine {
 
     fn tolerance_ms(&self) -> Option<u64> {
         self.spec.manifest.tolerance_ms
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.game_seed = Some(seed);
     }
 
     fn restart(&mut self) {
@@ -162,11 +193,23 @@ impl Engine for GtpEngine {
             self.process = Some(p);
             self.must("protocol_version", deadline)?;
             self.engine_name = Some(self.must("name", deadline)?);
+            self.seedable = self.lists("set_random_seed", deadline)?;
         }
         self.must(&format!("boardsize {}", setup.width), deadline)?;
         self.must("clear_board", deadline)?;
         if setup.game == GameName::Go {
             self.must(&format!("komi {}", setup.komi), deadline)?;
+        }
+        // Before the manifest's commands, so that a seed set there still wins.
+        match self.game_seed {
+            Some(seed) if self.seedable => {
+                let cmd = format!("set_random_seed {}", gtp_random_seed(seed));
+                if let Err(e) = self.command(&cmd, deadline)? {
+                    debug!("{}: {cmd} refused: {e}", self.spec.name());
+                }
+            }
+            Some(_) => debug!("{}: no set_random_seed; not reseeded", self.spec.name()),
+            None => {}
         }
         for cmd in self.spec.manifest.gtp_commands.clone() {
             self.must(&cmd, deadline)?;
@@ -226,5 +269,85 @@ impl Engine for GtpEngine {
 impl Drop for GtpEngine {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::engine::tests::loose_setup;
+    use crate::arena::manifest::{parse, EngineSpec};
+    use std::path::{Path, PathBuf};
+
+    /// `tests/engines/seed-gtp.sh` in `mode`, logging what it is told to a fresh file.
+    fn seed_engine(mode: &str) -> (GtpEngine, PathBuf) {
+        let dir =
+            std::env::temp_dir().join(format!("sente-gtp-seed-{}-{mode}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("commands.log");
+        let _ = std::fs::remove_file(&log);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/seed-gtp.sh");
+        let text = format!(
+            "name = \"seed-{mode}\"\ncommand = \"sh\"\nargs = [{:?}, {mode:?}, {:?}]\nprotocol = \"gtp\"\ngames = [\"go\"]\n",
+            script.display().to_string(),
+            log.display().to_string(),
+        );
+        let spec = EngineSpec {
+            manifest: parse(&text).unwrap(),
+            dir,
+        };
+        (GtpEngine::new(spec, Box::new(|| 1)), log)
+    }
+
+    /// Two games, reseeded with `seeds[i]` before game `i` (none for `None`); the log's
+    /// `set_random_seed` lines.
+    fn seeds_sent(mode: &str, seeds: [Option<u64>; 3]) -> Vec<String> {
+        let (mut e, log) = seed_engine(mode);
+        let setup = loose_setup(GameName::Go, 9);
+        let budget = MoveBudget {
+            move_ms: Some(10_000),
+            left_ms: None,
+            hard_ms: 10_000,
+        };
+        for seed in seeds {
+            if let Some(s) = seed {
+                e.reseed(s);
+            }
+            let deadline = Instant::now() + Duration::from_secs(10);
+            e.new_game(&setup, deadline).unwrap();
+            let answer = e.genmove(&setup, &[], Color::Black, &budget, Instant::now());
+            assert_eq!(answer, Ok(Answer::Resign));
+        }
+        e.shutdown();
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(text.matches("clear_board").count(), 3, "{text}");
+        assert_eq!(
+            text.matches("list_commands").count(),
+            1,
+            "asked once per process"
+        );
+        text.lines()
+            .filter(|l| l.starts_with("set_random_seed"))
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn an_engine_listing_set_random_seed_gets_each_games_seed() {
+        let big = 0xdead_beef_1234_5678u64;
+        let sent = seeds_sent("lists", [Some(7), Some(big), None]);
+        // The third game was not reseeded: it keeps the last seed given.
+        let want =
+            [7, gtp_random_seed(big), gtp_random_seed(big)].map(|s| format!("set_random_seed {s}"));
+        assert_eq!(sent, want);
+        assert!(gtp_random_seed(big) <= i32::MAX as u64);
+        assert_eq!(gtp_random_seed(7), 7);
+    }
+
+    #[test]
+    fn an_engine_without_set_random_seed_is_not_sent_it_and_plays_on() {
+        assert!(seeds_sent("silent", [Some(7), Some(8), Some(9)]).is_empty());
+        // Never reseeded: nothing is sent even to an engine that has the command.
+        assert!(seeds_sent("lists", [None, None, None]).is_empty());
     }
 }

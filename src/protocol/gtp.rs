@@ -48,6 +48,9 @@ pub enum Command {
     Version,
     KnownCommand(String),
     ListCommands,
+    /// `set_random_seed <n>` (GNU Go's command): seed every random choice of the player from
+    /// now on, so a controller can give each game its own seed.
+    SetRandomSeed(u64),
     Quit,
     Boardsize(usize),
     RectangularBoardsize(usize, usize),
@@ -153,6 +156,7 @@ pub const COMMON_COMMANDS: &[&str] = &[
     "cputime",
     "gomill-cpu_time",
     "gomill-describe_engine",
+    "set_random_seed",
 ];
 
 /// Commands only Go answers.
@@ -560,6 +564,15 @@ fn engine_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError
     Some(match name {
         "known_command" => arity(args, 1, "known_command <command_name>")
             .map(|_| Command::KnownCommand(args[0].to_string())),
+        "set_random_seed" => {
+            let e = "set_random_seed <non-negative int>";
+            arity(args, 1, e).and_then(|_| {
+                args[0]
+                    .parse()
+                    .map(Command::SetRandomSeed)
+                    .map_err(|_| syntax(e))
+            })
+        }
         "final_status_list" => {
             let e = "final_status_list alive|dead|seki";
             arity(args, 1, e).and_then(|_| match args[0].to_ascii_lowercase().as_str() {
@@ -1169,6 +1182,18 @@ mod tests {
             Ok(Command::KnownCommand("play".into()))
         );
         assert!(matches!(cmd("known_command"), Err(LineError::Syntax(_))));
+        assert_eq!(
+            cmd("set_random_seed 2147483647"),
+            Ok(Command::SetRandomSeed(2147483647))
+        );
+        for bad in [
+            "set_random_seed",
+            "set_random_seed -1",
+            "set_random_seed x",
+            "set_random_seed 1 2",
+        ] {
+            assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
+        }
     }
 
     #[test]

@@ -294,6 +294,10 @@ fn execute(
         Command::ListCommands => Ok(command_names(game).join("\n")),
         Command::Level(None) => Ok(s.level().to_string()),
         Command::Level(Some(name)) => empty(s.set_level(&name)),
+        Command::SetRandomSeed(seed) => {
+            s.set_seed(seed);
+            Ok(String::new())
+        }
         Command::Boardsize(n) => empty(s.boardsize(n, n)),
         Command::ClearBoard => {
             s.clear_board();

@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::go_record::{GoGameLine, GO_MAGIC};
 use super::{job_seed, open_run, parse_min_max};
+use crate::arena::gtp::gtp_random_seed;
 use crate::arena::manifest::CommandLine;
 use crate::arena::process::Process;
 use crate::arena::shard::Shard;
@@ -191,8 +192,7 @@ fn play_job(
     gnugo.ask(&format!("boardsize {size}"))?;
     gnugo.ask("clear_board")?;
     gnugo.ask(&format!("komi {}", args.komi))?;
-    // GNU Go takes a seed of at most 31 bits.
-    gnugo.ask(&format!("set_random_seed {}", seed & 0x7fff_ffff))?;
+    gnugo.ask(&format!("set_random_seed {}", gtp_random_seed(seed)))?;
     let n_random = rng.gen_range(random.0..=random.1);
     let margin = if size >= 9 { 2 } else { 0 };
     let mut moves = Vec::new();

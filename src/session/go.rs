@@ -798,6 +798,11 @@ impl GtpGame for GoSession {
         Ok(())
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+        self.player.set_seed(seed);
+    }
+
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()> {
         let game = GoGame::new(width, height, *self.game.rules())
             .map_err(|_| UNACCEPTABLE_SIZE.to_string())?;
@@ -1621,6 +1626,48 @@ mod tests {
             };
             assert_eq!(run(false), run(true), "{level}");
         }
+    }
+
+    #[test]
+    fn set_random_seed_reseeds_the_player_for_the_next_games() {
+        // Three games of four moves from the empty board by one session; a game's moves and
+        // the last verdict depend on the seed in force, not on the games before.
+        let config = GoConfig {
+            seed: 3,
+            nodes: Some(300),
+            ..GoConfig::default()
+        };
+        let mut s = GoSession::new(config, Arc::new(StopSignal::new())).unwrap();
+        s.boardsize(9, 9).unwrap();
+        let game = |s: &mut GoSession, seed: Option<u64>| {
+            s.clear_board();
+            if let Some(seed) = seed {
+                s.set_seed(seed);
+            }
+            let moves: Vec<Genmove> = [Color::Black, Color::White, Color::Black, Color::White]
+                .into_iter()
+                .map(|c| gen(s, c, true))
+                .collect();
+            (
+                moves,
+                s.explain_last_move()
+                    .split("; ")
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        };
+        let first = game(&mut s, None);
+        assert_eq!(game(&mut s, None), first, "no reseed: the same game again");
+        let other = game(&mut s, Some(11));
+        assert_ne!(other, first);
+        assert_eq!(game(&mut s, Some(11)), other);
+        assert_eq!(game(&mut s, Some(3)), first, "the first seed again");
+        assert!(
+            s.describe().iter().any(|l| l == "seed: 3"),
+            "{:?}",
+            s.describe()
+        );
     }
 
     #[test]

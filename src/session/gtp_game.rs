@@ -243,6 +243,9 @@ pub trait GtpGame {
     fn level(&self) -> &'static str;
     /// Switches the player level (case-insensitive name); unknown names leave it as it was.
     fn set_level(&mut self, name: &str) -> GtpResult<()>;
+    /// `set_random_seed`: every random choice of the player is seeded by `seed` from now on
+    /// (a level switched to later takes it too).
+    fn set_seed(&mut self, seed: u64);
     /// `boardsize` / `rectangular_boardsize`: a new empty board (`unacceptable size` otherwise,
     /// and then nothing changes).
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()>;

@@ -111,6 +111,11 @@ impl GtpGame for TttSession {
         Ok(())
     }
 
+    fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.player.set_seed(seed);
+    }
+
     fn boardsize(&mut self, width: usize, height: usize) -> GtpResult<()> {
         if width != SIDE || height != SIDE {
             return Err(UNACCEPTABLE_SIZE.to_string());
