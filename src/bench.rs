@@ -368,6 +368,8 @@ pub struct GoBenchLine {
 pub struct GoBenchReport {
     pub lines: Vec<GoBenchLine>,
     pub signature: u64,
+    /// Whether the playouts (raw and in the search) were the gamma policy's.
+    pub gamma_playouts: bool,
 }
 
 fn per_second(n: u64, t: Duration) -> u64 {
@@ -438,6 +440,9 @@ impl fmt::Display for GoBenchReport {
                 l.best
             )?;
         }
+        if self.gamma_playouts {
+            writeln!(f, "playout policy: gamma (SENTE_MCTS gamma_playouts=1)")?;
+        }
         for size in [9, 19] {
             writeln!(
                 f,
@@ -456,10 +461,17 @@ impl fmt::Display for GoBenchReport {
 /// Runs `playouts` raw playouts and then an MCTS search of `playouts` simulations from every Go
 /// bench position (19x19 positions get a quarter of the count), on this thread.
 pub fn run_go(playouts: u64) -> GoBenchReport {
+    run_go_with(playouts, &crate::search::mcts::MctsConfig::default())
+}
+
+/// [`run_go`] with the search set as `cfg` says; its playout policy
+/// ([`crate::search::mcts::MctsConfig::gamma_playouts`]) also plays the raw playouts.
+pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
     use crate::search::mcts::{Mcts, Mode, Reporting, SearchSpec};
     use crate::search::move_filter::NO_FILTER;
-    use crate::search::playout::{playout, Ending, Rng};
+    use crate::search::playout::{playout_with, Ending, Light, Rng};
+    use crate::search::playout_gamma::GammaPolicy;
 
     let mut lines = Vec::new();
     let mut signature = 0x0060_BE4C_u64;
@@ -483,9 +495,15 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
         let mut rng = Rng::new(1);
         let (margin_sum, playout_time, playout_cpu) = timed(|| {
             let mut sum = 0i64;
+            let gamma = GammaPolicy::with_rest(cfg.gamma_rest);
             for _ in 0..n {
                 scratch.copy_from(&start_board);
-                sum += playout(&mut scratch, color, komi, &mut rng, None, Ending::Mercy) as i64;
+                let (b, r) = (&mut scratch, &mut rng);
+                sum += if cfg.gamma_playouts {
+                    playout_with(&gamma, b, color, komi, r, None, Ending::Mercy)
+                } else {
+                    playout_with(&Light, b, color, komi, r, None, Ending::Mercy)
+                } as i64;
             }
             sum
         });
@@ -493,7 +511,7 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
         let limit = SearchLimit::nodes(n);
         let (result, search_time, search_cpu) = timed(|| {
             let tm = TimeManager::new(&limit, Instant::now(), &stop);
-            let mut mcts = Mcts::new(1);
+            let mut mcts = Mcts::with_config(*cfg, 1);
             mcts.search(
                 &game,
                 color,
@@ -532,7 +550,11 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
             best,
         });
     }
-    GoBenchReport { lines, signature }
+    GoBenchReport {
+        lines,
+        signature,
+        gamma_playouts: cfg.gamma_playouts,
+    }
 }
 
 #[cfg(test)]
@@ -555,5 +577,14 @@ mod tests {
         assert_eq!(a.lines.len(), GO_POSITIONS.len());
         assert_eq!(a.signature, b.signature);
         assert!(a.lines.iter().all(|l| l.search_playouts == l.playouts));
+        // The gamma playouts play differently (raw playouts and search alike).
+        let cfg = crate::search::mcts::MctsConfig {
+            gamma_playouts: true,
+            ..Default::default()
+        };
+        let g = run_go_with(200, &cfg);
+        assert_ne!(g.signature, a.signature);
+        assert!(g.to_string().contains("playout policy: gamma"));
+        assert_eq!(run_go_with(200, &cfg).signature, g.signature);
     }
 }

@@ -216,7 +216,19 @@ fn run() -> anyhow::Result<()> {
                     Some(games) => {
                         println!("{}", sente::arena::go_levels::go_vs(games, playouts, 9, 1))
                     }
-                    None => println!("{}", sente::bench::run_go(playouts)),
+                    None => {
+                        // The search settings of SENTE_MCTS, as the `mcts` level takes them.
+                        let cfg = match std::env::var(sente::players::go::mcts::TUNING_ENV) {
+                            Ok(text) => sente::search::mcts::MctsConfig::default()
+                                .with_overrides(&text)
+                                .unwrap_or_else(|e| {
+                                    eprintln!("SENTE_MCTS: {e}");
+                                    std::process::exit(2)
+                                }),
+                            Err(_) => sente::search::mcts::MctsConfig::default(),
+                        };
+                        println!("{}", sente::bench::run_go_with(playouts, &cfg))
+                    }
                 }
             } else if game == "ttt" {
                 println!("{}", sente::search::ttt::bench());

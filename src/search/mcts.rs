@@ -35,10 +35,14 @@
 //!   the prior's star points were drowned and the search opened on G2.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
-//! - **Playout** from the leaf; the area margin (komi and white's handicap bonus included,
-//!   [`GoGame::effective_komi`]) decides the winner, and every node on the path and every
-//!   sibling whose move the same colour played first later in the simulation (AMAF) is
-//!   updated.
+//! - **Playout** from the leaf (the light policy, or with [`MctsConfig::gamma_playouts`] the
+//!   gamma policy of [`super::playout_gamma`]); the area margin (komi and white's handicap
+//!   bonus included, [`GoGame::effective_komi`]) decides the winner, and every node on the path
+//!   and every sibling whose move the same colour played first later in the simulation (AMAF)
+//!   is updated. The gamma playouts stay off: they cost 2.6-3.4x the CPU per simulation
+//!   (raw playouts 3.7-4.7x, `sente bench go`) and lost even at equal playouts, 13x13 at 1000
+//!   a move, 2 opening stones, SPRT [0, 40]: H0 after 58 games, 19-39, -124.9 Elo (95%:
+//!   -233.5 .. -36.0).
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1
@@ -100,8 +104,9 @@ use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
+    add_owners, area_margin, mean_owners, playout, playout_with, Ending, PlayoutTrace, Rng,
 };
+use crate::search::playout_gamma::GammaPolicy;
 
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
@@ -213,6 +218,8 @@ struct Ctx<'a> {
     color: Color,
     komi: f32,
     ending: Ending,
+    /// The gamma playout policy, when [`MctsConfig::gamma_playouts`] (else the light one).
+    gamma_policy: Option<GammaPolicy>,
     /// Several threads: visits are counted with a locked add.
     shared: bool,
 }
@@ -320,6 +327,10 @@ impl Mcts {
             } else {
                 Ending::Mercy
             },
+            gamma_policy: self
+                .cfg
+                .gamma_playouts
+                .then(|| GammaPolicy::with_rest(self.cfg.gamma_rest)),
             shared: self.workers.len() > 1,
         };
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
@@ -660,14 +671,14 @@ impl Worker {
             let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
             };
-            playout(
-                scratch,
-                to_move,
-                ctx.komi,
-                &mut self.rng,
-                Some(&mut trace),
-                ctx.ending,
-            )
+            let trace = Some(&mut trace);
+            let rng = &mut self.rng;
+            match ctx.gamma_policy {
+                Some(policy) => {
+                    playout_with(&policy, scratch, to_move, ctx.komi, rng, trace, ctx.ending)
+                }
+                None => playout(scratch, to_move, ctx.komi, rng, trace, ctx.ending),
+            }
         };
         backup(arena, &self.path, &self.first_mover, margin);
         if let Some(own) = self.owners.as_deref_mut() {

@@ -1,5 +1,5 @@
 //! The Go tree search's tunable settings ([`MctsConfig`]: exploration, RAVE, priors, ladder
-//! reading, the node cap, progressive widening and the soft stop), set by name for tuning
+//! reading, the playout policy, the node cap, progressive widening and the soft stop), set by name for tuning
 //! matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the widening
 //! schedule they define.
 
@@ -40,6 +40,13 @@ pub struct MctsConfig {
     /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
     /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
     pub gamma_priors: f32,
+    /// Whether the playouts draw their moves by the learned gammas
+    /// ([`crate::search::playout_gamma`]) rather than the light policy. Off by default: it
+    /// lost at equal playouts and costs several times the CPU (see [`super::mcts`]).
+    pub gamma_playouts: bool,
+    /// The gamma playouts' weight of the rest of the board, as a factor on its gammas' own
+    /// ([`crate::search::playout_gamma::GammaPolicy::with_rest`]).
+    pub gamma_rest: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off):
@@ -82,6 +89,8 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
+            gamma_playouts: false,
+            gamma_rest: 1.0,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_late: true,
@@ -133,6 +142,8 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
+                "gamma_playouts" => self.gamma_playouts = num != 0.0,
+                "gamma_rest" => self.gamma_rest = num as f32,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_late" => self.widen_late = num != 0.0,
@@ -164,6 +175,8 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
+            format!("gamma_playouts={}", u8::from(c.gamma_playouts)),
+            format!("gamma_rest={}", c.gamma_rest),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_late={}", u8::from(c.widen_late)),

@@ -11,6 +11,7 @@ mod mcts_tree;
 pub mod move_filter;
 pub mod params;
 pub mod playout;
+pub mod playout_gamma;
 pub mod root_threats;
 pub mod smp;
 pub mod threat_moves;

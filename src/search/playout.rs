@@ -13,6 +13,9 @@
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
+//! [`super::playout_gamma`] is a heavier policy ([`Policy`]) drawing moves by the learned
+//! gammas; [`playout_with`] plays out with any policy.
+//!
 //! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
 //! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
 //!
@@ -88,6 +91,24 @@ pub enum Ending {
     ToTheEnd,
 }
 
+/// A playout policy: the move of `c` on `board`, or `None` to pass. Whatever it plays must be
+/// legal and, for playouts to end, it may pass only when the light policy's random stage
+/// finds nothing ([`random_move`]).
+pub trait Policy {
+    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
+}
+
+/// The light policy of the module doc.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Light;
+
+impl Policy for Light {
+    #[inline(always)]
+    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+        choose(board, c, rng)
+    }
+}
+
 /// Plays `board` out with `to_move` first, until it ends as `ending` allows; returns black's
 /// area margin minus `komi`. The board is left in the final position.
 #[inline]
@@ -99,18 +120,33 @@ pub fn playout(
     trace: Option<&mut PlayoutTrace<'_>>,
     ending: Ending,
 ) -> f32 {
+    playout_with(&Light, board, to_move, komi, rng, trace, ending)
+}
+
+/// [`playout`] with the moves chosen by `policy`.
+#[inline]
+pub fn playout_with<P: Policy>(
+    policy: &P,
+    board: &mut GoBoard,
+    to_move: Color,
+    komi: f32,
+    rng: &mut Rng,
+    trace: Option<&mut PlayoutTrace<'_>>,
+    ending: Ending,
+) -> f32 {
     let mercy = match ending {
         Ending::Mercy => mercy_lead(board.width() * board.height()),
         Ending::ToTheEnd => i32::MAX,
     };
-    play_out(board, to_move, komi, rng, trace, mercy)
+    play_out(policy, board, to_move, komi, rng, trace, mercy)
 }
 
 /// The playout loop; it stops early when the stone lead exceeds `mercy`. Kept out of line so
-/// that one copy serves every caller: inlined into two, the policy stages were no longer
-/// inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
+/// that one copy per policy serves every caller: inlined into two, the policy stages were no
+/// longer inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
 #[inline(never)]
-fn play_out(
+fn play_out<P: Policy>(
+    policy: &P,
     board: &mut GoBoard,
     mut to_move: Color,
     komi: f32,
@@ -128,7 +164,7 @@ fn play_out(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        match step(board, to_move, rng) {
+        match step_with(policy, board, to_move, rng) {
             Some(p) => {
                 if let Some(t) = trace.as_deref_mut() {
                     if t.first_mover[p] == 0 {
@@ -145,10 +181,16 @@ fn play_out(
     area_margin(board) as f32 - komi
 }
 
-/// One playout move: the policy's choice for `c` played (returned), or a pass (`None`).
+/// One playout move: the light policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    match choose(board, c, rng) {
+    step_with(&Light, board, c, rng)
+}
+
+/// One playout move of `policy`.
+#[inline(always)]
+fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+    match policy.choose(board, c, rng) {
         Some(p) => {
             board.play_unhashed(p, c as u8);
             Some(p)
@@ -178,7 +220,7 @@ pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
 
 /// A random acceptable empty point, scanned from a random start.
 #[inline]
-fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
+pub(crate) fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -200,7 +242,7 @@ fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
 
 /// Capture or atari escape around the last stone.
 #[inline]
-fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
+pub(crate) fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
     if board.cell(last) == EMPTY {
         return None;
     }
