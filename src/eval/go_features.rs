@@ -89,8 +89,14 @@ fn distance_level(board: &GoBoard, p: usize, q: Option<Point>) -> u32 {
     let Some(q) = q else { return 0 };
     let (x, y) = board.xy(Point(p as u16));
     let (qx, qy) = board.xy(q);
-    let (dx, dy) = (x.abs_diff(qx), y.abs_diff(qy));
-    (dx + dy + dx.max(dy)).clamp(2, 17) as u32
+    coulom_distance(x.abs_diff(qx), y.abs_diff(qy)) as u32
+}
+
+/// Coulom's distance level of two points `dx` and `dy` apart (the playouts' gamma policy
+/// measures it too, from padded coordinates).
+#[inline(always)]
+pub(crate) fn coulom_distance(dx: usize, dy: usize) -> usize {
+    (dx + dy + dx.max(dy)).clamp(2, 17)
 }
 
 /// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`.
@@ -197,7 +203,7 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
 }
 
 /// Whether the enemy string with head `h` (in atari) touches an own string in atari.
-fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
+pub(crate) fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
     let mut s = h;
     loop {
         for n in board.neighbors(s) {

@@ -24,7 +24,7 @@
 
 use std::sync::OnceLock;
 
-use crate::eval::go_features::{canonical_pat3, PAT3_CODES};
+use crate::eval::go_features::{canonical_pat3, coulom_distance, frees_own, PAT3_CODES};
 use crate::eval::go_gammas::{embedded, Gammas};
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
 use crate::rules::go::nbr3::{self, slots_holding, Slots, ORTH_SLOTS};
@@ -213,28 +213,6 @@ impl GammaTable {
     }
 }
 
-/// Whether the enemy string with head `h` (in atari) touches an own string in atari.
-fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
-    let mut s = h;
-    loop {
-        for n in board.neighbors(s) {
-            if board.cell(n) == me && board.in_atari(board.head(n)) {
-                return true;
-            }
-        }
-        s = board.next_in_group(s);
-        if s == h {
-            return false;
-        }
-    }
-}
-
-/// Coulom's distance level of two points `dx` and `dy` apart.
-#[inline(always)]
-fn distance_level(dx: usize, dy: usize) -> usize {
-    (dx + dy + dx.max(dy)).clamp(2, 17)
-}
-
 /// The gamma playout policy ([`Policy`]) over a table.
 #[derive(Clone, Copy)]
 pub struct GammaPolicy {
@@ -278,7 +256,7 @@ impl GammaPolicy {
         let last = at(board.last_move().map_or(0, |(p, _)| p.idx()));
         let prev = at(board.move_before_last().map_or(0, |p| p.idx()));
         let level = |q: (isize, isize), c: Option<(isize, isize)>| {
-            c.map_or(0, |c| distance_level(q.0.abs_diff(c.0), q.1.abs_diff(c.1)))
+            c.map_or(0, |c| coulom_distance(q.0.abs_diff(c.0), q.1.abs_diff(c.1)))
         };
         let mut n = 0;
         let mut looked = 0;
