@@ -490,15 +490,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             {
                 continue;
             }
-            let key = splits.map(|_| move_key(hash, m));
-            if let (Some(shared), Some(key)) = (splits, key) {
-                if queue.may_defer(i) && shared.busy(key) {
-                    queue.defer(i);
-                    self.deferred += 1;
-                    continue;
-                }
-                shared.enter(key);
-            }
+            let Some(key) = claim(splits, &mut queue, i, hash, m) else {
+                self.deferred += 1;
+                continue;
+            };
             self.pb.play(m);
             let mut score;
             if i == 0 {
@@ -865,15 +860,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 let mut queue = MoveQueue::new(root.len());
                 while let Some(i) = queue.pop() {
                     let m = root[i].pos;
-                    let key = splits.map(|_| move_key(root_hash, m));
-                    if let (Some(shared), Some(key)) = (splits, key) {
-                        if queue.may_defer(i) && shared.busy(key) {
-                            queue.defer(i);
-                            self.deferred += 1;
-                            continue;
-                        }
-                        shared.enter(key);
-                    }
+                    let Some(key) = claim(splits, &mut queue, i, root_hash, m) else {
+                        self.deferred += 1;
+                        continue;
+                    };
                     self.pb.play(m);
                     let score = if i < nbest {
                         -self.search(depth as i32 - 1, -beta, -alpha, 1)
@@ -1023,6 +1013,29 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             info: best_info,
         }
     }
+}
+
+/// Takes move `m` (entry `i` of `queue`, in the position with hash `hash`) for this thread when
+/// the threads split the work (`splits`): `None` when another thread is on it and it was put
+/// off to the end of the queue, else the mark to clear after searching it (`Some(None)` when
+/// not splitting). The node's and the root's loops share it.
+fn claim(
+    splits: Option<&Shared>,
+    queue: &mut MoveQueue,
+    i: usize,
+    hash: u64,
+    m: Pos,
+) -> Option<Option<u64>> {
+    let Some(shared) = splits else {
+        return Some(None);
+    };
+    let key = move_key(hash, m);
+    if queue.may_defer(i) && shared.busy(key) {
+        queue.defer(i);
+        return None;
+    }
+    shared.enter(key);
+    Some(Some(key))
 }
 
 /// The order a node's moves are searched in with other threads: the list, then the moves
