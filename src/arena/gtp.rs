@@ -281,8 +281,14 @@ mod tests {
 
     /// `tests/engines/seed-gtp.sh` in `mode`, logging what it is told to a fresh file.
     fn seed_engine(mode: &str) -> (GtpEngine, PathBuf) {
-        let dir =
-            std::env::temp_dir().join(format!("sente-gtp-seed-{}-{mode}", std::process::id()));
+        // One directory per call: tests run in parallel threads of one process, and two of them
+        // start an engine in the same mode, so the pid and mode alone would share a log.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "sente-gtp-seed-{}-{mode}-{call}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let log = dir.join("commands.log");
         let _ = std::fs::remove_file(&log);

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -30,8 +30,19 @@ pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_tail: Arc<StderrTail>,
 }
+
+/// What the stderr reader kept, and whether it has seen the end of the stream.
+#[derive(Default)]
+struct StderrTail {
+    kept: Mutex<(VecDeque<String>, bool)>,
+    ended: Condvar,
+}
+
+/// How long a crash report waits for the stderr reader to reach the end of an exited engine's
+/// stream: its last lines come after the stdout's end, later still on a loaded machine.
+const STDERR_CATCH_UP: Duration = Duration::from_millis(500);
 
 /// Lines of stderr kept for crash reports: this many from the start (where a command-line error
 /// or a panic message is) and as many from the end.
@@ -84,7 +95,7 @@ impl Process {
                 }
             })?;
         let err_label = label.to_string();
-        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_tail = Arc::new(StderrTail::default());
         let tail = Arc::clone(&stderr_tail);
         thread::Builder::new()
             .name(format!("{label}-err"))
@@ -92,14 +103,18 @@ impl Process {
                 for line in BufReader::new(stderr).lines() {
                     let Ok(l) = line else { break };
                     debug!("{err_label} stderr: {l}");
-                    if let Ok(mut t) = tail.lock() {
+                    if let Ok(mut t) = tail.kept.lock() {
                         // The first STDERR_KEPT lines stay; after them a window of the last ones.
-                        if t.len() == 2 * STDERR_KEPT {
-                            t.remove(STDERR_KEPT);
+                        if t.0.len() == 2 * STDERR_KEPT {
+                            t.0.remove(STDERR_KEPT);
                         }
-                        t.push_back(l);
+                        t.0.push_back(l);
                     }
                 }
+                if let Ok(mut t) = tail.kept.lock() {
+                    t.1 = true;
+                }
+                tail.ended.notify_all();
             })?;
         Ok(Process {
             label: label.to_string(),
@@ -111,13 +126,22 @@ impl Process {
     }
 
     /// The first and last lines the engine wrote to stderr, joined with ` | ` (empty if none),
-    /// for saying why it died. Waits briefly for the stderr reader to catch up with an exit.
+    /// for saying why it died. Waits (at most STDERR_CATCH_UP) for the stderr reader to reach
+    /// the stream's end, which an exited engine's stream does at once; a live engine's never does,
+    /// and it is reported with what has come so far.
     pub fn stderr_tail(&self) -> String {
-        thread::sleep(Duration::from_millis(20));
-        self.stderr_tail
-            .lock()
-            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
-            .unwrap_or_default()
+        let Ok(kept) = self.stderr_tail.kept.lock() else {
+            return String::new();
+        };
+        let kept = match self
+            .stderr_tail
+            .ended
+            .wait_timeout_while(kept, STDERR_CATCH_UP, |t| !t.1)
+        {
+            Ok((kept, _)) => kept,
+            Err(_) => return String::new(),
+        };
+        kept.0.iter().cloned().collect::<Vec<_>>().join(" | ")
     }
 
     /// The label given at spawn.
