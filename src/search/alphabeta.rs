@@ -138,6 +138,8 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
+    /// The line of the last leaf VCF (a buffer kept so the leaves do not allocate).
+    vcf_line: Vec<Pos>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -181,6 +183,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
+            vcf_line: Vec::with_capacity(64),
         }
     }
 
@@ -422,6 +425,23 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         {
             return static_eval;
         }
+        // Razoring: this far below alpha so near the leaves, only a forced win by fours could
+        // bring the node back; if quiescence (which plays them) finds none, the quiet moves
+        // are not searched.
+        if prunable
+            && depth <= params.razor_depth
+            && static_eval + params.razor_margin * depth < alpha
+            && self.uses_policy()
+        {
+            let q = self.quiesce(alpha - 1, alpha, ply, 0);
+            if self.stopped {
+                return 0;
+            }
+            if q < alpha {
+                return q;
+            }
+        }
+        let params = &self.params;
         // Null move: if the opponent, moving twice, still cannot bring this node below beta
         // in a shallower search, a move of ours would not either.
         if prunable
@@ -464,6 +484,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // With other threads, a move one of them is searching now is deferred to the end
         // (see [`Shared::busy`]); alone, `deferred` stays empty and the moves go in order.
         let splits = self.shared.filter(|s| depth >= s.split_depth());
+        // Futility: this far below alpha so near the leaves, a quiet move will not bring the
+        // node back before the horizon.
+        let futile = prunable
+            && depth <= self.params.fut_depth
+            && static_eval + self.params.fut_margin * depth <= alpha
+            && self.uses_policy();
         let mut queue = MoveQueue::new(n);
         while let Some(i) = queue.pop() {
             let (m, order) = self.moves[ply][i];
@@ -479,6 +505,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 0
             };
+            if futile && quiet && i >= 1 && best > -MATE_BOUND {
+                continue;
+            }
             // Move-count pruning: late quiet moves the policy rates low are not searched near
             // the leaves.
             if prunable
@@ -626,6 +655,20 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             .sum::<u32>();
         if fours == 0 {
             return stand;
+        }
+        if qply == 0 && self.params.leaf_vcf_nodes > 0 {
+            let (plies, budget) = (self.params.leaf_vcf_plies, self.params.leaf_vcf_nodes);
+            let mut line = std::mem::take(&mut self.vcf_line);
+            let won = self
+                .threats
+                .vcf
+                .find_into(&mut self.pb, plies, budget, self.tm, &mut line);
+            self.nodes += self.threats.vcf.nodes();
+            let len = line.len() as i32;
+            self.vcf_line = line;
+            if won {
+                return MATE - (ply as i32 + len);
+            }
         }
         let mut best = stand;
         let mut list = std::mem::take(&mut self.moves[ply]);
@@ -1192,13 +1235,16 @@ mod tests {
             &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
             Color::Black,
         );
-        for (use_policy, aspiration, nmp_depth) in
+        for (use_policy, aspiration, pruning) in
             [(true, 0, 0), (true, 20, 0), (false, 20, 0), (true, 20, 2)]
         {
+            // `pruning`: the depth from which null moves, futility and razoring apply.
             let params = SearchParams {
                 use_policy,
                 aspiration,
-                nmp_depth,
+                nmp_depth: pruning,
+                fut_depth: pruning,
+                razor_depth: pruning,
                 ..SearchParams::default()
             };
             let mut pb = PatternBoard::new(&b);
@@ -1213,39 +1259,130 @@ mod tests {
         }
     }
 
-    #[test]
-    fn null_moves_cut_quiet_nodes_and_leave_the_position_as_it_was() {
-        // A quiet middle-game position: with null moves from depth 2 the same depth costs
-        // fewer nodes, and the searcher's board comes back with the same side to move and
-        // hash (a pass that was not taken back would flip both).
+    /// Nodes of a depth-8 search of a quiet middle-game position under `params`, checking
+    /// that the searcher's board comes back with the same side to move and hash (a pass or
+    /// a quiescence probe not taken back would change them) and a legal move is chosen.
+    fn quiet_position_nodes(params: SearchParams) -> u64 {
         let b = board(
             Rule::Freestyle,
             &[(7, 7), (8, 8), (6, 9), (9, 6)],
             &[(7, 8), (8, 7), (6, 6)],
             Color::White,
         );
-        let run = |nmp_depth| {
+        let mut pb = PatternBoard::new(&b);
+        pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
+        pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+        let stop = AtomicBool::new(false);
+        let limit = SearchLimit::depth(8);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let tt = TranspositionTable::new(1 << 20);
+        let mut threats = Threats::default();
+        let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+        let r = s.run(1, &mut |_| {});
+        assert_eq!(s.pb.to_move(), Color::White);
+        assert_eq!(s.pb.hash(), b.hash());
+        assert!(r.best.is_some_and(|m| b.is_empty(m)));
+        r.info.nodes
+    }
+
+    #[test]
+    fn null_moves_futility_and_razoring_cut_quiet_nodes_and_leave_the_position_as_it_was() {
+        // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
+        let without = quiet_position_nodes(SearchParams::default());
+        for (name, params) in [
+            (
+                "null moves",
+                SearchParams {
+                    nmp_depth: 2,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "futility",
+                SearchParams {
+                    fut_depth: 2,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "razoring",
+                SearchParams {
+                    razor_depth: 2,
+                    ..SearchParams::default()
+                },
+            ),
+        ] {
+            let with = quiet_position_nodes(params);
+            assert!(with < without, "{name}: {with} nodes, none {without}");
+        }
+    }
+
+    #[test]
+    fn the_leaf_vcf_sees_a_win_by_fours_longer_than_quiescence_plays() {
+        // Random middle games (black to move, no five and no open four on the board) until one
+        // holds a VCF that needs more than three fours: quiescence alone (two fours, then the
+        // open-four check) stands pat there; with the leaf VCF it scores the win, as long as
+        // the line, and leaves the board as it was.
+        let mut seed = 33u64;
+        let mut found = 0;
+        for _ in 0..4000 {
+            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            let mut placed = 0;
+            while placed < 26 {
+                let r = crate::rules::mnk::splitmix64(&mut seed);
+                let (x, y) = (2 + (r % 11) as i64, 2 + ((r >> 8) % 11) as i64);
+                let p = b.pos(x, y).unwrap();
+                if b.is_empty(p) {
+                    let c = if placed % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    b.place(p, c);
+                    placed += 1;
+                }
+            }
+            b.set_to_move(Color::Black);
             let mut pb = PatternBoard::new(&b);
-            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
-            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            if [Color::Black, Color::White]
+                .iter()
+                .any(|&c| pb.count(c, P4_FIVE) > 0 || pb.count(c, P4_FLEX4) > 0)
+                || b.winner().is_some()
+            {
+                continue;
+            }
             let stop = AtomicBool::new(false);
-            let limit = SearchLimit::depth(8);
-            let tm = TimeManager::new(&limit, Instant::now(), &stop);
-            let tt = TranspositionTable::new(1 << 20);
-            let mut threats = Threats::default();
-            let params = SearchParams {
-                nmp_depth,
-                ..SearchParams::default()
+            let tm = TimeManager::infinite(&stop);
+            let mut vcf = crate::search::threats::Vcf::new();
+            if vcf.find(&mut pb, 3, 1 << 20, &tm).is_some() {
+                continue;
+            }
+            let Some(line) = vcf.find(&mut pb, 8, 1 << 20, &tm) else {
+                continue;
             };
-            let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
-            let r = s.run(1, &mut |_| {});
-            assert_eq!(s.pb.to_move(), Color::White);
-            assert_eq!(s.pb.hash(), b.hash());
-            assert!(r.best.is_some_and(|m| b.is_empty(m)));
-            r.info.nodes
-        };
-        let (without, with) = (run(0), run(2));
-        assert!(with < without, "null moves {with} nodes, none {without}");
+            let tt = TranspositionTable::new(1 << 16);
+            let quiesce = |leaf_vcf_nodes| {
+                let mut threats = Threats::default();
+                let params = SearchParams {
+                    leaf_vcf_nodes,
+                    ..SearchParams::default()
+                };
+                let pb = PatternBoard::new(&b);
+                let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+                let score = s.quiesce(-INF, INF, 0, 0);
+                assert_eq!(s.pb.hash(), b.hash());
+                score
+            };
+            let (without, with) = (quiesce(0), quiesce(1 << 20));
+            assert!(without < MATE_BOUND, "{without}: quiescence alone saw it");
+            assert!(with >= MATE_BOUND, "{with}: the leaf VCF missed {line:?}");
+            assert!(MATE - with <= line.len() as i32, "{with} {line:?}");
+            found += 1;
+            if found == 3 {
+                return;
+            }
+        }
+        panic!("only {found} positions with a VCF of more than three fours");
     }
 
     #[test]
