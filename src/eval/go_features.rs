@@ -99,23 +99,41 @@ pub(crate) fn coulom_distance(dx: usize, dy: usize) -> usize {
     (dx + dy + dx.max(dy)).clamp(2, 17)
 }
 
-/// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`.
-pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -> Features {
-    let opp = 3 - me;
-    let mut cells = [0u8; 8];
-    for (k, cell) in cells.iter_mut().enumerate() {
-        let n = board.slot_neighbor(p, k);
-        let v = board.cell(n);
-        *cell = match v {
+/// What a stone of `me` at empty `p` does to the groups beside it: the stones it captures
+/// (and whether a capture frees one of `me`'s groups from atari), whether it runs from atari
+/// (a group of `me`'s in atari touches it) and whether it ataris a group of two liberties.
+/// Read by the features below and by the playouts' gamma policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NeighbourGroups {
+    pub captured: usize,
+    pub frees: bool,
+    pub runs: bool,
+    pub ataris: bool,
+}
+
+impl NeighbourGroups {
+    /// The capture feature's level: none, one stone, 2-5, more; 3 more when it frees a group.
+    #[inline]
+    pub fn capture_level(&self) -> usize {
+        let size = match self.captured {
             0 => 0,
-            3 => 5,
-            _ => {
-                let base = if v == me { 1 } else { 3 };
-                base + u8::from(board.in_atari(board.head(n)))
-            }
+            1 => 1,
+            2..=5 => 2,
+            _ => 3,
         };
+        size + if self.captured > 0 && self.frees {
+            3
+        } else {
+            0
+        }
     }
-    let (mut captured, mut frees, mut runs, mut ataris) = (0usize, false, false, false);
+}
+
+/// [`NeighbourGroups`] of `me` playing at `p` (each neighbouring group counted once).
+#[inline]
+pub(crate) fn neighbour_groups(board: &GoBoard, p: usize, me: u8) -> NeighbourGroups {
+    let opp = 3 - me;
+    let mut g = NeighbourGroups::default();
     let mut seen = [0usize; 4];
     for (i, n) in board.neighbors(p).into_iter().enumerate() {
         let v = board.cell(n);
@@ -129,22 +147,42 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
         seen[i] = h;
         if v == opp {
             if board.in_atari(h) {
-                captured += board.group_size(h);
-                frees |= frees_own(board, h, me);
+                g.captured += board.group_size(h);
+                g.frees |= frees_own(board, h, me);
             } else if board.count_liberties(h, 3) == 2 {
-                ataris = true;
+                g.ataris = true;
             }
         } else if board.in_atari(h) {
-            runs = true;
+            g.runs = true;
         }
     }
+    g
+}
+
+/// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`.
+pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -> Features {
+    let mut cells = [0u8; 8];
+    for (k, cell) in cells.iter_mut().enumerate() {
+        let n = board.slot_neighbor(p, k);
+        let v = board.cell(n);
+        *cell = match v {
+            0 => 0,
+            3 => 5,
+            _ => {
+                let base = if v == me { 1 } else { 3 };
+                base + u8::from(board.in_atari(board.head(n)))
+            }
+        };
+    }
+    let groups = neighbour_groups(board, p, me);
+    let NeighbourGroups {
+        captured,
+        runs,
+        ataris,
+        ..
+    } = groups;
     let libs = board.liberties_after(p, me, 5);
-    let capture = match captured {
-        0 => 0,
-        1 => 1,
-        2..=5 => 2,
-        _ => 3,
-    } + if captured > 0 && frees { 3 } else { 0 };
+    let capture = groups.capture_level() as u32;
     let escape = if !runs {
         0
     } else if libs >= 3 {

@@ -24,10 +24,12 @@
 
 use std::sync::OnceLock;
 
-use crate::eval::go_features::{canonical_pat3, coulom_distance, frees_own, PAT3_CODES};
+use crate::eval::go_features::{
+    canonical_pat3, coulom_distance, neighbour_groups, NeighbourGroups, PAT3_CODES,
+};
 use crate::eval::go_gammas::{embedded, Gammas};
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
-use crate::rules::go::nbr3::{self, slots_holding, Slots, ORTH_SLOTS};
+use crate::rules::go::nbr3::{self, slots_holding, Slots};
 use crate::rules::Color;
 use crate::search::playout::{random_move, respond_to_last, Policy, Rng};
 
@@ -156,35 +158,14 @@ impl GammaTable {
         if t.empty_orth(code) == 4 {
             return (plain, [0; 4]);
         }
-        let opp = 3 - me;
-        let (mut captured, mut frees, mut runs, mut ataris) = (0usize, false, false, false);
-        let mut seen = [0usize; 4];
-        let mut n_seen = 0;
-        for k in Slots((slots_holding(code, BLACK) | slots_holding(code, WHITE)) & ORTH_SLOTS) {
-            let n = board.slot_neighbor(p, k);
-            let h = board.head(n);
-            if seen[..n_seen].contains(&h) {
-                continue;
-            }
-            seen[n_seen] = h;
-            n_seen += 1;
-            if board.cell(n) == opp {
-                if board.in_atari(h) {
-                    captured += board.group_size(h);
-                    frees |= frees_own(board, h, me);
-                } else if board.count_liberties(h, 3) == 2 {
-                    ataris = true;
-                }
-            } else if board.in_atari(h) {
-                runs = true;
-            }
-        }
-        let capture = match captured {
-            0 => 0,
-            1 => 1,
-            2..=5 => 2,
-            _ => 3,
-        } + if captured > 0 && frees { 3 } else { 0 };
+        let groups = neighbour_groups(board, p, me);
+        let NeighbourGroups {
+            captured,
+            runs,
+            ataris,
+            ..
+        } = groups;
+        let capture = groups.capture_level();
         let escape = if !runs {
             0
         } else {
