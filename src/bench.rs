@@ -194,7 +194,16 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     let start = Instant::now();
     let cpu_start = cpu_now();
     let tm = TimeManager::new(&limit, start, &stop);
-    let result = smp::search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {});
+    let result = smp::search(
+        &pb,
+        &tt,
+        &mut threats,
+        &mut helpers,
+        &tm,
+        crate::players::strong::search_params(),
+        1,
+        &mut |_| {},
+    );
     let time = start.elapsed();
     // The helpers' last nodes count in the CPU time.
     helpers.settle();

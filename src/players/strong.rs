@@ -6,7 +6,8 @@ use super::{Decision, GomokuPlayer, MoveRequest, Player};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::clock::TimeManager;
-use std::sync::Arc;
+use crate::search::params::SearchParams;
+use std::sync::{Arc, OnceLock};
 
 use crate::search::smp::{self, Helpers, HELPER_STACK_BYTES};
 use crate::search::threats::{Threats, Vct};
@@ -26,6 +27,32 @@ const HELPER_VCT_BYTES: usize = 0;
 /// space, which GomocupJudge counts) and its own threat caches and buffers.
 const HELPER_BYTES: u64 = HELPER_STACK_BYTES as u64 + (2 << 20);
 
+/// Environment variable with `name=value` overrides of the search's scalar constants
+/// ([`SearchParams::with_overrides`]), for tuning matches between differently set engines
+/// built from one binary (as `SENTE_MCTS` is for the Go player).
+pub const TUNING_ENV: &str = "SENTE_SEARCH";
+
+/// The search constants: the defaults, changed by [`TUNING_ENV`] when it is set (read once
+/// per process; a bad setting is logged and ignored).
+pub fn search_params() -> &'static SearchParams {
+    static TUNED: OnceLock<SearchParams> = OnceLock::new();
+    TUNED.get_or_init(|| {
+        let Ok(text) = std::env::var(TUNING_ENV) else {
+            return SearchParams::default();
+        };
+        match SearchParams::default().with_overrides(&text) {
+            Ok(p) => {
+                log::info!("gomoku search settings from {TUNING_ENV}: {p:?}");
+                p
+            }
+            Err(e) => {
+                log::warn!("{TUNING_ENV} ignored: {e}");
+                SearchParams::default()
+            }
+        }
+    })
+}
+
 /// The default search player.
 pub struct Strong {
     /// Shared with the helper threads while they search.
@@ -38,6 +65,8 @@ pub struct Strong {
     limit: Option<u64>,
     /// Evaluate with the embedded learned tables (`eval::learned`) where the rule has them.
     learned: bool,
+    /// The search's constants ([`search_params`]).
+    params: SearchParams,
 }
 
 impl Strong {
@@ -53,6 +82,7 @@ impl Strong {
             helpers: Helpers::new(0, HELPER_VCT_BYTES),
             limit: None,
             learned: true,
+            params: search_params().clone(),
         }
     }
 
@@ -182,6 +212,7 @@ impl GomokuPlayer for Strong {
             &mut self.threats,
             &mut self.helpers,
             req.tm,
+            &self.params,
             req.nbest,
             req.report,
         );

@@ -143,17 +143,18 @@ pub struct Searcher<'a, 'm, 's> {
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
-    /// A searcher for `pb`'s position.
+    /// A searcher for `pb`'s position with the search constants `params`.
     pub fn new(
         pb: PatternBoard,
         tt: &'a TranspositionTable,
         threats: &'a mut Threats,
         tm: &'m TimeManager<'s>,
+        params: &SearchParams,
     ) -> Self {
         let points: Vec<Pos> = pb.board().points().collect();
         let cells = pb.board().array_len();
         let capacity = points.len();
-        let params = SearchParams::tuned().clone();
+        let params = params.clone();
         let lmr = params.lmr_table();
         Searcher {
             pb,
@@ -205,13 +206,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     pub fn in_parallel(mut self, thread: usize, shared: &'a Shared) -> Self {
         self.thread = thread;
         self.shared = Some(shared);
-        self
-    }
-
-    /// Searches with `params` instead of the defaults (for tuning).
-    pub fn with_params(mut self, params: SearchParams) -> Self {
-        self.lmr = params.lmr_table();
-        self.params = params;
         self
     }
 
@@ -1165,7 +1159,7 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+        let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
         s.run(1, report)
     }
 
@@ -1277,7 +1271,7 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+        let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
         let r = s.run(1, &mut |_| {});
         assert_eq!(s.pb.to_move(), Color::White);
         assert_eq!(s.pb.hash(), b.hash());
@@ -1368,7 +1362,7 @@ mod tests {
                     ..SearchParams::default()
                 };
                 let pb = PatternBoard::new(&b);
-                let mut s = Searcher::new(pb, &tt, &mut threats, &tm).with_params(params);
+                let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
                 let score = s.quiesce(-INF, INF, 0, 0);
                 assert_eq!(s.pb.hash(), b.hash());
                 score

@@ -2,16 +2,10 @@
 //! move-ordering weights, pruning and reduction margins, the history table's scale. The
 //! defaults are the measured values (each kept by a node-limited SPRT, see the commits);
 //! a tuner changes a copy and hands it to the searcher, or sets the scalar ones by name for a
-//! tuning match ([`SearchParams::with_overrides`], the `SENTE_SEARCH` variable).
-
-use std::sync::OnceLock;
+//! tuning match ([`SearchParams::with_overrides`]; the player reads them from the
+//! `SENTE_SEARCH` variable, `players::strong::search_params`).
 
 use crate::eval::patterns::P4_COUNT;
-
-/// Environment variable with `name=value` overrides of the search's scalar constants
-/// ([`SearchParams::with_overrides`]), for tuning matches between differently set engines
-/// built from one binary.
-pub const TUNING_ENV: &str = "SENTE_SEARCH";
 
 /// Constants of one alpha-beta search.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,27 +148,6 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
-    /// The defaults, changed by [`TUNING_ENV`] when it is set (read once per process; a bad
-    /// setting is logged and ignored).
-    pub fn tuned() -> &'static SearchParams {
-        static TUNED: OnceLock<SearchParams> = OnceLock::new();
-        TUNED.get_or_init(|| {
-            let Ok(text) = std::env::var(TUNING_ENV) else {
-                return SearchParams::default();
-            };
-            match SearchParams::default().with_overrides(&text) {
-                Ok(p) => {
-                    log::info!("gomoku search settings from {TUNING_ENV}: {p:?}");
-                    p
-                }
-                Err(e) => {
-                    log::warn!("{TUNING_ENV} ignored: {e}");
-                    SearchParams::default()
-                }
-            }
-        })
-    }
-
     /// Applies `name=value` settings separated by commas or spaces (the names of the scalar
     /// fields), for tuning matches; an unknown name or a bad integer is an error and changes
     /// nothing.

@@ -42,6 +42,7 @@ use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
 use crate::search::alphabeta::{SearchResult, Searcher, MATE_BOUND};
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::params::SearchParams;
 use crate::search::threats::Threats;
 use crate::search::tt::TranspositionTable;
 use crate::search::SearchInfo;
@@ -275,13 +276,15 @@ impl Drop for Helpers {
 
 /// Searches `pb` on `1 + helpers.len()` threads and returns the move to play (see the module
 /// notes). `report` hears the leader's iterations, and the chosen result again when a
-/// helper's was chosen.
+/// helper's was chosen. Every thread searches with the constants `params`.
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     pb: &PatternBoard,
     tt: &Arc<TranspositionTable>,
     threats: &mut Threats,
     helpers: &mut Helpers,
     tm: &TimeManager<'_>,
+    params: &SearchParams,
     nbest: usize,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
@@ -290,7 +293,7 @@ pub fn search(
     let lead_cpu = if debug { thread_cpu_time() } else { None };
     let stones = pb.board().stones();
     if helpers.is_empty() {
-        let mut alone = Searcher::new(pb.clone(), tt, threats, tm);
+        let mut alone = Searcher::new(pb.clone(), tt, threats, tm, params);
         let result = alone.run(nbest, report);
         if debug {
             let work = Work::since(lead_cpu, Duration::ZERO, &alone, result.info.depth);
@@ -303,7 +306,7 @@ pub fn search(
         return result;
     }
     let shared = Arc::new(Shared::new(helpers.len() + 1));
-    let mut lead = Searcher::new(pb.clone(), tt, threats, tm).in_parallel(0, &shared);
+    let mut lead = Searcher::new(pb.clone(), tt, threats, tm, params).in_parallel(0, &shared);
     let root = match lead.prepare(report) {
         Ok(root) => root,
         Err(answer) => return answer,
@@ -318,11 +321,12 @@ pub fn search(
     };
     let start = tm.start();
     for (i, threats) in std::mem::take(&mut helpers.idle).into_iter().enumerate() {
-        let (root, shared, pb, tt) = (
+        let (root, shared, pb, tt, params) = (
             root.clone(),
             Arc::clone(&shared),
             pb.clone(),
             Arc::clone(tt),
+            params.clone(),
         );
         let spawned = std::thread::Builder::new()
             .name(format!("search-{}", i + 1))
@@ -334,7 +338,7 @@ pub fn search(
                 let begun = tm.elapsed();
                 let mut threats = threats;
                 let mut helper =
-                    Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(i + 1, &shared);
+                    Searcher::new(pb, &tt, &mut threats, &tm, &params).in_parallel(i + 1, &shared);
                 let mut offer = |info: &SearchInfo| shared.offer(info.pv.first().copied(), info);
                 let result = helper.deepen(root, 1, &mut offer);
                 shared.offer(result.best, &result.info);
@@ -463,7 +467,16 @@ mod tests {
         let mut threats = Threats::default();
         let mut helpers = Helpers::new(threads - 1, 0);
         let pb = PatternBoard::new(b);
-        search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {})
+        search(
+            &pb,
+            &tt,
+            &mut threats,
+            &mut helpers,
+            &tm,
+            &SearchParams::default(),
+            1,
+            &mut |_| {},
+        )
     }
 
     #[test]
@@ -474,8 +487,14 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let plain =
-            Searcher::new(PatternBoard::new(&b), &tt, &mut threats, &tm).run(1, &mut |_| {});
+        let plain = Searcher::new(
+            PatternBoard::new(&b),
+            &tt,
+            &mut threats,
+            &tm,
+            &SearchParams::default(),
+        )
+        .run(1, &mut |_| {});
         let one = run(&b, limit, 1);
         assert_eq!(one.best, plain.best);
         assert_eq!(one.info.nodes, plain.info.nodes);
@@ -534,7 +553,16 @@ mod tests {
         for nodes in [30_000, 60_000] {
             let limit = SearchLimit::nodes(nodes);
             let tm = TimeManager::new(&limit, Instant::now(), &stop);
-            let r = search(&pb, &tt, &mut threats, &mut helpers, &tm, 1, &mut |_| {});
+            let r = search(
+                &pb,
+                &tt,
+                &mut threats,
+                &mut helpers,
+                &tm,
+                &SearchParams::default(),
+                1,
+                &mut |_| {},
+            );
             assert!(b.is_empty(r.best.expect("a move")));
             assert!(r.info.nodes >= nodes, "{:?}", r.info);
             // The answer came without waiting for the helper, which holds the table until it
@@ -599,7 +627,8 @@ mod tests {
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
         let shared = Shared::splitting_from(2, SPLIT_DEPTH);
-        let mut lead = Searcher::new(pb.clone(), &tt, &mut threats, &tm).in_parallel(0, &shared);
+        let mut lead = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default())
+            .in_parallel(0, &shared);
         let root = lead.prepare(&mut |_| {}).expect("root moves to search");
         let points: Vec<Pos> = root.points().collect();
         assert!(points.len() > 2, "{points:?}");
@@ -618,13 +647,14 @@ mod tests {
             .all(|s| s.load(Ordering::Relaxed) == 0));
         // Alone, or with deferring off, nothing is deferred.
         let mut threats = Threats::default();
-        let mut alone = Searcher::new(pb.clone(), &tt, &mut threats, &tm);
+        let mut alone = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default());
         alone.run(1, &mut |_| {});
         assert_eq!(alone.deferred(), 0);
         let off = Shared::splitting_from(2, i32::MAX);
         off.enter(other);
         let mut threats = Threats::default();
-        let mut lead = Searcher::new(pb, &tt, &mut threats, &tm).in_parallel(0, &off);
+        let mut lead = Searcher::new(pb, &tt, &mut threats, &tm, &SearchParams::default())
+            .in_parallel(0, &off);
         lead.run(1, &mut |_| {});
         assert_eq!(lead.deferred(), 0);
     }
