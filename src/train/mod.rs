@@ -102,6 +102,12 @@ pub struct TrainArgs {
     /// the previous generation's (its `k=` provenance line) to keep them meaning the same.
     #[arg(long, value_parser = parse_k)]
     pub k: Option<f64>,
+    /// Start from this weights file's tables (the previous generation's) instead of the hand
+    /// values, and pull the value tables towards them (`--l2`) instead: codes the new data
+    /// rarely shows keep what the previous generation learned rather than falling back to the
+    /// hand values.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 /// `--k`: a positive, finite scale.
@@ -230,6 +236,10 @@ fn command_line(args: &TrainArgs) -> String {
             ""
         }
     ) + &args.k.map_or(String::new(), |k| format!(" --k {k}"))
+        + &args
+            .init
+            .as_ref()
+            .map_or(String::new(), |p| format!(" --init {}", file_name(p)))
 }
 
 /// Runs `sente train`.
@@ -334,17 +344,31 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.hand = value_of(s, &params);
     }
+    let mut policy = vec![0.0f64; 2 * 2 * CODES];
+    let start = match &args.init {
+        Some(path) => {
+            let w = read_weights(path, rule)?;
+            data_lines.push_str(&format!(
+                "init={}: fnv1a {:016x}\n",
+                file_name(path),
+                w.checksum()
+            ));
+            (params, policy) = params_of(&w, rule);
+            file_name(path)
+        }
+        None => "hand".to_string(),
+    };
     let before = (loss(&train, &params, k), loss(&held, &params, k));
     let result_before = loss_against(&held, &params, k, |s| s.result);
     fit_value(&train, &mut params, k, &args);
     let after = (loss(&train, &params, k), loss(&held, &params, k));
     let result_after = loss_against(&held, &params, k, |s| s.result);
     println!(
-        "value loss (cross-entropy vs the mixed target), hand -> learned: training {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
+        "value loss (cross-entropy vs the mixed target), {start} -> learned: training {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
         before.0, after.0, before.1, after.1
     );
     println!(
-        "held-out loss vs the game results alone (comparable across --result-weight): hand {result_before:.5} -> learned {result_after:.5}"
+        "held-out loss vs the game results alone (comparable across --result-weight): {start} {result_before:.5} -> learned {result_after:.5}"
     );
     if args.data.len() > 1 {
         // Per file, so that a window of generations and the newest alone can be compared on
@@ -366,7 +390,6 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             );
         }
     }
-    let mut policy = vec![0.0f64; 2 * 2 * CODES];
     fit_policy(&train, &mut policy, args.policy_epochs);
     let (hand_top1, learned_top1) = top1(&held, &policy);
     println!(
@@ -378,10 +401,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         measures(&held, &params, &policy, k)
     );
     for path in &args.compare {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let old = crate::eval::learned::check(&bytes, rule)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let (old_params, old_policy) = params_of(&old, rule);
+        let (old_params, old_policy) = params_of(&read_weights(path, rule)?, rule);
         println!(
             "{} on the same held-out positions: value loss {:.5} (vs results {:.5}), top-1 {:.1}%",
             file_name(path),
@@ -407,7 +427,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     );
 
     let provenance = format!(
-        "rule={}\ncommand={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} (hand {:.5})\nresult_loss_held_out={:.5} (hand {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
+        "rule={}\ncommand={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\nk={k:.1}\nvalue_loss_held_out={:.5} ({start} {:.5})\nresult_loss_held_out={:.5} ({start} {:.5})\npolicy_top1_held_out={:.3} (hand {:.3})\n",
         rule.name(),
         args.split.seed,
         train.len(),
@@ -706,6 +726,13 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
     }
 }
 
+/// A weights file of `rule`, checked.
+fn read_weights(path: &std::path::Path, rule: Rule) -> anyhow::Result<Weights> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    crate::eval::learned::check(&bytes, rule)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
 /// A weights file's tables as the trainer's value parameters and policy.
 fn params_of(w: &Weights, rule: Rule) -> (Vec<f64>, Vec<f64>) {
     let mut params = vec![0.0; VALUE_PARAMS];
@@ -838,6 +865,76 @@ pub(crate) fn utc_now() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fit_from_init_starts_at_that_files_tables_and_names_it() {
+        let dir = std::env::temp_dir().join(format!("sente-train-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("games.txt");
+        crate::selfplay::run_selfplay(crate::selfplay::SelfplayArgs {
+            out: data.clone(),
+            rule: "freestyle".into(),
+            size: 15,
+            games: 12,
+            nodes: 300,
+            level: "strong".into(),
+            seed: 3,
+            stones: "2-4".into(),
+            shard: "1/1".parse().unwrap(),
+            balance: None,
+            jitter: 0,
+        })
+        .unwrap();
+        let init = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/freestyle.sw");
+        let out = dir.join("out.sw");
+        let args = |epochs, init: Option<PathBuf>| TrainArgs {
+            data: vec![data.clone()],
+            rule: "freestyle".into(),
+            out: out.clone(),
+            split: HoldoutSplit {
+                seed: 1,
+                holdout: 2,
+            },
+            epochs,
+            policy_epochs: epochs,
+            result_weight: 0.5,
+            l2: 1e-6,
+            cells_only: false,
+            compare: Vec::new(),
+            split_by: SplitBy::Opening,
+            k: Some(313.2),
+            init,
+        };
+        let read = || read_weights(&out, Rule::Freestyle).unwrap();
+        // No steps: the init file's tables come out as they went in.
+        run_train(args(0, Some(init.clone()))).unwrap();
+        let old = read_weights(&init, Rule::Freestyle).unwrap();
+        let kept = read();
+        assert_eq!(kept.tables, old.tables);
+        assert_eq!(
+            (&kept.bias, &kept.threat, &kept.joint),
+            (&old.bias, &old.threat, &old.joint)
+        );
+        assert!(kept.provenance.contains(" --init freestyle.sw"));
+        assert!(kept
+            .provenance
+            .contains(&format!("init=freestyle.sw: fnv1a {:016x}", old.checksum())));
+        // From the hand values instead, no steps: other tables.
+        run_train(args(0, None)).unwrap();
+        assert_ne!(read().tables, old.tables);
+        // Steps from the init move the tables, but not far on a dozen games.
+        run_train(args(20, Some(init))).unwrap();
+        let moved = read();
+        assert_ne!(moved.tables, old.tables);
+        let drift = moved.tables[0][VALUE_MINE]
+            .iter()
+            .zip(old.tables[0][VALUE_MINE].iter())
+            .map(|(a, b)| (*a as i32 - *b as i32).abs())
+            .max()
+            .unwrap();
+        assert!(drift <= 25, "a value moved by {drift} in 20 steps");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn hand_parameters_reproduce_the_hand_evaluation() {
