@@ -188,6 +188,17 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
     }
 
+    /// A searcher with the default constants (for tests).
+    #[cfg(test)]
+    pub(crate) fn with_defaults(
+        pb: PatternBoard,
+        tt: &'a TranspositionTable,
+        threats: &'a mut Threats,
+        tm: &'m TimeManager<'s>,
+    ) -> Self {
+        Self::new(pb, tt, threats, tm, &SearchParams::default())
+    }
+
     /// Gives the root threat analysis `nodes` whatever the limit (to measure what a timed
     /// move's analysis costs under a node limit), and reads the thread's CPU time per part.
     pub fn measuring_threats(mut self, nodes: Option<u64>) -> Self {

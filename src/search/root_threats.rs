@@ -298,7 +298,6 @@ mod tests {
     use super::*;
     use crate::rules::mnk::{Board, Color, Rule};
     use crate::search::clock::{SearchLimit, TimeManager};
-    use crate::search::params::SearchParams;
     use crate::search::threats::Threats;
     use crate::search::tt::TranspositionTable;
     use std::sync::atomic::AtomicBool;
@@ -316,14 +315,8 @@ mod tests {
         let tm = TimeManager::new(&SearchLimit::depth(2), Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        )
-        .measuring_threats(Some(budget));
+        let mut s = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
+            .measuring_threats(Some(budget));
         s.run(1, &mut |_| {});
         s.threat_stats().clone()
     }
@@ -361,45 +354,21 @@ mod tests {
         let tm = TimeManager::new(&SearchLimit::nodes(40_000), Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let alone = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        );
+        let alone = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm);
         assert_eq!(alone.threat_budget(), 40_000);
         drop(alone);
         let shared = crate::search::smp::Shared::new(2);
-        let lead = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        )
-        .in_parallel(0, &shared);
+        let lead = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
+            .in_parallel(0, &shared);
         assert_eq!(lead.threat_budget(), 20_000);
         // On a clock the budget follows the deadline, whatever the threads.
         let timed = SearchLimit::move_time(500);
         let tm = TimeManager::new(&timed, Instant::now(), &stop);
-        let alone = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        )
-        .threat_budget();
-        let lead = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        )
-        .in_parallel(0, &shared)
-        .threat_budget();
+        let alone =
+            Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm).threat_budget();
+        let lead = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
+            .in_parallel(0, &shared)
+            .threat_budget();
         assert_eq!(alone, lead);
     }
 
@@ -439,7 +408,7 @@ mod tests {
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
         let tm = TimeManager::new(&SearchLimit::nodes(20_000), Instant::now(), &stop);
-        let mut s = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default());
+        let mut s = Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm);
         let Ok(root) = s.prepare(&mut |_| {}) else {
             panic!("no search: {:?}", s.threat_stats());
         };
@@ -454,7 +423,7 @@ mod tests {
         assert_eq!(st.checked, st.root_moves - count(Verdict::Unchecked));
         let tm = TimeManager::new(&SearchLimit::depth(2), Instant::now(), &stop);
         let mut threats = Threats::default();
-        let mut s = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default());
+        let mut s = Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm);
         assert_eq!(s.check_move(&mut pb, played, 500), Verdict::Undecided);
         assert_eq!(s.check_move(&mut pb, played, 4_000), Verdict::Refuted);
     }

@@ -466,13 +466,23 @@ mod tests {
         let tt = Arc::new(TranspositionTable::new(1 << 20));
         let mut threats = Threats::default();
         let mut helpers = Helpers::new(threads - 1, 0);
-        let pb = PatternBoard::new(b);
+        searched(&PatternBoard::new(b), &tt, &mut threats, &mut helpers, &tm)
+    }
+
+    /// [`search`] with the default constants, one line, no reports.
+    fn searched(
+        pb: &PatternBoard,
+        tt: &Arc<TranspositionTable>,
+        threats: &mut Threats,
+        helpers: &mut Helpers,
+        tm: &TimeManager<'_>,
+    ) -> SearchResult {
         search(
-            &pb,
-            &tt,
-            &mut threats,
-            &mut helpers,
-            &tm,
+            pb,
+            tt,
+            threats,
+            helpers,
+            tm,
             &SearchParams::default(),
             1,
             &mut |_| {},
@@ -487,14 +497,8 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let plain = Searcher::new(
-            PatternBoard::new(&b),
-            &tt,
-            &mut threats,
-            &tm,
-            &SearchParams::default(),
-        )
-        .run(1, &mut |_| {});
+        let plain = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
+            .run(1, &mut |_| {});
         let one = run(&b, limit, 1);
         assert_eq!(one.best, plain.best);
         assert_eq!(one.info.nodes, plain.info.nodes);
@@ -553,16 +557,7 @@ mod tests {
         for nodes in [30_000, 60_000] {
             let limit = SearchLimit::nodes(nodes);
             let tm = TimeManager::new(&limit, Instant::now(), &stop);
-            let r = search(
-                &pb,
-                &tt,
-                &mut threats,
-                &mut helpers,
-                &tm,
-                &SearchParams::default(),
-                1,
-                &mut |_| {},
-            );
+            let r = searched(&pb, &tt, &mut threats, &mut helpers, &tm);
             assert!(b.is_empty(r.best.expect("a move")));
             assert!(r.info.nodes >= nodes, "{:?}", r.info);
             // The answer came without waiting for the helper, which holds the table until it
@@ -627,8 +622,8 @@ mod tests {
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
         let shared = Shared::splitting_from(2, SPLIT_DEPTH);
-        let mut lead = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default())
-            .in_parallel(0, &shared);
+        let mut lead =
+            Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm).in_parallel(0, &shared);
         let root = lead.prepare(&mut |_| {}).expect("root moves to search");
         let points: Vec<Pos> = root.points().collect();
         assert!(points.len() > 2, "{points:?}");
@@ -647,14 +642,13 @@ mod tests {
             .all(|s| s.load(Ordering::Relaxed) == 0));
         // Alone, or with deferring off, nothing is deferred.
         let mut threats = Threats::default();
-        let mut alone = Searcher::new(pb.clone(), &tt, &mut threats, &tm, &SearchParams::default());
+        let mut alone = Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm);
         alone.run(1, &mut |_| {});
         assert_eq!(alone.deferred(), 0);
         let off = Shared::splitting_from(2, i32::MAX);
         off.enter(other);
         let mut threats = Threats::default();
-        let mut lead = Searcher::new(pb, &tt, &mut threats, &tm, &SearchParams::default())
-            .in_parallel(0, &off);
+        let mut lead = Searcher::with_defaults(pb, &tt, &mut threats, &tm).in_parallel(0, &off);
         lead.run(1, &mut |_| {});
         assert_eq!(lead.deferred(), 0);
     }
