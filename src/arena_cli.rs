@@ -323,8 +323,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 None => openings::default_stones(setup.game),
             };
             let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-            balance::openings(&setup, stones, pairs, &mut rng, args.balance.get())
-                .map_err(|e| anyhow!(e))?
+            balanced_openings(&setup, stones, pairs, &mut rng, args.balance.get())?
                 .into_iter()
                 .map(|(moves, _)| moves)
                 .collect()
@@ -517,8 +516,7 @@ pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
     let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, "0/1")?;
     let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let openings = balance::openings(&setup, stones, args.count, &mut rng, args.balance.get())
-        .map_err(|e| anyhow!(e))?;
+    let openings = balanced_openings(&setup, stones, args.count, &mut rng, args.balance.get())?;
     for (moves, score) in openings {
         let mut line = opening_line(&moves);
         if let (true, Some(s)) = (args.scores, score) {
@@ -527,6 +525,36 @@ pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// [`balance::openings`] with a progress bar on stderr while a balance judge searches each
+/// candidate (a thousand openings take minutes before the first game or line).
+fn balanced_openings(
+    setup: &GameSetup,
+    stones: (usize, usize),
+    count: usize,
+    rng: &mut ChaCha8Rng,
+    balance: Option<Balance>,
+) -> anyhow::Result<balance::ScoredOpenings> {
+    let bar = match balance {
+        Some(b) => {
+            let bar = indicatif::ProgressBar::new(count as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "{{bar:40}} {{pos}}/{{len}} balanced openings ({} nodes) {{elapsed}}",
+                    b.nodes
+                ))
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        None => indicatif::ProgressBar::hidden(),
+    };
+    let found = balance::openings(setup, stones, count, rng, balance, &mut |kept| {
+        bar.set_position(kept as u64)
+    });
+    bar.finish_and_clear();
+    found.map_err(|e| anyhow!(e))
 }
 
 /// `h8i9j7`: the Gomocup-order names of an opening's moves, glued; `x,y` pairs apart when a

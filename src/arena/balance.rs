@@ -131,13 +131,15 @@ pub type ScoredOpenings = Vec<(Vec<Mv>, Option<i32>)>;
 /// Balanced openings are all distinct, so the square they are drawn from can run out of new
 /// ones (at 2-4 stones on 15x15 and 20,000 nodes, somewhere between 700 and 1,500): then the
 /// ones found are returned with a warning (a match plays them again in turn), and an error
-/// only when there is none.
+/// only when there is none. `progress` hears the count kept after each balanced one (judging
+/// takes a search per candidate, minutes for a thousand openings, so a caller shows it).
 pub fn openings(
     setup: &GameSetup,
     stones: (usize, usize),
     pairs: usize,
     rng: &mut ChaCha8Rng,
     balance: Option<Balance>,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<ScoredOpenings, String> {
     let Some(balance) = balance else {
         let plain = openings::generate_many(setup, stones, pairs, rng)?;
@@ -166,6 +168,7 @@ pub fn openings(
         };
         seen.insert(&moves);
         kept.push((moves, Some(score)));
+        progress(kept.len());
     }
     Ok(kept)
 }
@@ -199,20 +202,24 @@ mod tests {
             nodes: 3000,
             margin: 120,
         };
+        let mut heard = Vec::new();
         let a = openings(
             &s,
             (2, 4),
             3,
             &mut ChaCha8Rng::seed_from_u64(5),
             Some(balance),
+            &mut |kept| heard.push(kept),
         )
         .unwrap();
+        assert_eq!(heard, [1, 2, 3], "progress after each opening kept");
         let b = openings(
             &s,
             (2, 4),
             3,
             &mut ChaCha8Rng::seed_from_u64(5),
             Some(balance),
+            &mut |_| {},
         )
         .unwrap();
         assert_eq!(a, b, "same seed, same openings");
@@ -244,6 +251,7 @@ mod tests {
             100,
             &mut ChaCha8Rng::seed_from_u64(3),
             Some(balance),
+            &mut |_| {},
         )
         .unwrap();
         assert!(!found.is_empty() && found.len() < 100, "{}", found.len());
@@ -263,6 +271,7 @@ mod tests {
             3,
             &mut ChaCha8Rng::seed_from_u64(3),
             Some(strict),
+            &mut |_| {},
         )
         .unwrap_err();
         assert!(err.starts_with("no 2-2 stone opening"), "{err}");
@@ -300,6 +309,7 @@ mod tests {
             1,
             &mut ChaCha8Rng::seed_from_u64(1),
             Some(balance),
+            &mut |_| {},
         )
         .unwrap_err();
         assert!(err.contains("gomoku"));

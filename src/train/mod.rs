@@ -78,7 +78,8 @@ pub struct TrainArgs {
     /// Weight of the game result in the value target (the rest is the search's score).
     #[arg(long, default_value_t = 0.5)]
     pub result_weight: f64,
-    /// L2 pull of the value tables towards the hand values, per position.
+    /// L2 pull of the value tables, per position, towards the hand values (towards the
+    /// `--init` file's tables when one is given).
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
     /// Fit the cell tables only, the threat table kept at the hand threat terms and the
