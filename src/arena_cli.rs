@@ -22,6 +22,7 @@ use crate::arena::tournament::{
     run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
 };
 use crate::arena::{openings, Sprt};
+use crate::cli::progress_bar;
 use crate::rules::game::{with_game, GamePosition, GameVisitor};
 
 /// `sente match`: engines play each other over their protocols, the runner referees.
@@ -351,10 +352,9 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let bar = indicatif::ProgressBar::new(shard.range(total).len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    let bar = progress_bar(
+        shard.range(total).len() as u64,
+        "{bar:40} {pos}/{len} games {elapsed} {msg}",
     );
     let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
     let mut write_error: Option<anyhow::Error> = None;
@@ -537,17 +537,13 @@ fn balanced_openings(
     balance: Option<Balance>,
 ) -> anyhow::Result<balance::ScoredOpenings> {
     let bar = match balance {
-        Some(b) => {
-            let bar = indicatif::ProgressBar::new(count as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(&format!(
-                    "{{bar:40}} {{pos}}/{{len}} balanced openings ({} nodes) {{elapsed}}",
-                    b.nodes
-                ))
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar
-        }
+        Some(b) => progress_bar(
+            count as u64,
+            &format!(
+                "{{bar:40}} {{pos}}/{{len}} balanced openings ({} nodes) {{elapsed}}",
+                b.nodes
+            ),
+        ),
         None => indicatif::ProgressBar::hidden(),
     };
     let found = balance::openings(setup, stones, count, rng, balance, &mut |kept| {

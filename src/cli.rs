@@ -179,6 +179,17 @@ impl EngineArgs {
     }
 }
 
+/// A progress bar on stderr for a command's long run (drawn only on a terminal) with the
+/// given indicatif template; the default style if the template does not parse.
+pub fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 /// Sends logs to stderr (stdout belongs to the protocol); `RUST_LOG` chooses the level, `warn`
 /// by default.
 pub fn init_logging() {

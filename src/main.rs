@@ -171,11 +171,7 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
         threads: args.threads.unwrap_or(defaults.threads).max(1),
     };
     let total = cfg.rounds * cfg.games * cfg.sizes.len() * cfg.seeds;
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = sente::cli::progress_bar(total as u64, "{bar:40} {pos}/{len} games  {elapsed}");
     let tick = || bar.inc(1);
     let mut text = Vec::new();
     run(&cfg, &args.out, &tick, &mut text)?;
