@@ -140,7 +140,13 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) threat_budget_override: Option<u64>,
     /// The line of the last leaf VCF (a buffer kept so the leaves do not allocate).
     vcf_line: Vec<Pos>,
+    /// The static value of the search node at each ply, where the pruning rules computed it
+    /// ([`NO_EVAL`] elsewhere): the node two plies down compares its own with it.
+    evals: Vec<i32>,
 }
+
+/// No static value at this ply ([`Searcher::evals`]).
+const NO_EVAL: i32 = i32::MIN;
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// A searcher for `pb`'s position with the search constants `params`.
@@ -185,6 +191,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             measure_cpu: false,
             threat_budget_override: None,
             vcf_line: Vec::with_capacity(64),
+            evals: vec![NO_EVAL; MAX_PLY + 2],
         }
     }
 
@@ -369,6 +376,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
         self.inherit_extensions(ply);
         self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(e) = self.evals.get_mut(ply) {
+            *e = NO_EVAL;
+        }
         if let Some(score) = self.threats(alpha, beta, depth, ply, 0) {
             return score;
         }
@@ -399,8 +409,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let pv_node = beta - alpha > 1;
         let hash = self.pb.hash();
         let mut tt_move = None;
+        let mut tt_bound = None;
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
+            tt_bound = Some((hit.bound, from_tt(hit.score, ply)));
             if !pv_node && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
                 let cut = match hit.bound {
@@ -422,11 +434,39 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             || self.pb.count(o, P4_BLOCK4_FLEX3) > 0
             || self.pb.count(o, P4_FLEX3_2X) > 0;
         let prunable = !pv_node && !danger && alpha.abs() < MATE_BOUND && beta.abs() < MATE_BOUND;
-        let static_eval = if prunable { self.pb.evaluate() } else { 0 };
+        let mut static_eval = if prunable { self.pb.evaluate() } else { 0 };
+        // A searched bound says more than the static value: use it where it is tighter (the
+        // static value misjudges threats a search has already read).
+        // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
+        let tt_eval = prunable && self.params.tt_eval != 0 && self.uses_policy();
+        if let (true, Some((bound, s))) = (tt_eval, tt_bound) {
+            if s.abs() < MATE_BOUND
+                && match bound {
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                }
+            {
+                static_eval = s;
+            }
+        }
+        // Whether the mover's value rose since its last move: then it is more likely to hold.
+        let improving = prunable
+            && self.params.improving > 0
+            && self.uses_policy()
+            && ply >= 2
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
+        if prunable {
+            self.evals[ply] = static_eval;
+        }
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
         let params = &self.params;
-        if prunable && depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta
+        if prunable
+            && depth <= params.rfp_depth
+            && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
         {
             return static_eval;
         }
@@ -505,7 +545,14 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 order >= self.params.attack[P4_FLEX3 as usize]
             };
-            let policy = if quiet && self.uses_policy() {
+            // Threat moves reduced like quiet ones (`lmr_threes`): those making or blocking
+            // an open three but making no four.
+            let light = !quiet
+                && self.params.lmr_threes > 0
+                && Some(m) != tt_move
+                && self.pb.p4(c, m) < P4_BLOCK4
+                && self.uses_policy();
+            let policy = if (quiet || light) && self.uses_policy() {
                 self.pb.policy_score(m)
             } else {
                 0
@@ -536,9 +583,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 // Late quiet moves are searched shallower first (and again at full depth only
                 // if they beat alpha): more so late in the list, off the PV, and for points
                 // whose history is bad.
-                let reduction = if depth >= 2 && i >= 2 && quiet {
+                let reduction = if depth >= 2 && i >= 2 && (quiet || light) {
                     let p = &self.params;
                     let mut r = self.lmr.get(depth, i) + (!pv_node as i32) * p.lmr_non_pv;
+                    if light {
+                        r -= p.lmr_threes - 1;
+                    }
+                    if p.improving >= 2 && prunable && !improving {
+                        r += 1;
+                    }
                     let h = self.history[hist_at(c, m, self.cells)];
                     let h_step = p.hist_max / p.hist_lmr_fraction;
                     if h > h_step {
@@ -1240,9 +1293,13 @@ mod tests {
             &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
             Color::Black,
         );
-        for (use_policy, aspiration, pruning) in
-            [(true, 0, 0), (true, 20, 0), (false, 20, 0), (true, 20, 2)]
-        {
+        for (use_policy, aspiration, pruning, tt_eval) in [
+            (true, 0, 0, 0),
+            (true, 20, 0, 0),
+            (false, 20, 0, 1),
+            (true, 20, 2, 1),
+            (true, 0, 0, 1),
+        ] {
             // `pruning`: the depth from which null moves, futility and razoring apply.
             let params = SearchParams {
                 use_policy,
@@ -1250,6 +1307,7 @@ mod tests {
                 nmp_depth: pruning,
                 fut_depth: pruning,
                 razor_depth: pruning,
+                tt_eval,
                 ..SearchParams::default()
             };
             let mut pb = PatternBoard::new(&b);
@@ -1291,7 +1349,20 @@ mod tests {
     }
 
     #[test]
-    fn null_moves_futility_and_razoring_cut_quiet_nodes_and_leave_the_position_as_it_was() {
+    fn the_table_corrected_static_value_changes_what_is_pruned() {
+        // The same depth with and without the table's scores in the static value: both leave
+        // the position as it was and choose a legal move, and the pruning sees different
+        // values (the node counts differ).
+        let on = quiet_position_nodes(SearchParams::default());
+        let off = quiet_position_nodes(SearchParams {
+            tt_eval: 0,
+            ..SearchParams::default()
+        });
+        assert_ne!(on, off);
+    }
+
+    #[test]
+    fn each_pruning_rule_cuts_quiet_nodes_and_leaves_the_position_as_it_was() {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(SearchParams::default());
         for (name, params) in [
@@ -1313,6 +1384,20 @@ mod tests {
                 "razoring",
                 SearchParams {
                     razor_depth: 2,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "threat moves reduced",
+                SearchParams {
+                    lmr_threes: 1,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "improving",
+                SearchParams {
+                    improving: 2,
                     ..SearchParams::default()
                 },
             ),
