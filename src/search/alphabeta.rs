@@ -412,9 +412,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut tt_bound = None;
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
-            tt_bound = Some((hit.bound, from_tt(hit.score, ply)));
+            let s = from_tt(hit.score, ply);
+            tt_bound = Some((hit.bound, s));
             if !pv_node && hit.depth >= depth {
-                let s = from_tt(hit.score, ply);
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -1365,43 +1365,14 @@ mod tests {
     fn each_pruning_rule_cuts_quiet_nodes_and_leaves_the_position_as_it_was() {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(SearchParams::default());
-        for (name, params) in [
-            (
-                "null moves",
-                SearchParams {
-                    nmp_depth: 2,
-                    ..SearchParams::default()
-                },
-            ),
-            (
-                "futility",
-                SearchParams {
-                    fut_depth: 2,
-                    ..SearchParams::default()
-                },
-            ),
-            (
-                "razoring",
-                SearchParams {
-                    razor_depth: 2,
-                    ..SearchParams::default()
-                },
-            ),
-            (
-                "threat moves reduced",
-                SearchParams {
-                    lmr_threes: 1,
-                    ..SearchParams::default()
-                },
-            ),
-            (
-                "improving",
-                SearchParams {
-                    improving: 2,
-                    ..SearchParams::default()
-                },
-            ),
+        for (name, setting) in [
+            ("null moves", "nmp_depth=2"),
+            ("futility", "fut_depth=2"),
+            ("razoring", "razor_depth=2"),
+            ("threat moves reduced", "lmr_threes=1"),
+            ("improving", "improving=2"),
         ] {
+            let params = SearchParams::default().with_overrides(setting).unwrap();
             let with = quiet_position_nodes(params);
             assert!(with < without, "{name}: {with} nodes, none {without}");
         }
