@@ -143,6 +143,8 @@ pub struct Searcher<'a, 'm, 's> {
     /// The static value of the search node at each ply, where the pruning rules computed it
     /// ([`NO_EVAL`] elsewhere): the node two plies down compares its own with it.
     evals: Vec<i32>,
+    /// The move a singular-extension test leaves out at each ply (none: a normal node).
+    excluded: Vec<Option<Pos>>,
 }
 
 /// No static value at this ply ([`Searcher::evals`]).
@@ -192,6 +194,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_budget_override: None,
             vcf_line: Vec::with_capacity(64),
             evals: vec![NO_EVAL; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -410,11 +413,16 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let hash = self.pb.hash();
         let mut tt_move = None;
         let mut tt_bound = None;
+        let mut tt_depth = 0;
+        // A singular-extension test searches this position without one move: the table's
+        // entry is about the whole position, so it neither cuts nor is stored here.
+        let excluded = self.excluded[ply];
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
             let s = from_tt(hit.score, ply);
             tt_bound = Some((hit.bound, s));
-            if !pv_node && hit.depth >= depth {
+            tt_depth = hit.depth;
+            if !pv_node && hit.depth >= depth && excluded.is_none() {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -434,6 +442,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             || self.pb.count(o, P4_BLOCK4_FLEX3) > 0
             || self.pb.count(o, P4_FLEX3_2X) > 0;
         let prunable = !pv_node && !danger && alpha.abs() < MATE_BOUND && beta.abs() < MATE_BOUND;
+        // The node-level pruning rules below are for whole positions: not in an exclusion test.
+        let node_prunable = prunable && excluded.is_none();
         let mut static_eval = if prunable { self.pb.evaluate() } else { 0 };
         // A searched bound says more than the static value: use it where it is tighter (the
         // static value misjudges threats a search has already read).
@@ -464,16 +474,21 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
         let params = &self.params;
-        if prunable
-            && depth <= params.rfp_depth
-            && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
+        let (rfp_depth, rfp_margin) = if self.uses_policy() {
+            (params.rfp_depth, params.rfp_margin)
+        } else {
+            (params.rfp_hand_depth, params.rfp_hand_margin)
+        };
+        if node_prunable
+            && depth <= rfp_depth
+            && static_eval - rfp_margin * (depth - improving as i32) >= beta
         {
             return static_eval;
         }
         // Razoring: this far below alpha so near the leaves, only a forced win by fours could
         // bring the node back; if quiescence (which plays them) finds none, the quiet moves
         // are not searched.
-        if prunable
+        if node_prunable
             && depth <= params.razor_depth
             && static_eval + params.razor_margin * depth < alpha
             && self.uses_policy()
@@ -489,7 +504,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let params = &self.params;
         // Null move: if the opponent, moving twice, still cannot bring this node below beta
         // in a shallower search, a move of ours would not either.
-        if prunable
+        if node_prunable
             && params.nmp_depth > 0
             && depth >= params.nmp_depth
             && static_eval >= beta
@@ -513,11 +528,44 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // Internal iterative reduction: no move from the table here, so this node was not
         // searched to any depth worth keeping; a ply less costs little and orders it next time.
         if tt_move.is_none()
+            && excluded.is_none()
             && self.params.iir_depth > 0
             && depth >= self.params.iir_depth
             && self.uses_policy()
         {
             depth -= 1;
+        }
+        // Singular extension: is the table's move the only one that holds? Tested before the
+        // move list is made (the test searches this ply again and would overwrite it).
+        let mut tt_extension = 0;
+        if let (Some(m), Some((bound, s))) = (tt_move, tt_bound) {
+            if self.params.se_depth > 0
+                && depth >= self.params.se_depth
+                && excluded.is_none()
+                && matches!(bound, Bound::Lower | Bound::Exact)
+                && s.abs() < MATE_BOUND
+                && tt_depth >= depth - 2
+                && (ply as u32) < 2 * (self.completed + 1)
+                && self.uses_policy()
+            {
+                let singular_beta = s - self.params.se_margin * depth;
+                let eval_here = self.evals[ply];
+                self.excluded[ply] = Some(m);
+                let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+                self.excluded[ply] = None;
+                self.evals[ply] = eval_here;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    tt_extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: without its best move this node still reaches beta.
+                    return singular_beta;
+                } else if s >= beta {
+                    tt_extension = -1;
+                }
+            }
         }
         let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
@@ -535,9 +583,18 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             && depth <= self.params.fut_depth
             && static_eval + self.params.fut_margin * depth <= alpha
             && self.uses_policy();
+        // Fail-high reduction: this far above beta the node will most likely cut, so moves
+        // that make no four are read a ply less deep.
+        let likely_fail_high = prunable
+            && self.params.fhr_margin > 0
+            && static_eval >= beta + self.params.fhr_margin * depth
+            && self.uses_policy();
         let mut queue = MoveQueue::new(n);
         while let Some(i) = queue.pop() {
             let (m, order) = self.moves[ply][i];
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = self.quiet(m);
             // Not stored as a killer: the table's move and threats (ordered first anyway).
             let forcing = if self.uses_policy() {
@@ -575,10 +632,17 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 self.deferred += 1;
                 continue;
             };
+            let mut new_depth = depth - 1;
+            if Some(m) == tt_move {
+                new_depth += tt_extension;
+            }
+            if likely_fail_high && self.pb.p4(c, m) < P4_BLOCK4 {
+                new_depth -= 1;
+            }
             self.pb.play(m);
             let mut score;
             if i == 0 {
-                score = -self.search(depth - 1, -beta, -alpha, ply + 1);
+                score = -self.search(new_depth, -beta, -alpha, ply + 1);
             } else {
                 // Late quiet moves are searched shallower first (and again at full depth only
                 // if they beat alpha): more so late in the list, off the PV, and for points
@@ -604,16 +668,16 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     } else if policy > p.lmr_policy_high {
                         r -= 1;
                     }
-                    r.clamp(0, depth - 1)
+                    r.clamp(0, new_depth.max(0))
                 } else {
                     0
                 };
-                score = -self.search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                score = -self.search(new_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && reduction > 0 {
-                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
                 }
             }
             self.pb.undo();
@@ -647,6 +711,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     }
                 }
             }
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1371,11 +1438,35 @@ mod tests {
             ("razoring", "razor_depth=2"),
             ("threat moves reduced", "lmr_threes=1"),
             ("improving", "improving=2"),
+            ("fail-high reduction", "fhr_margin=40"),
         ] {
             let params = SearchParams::default().with_overrides(setting).unwrap();
             let with = quiet_position_nodes(params);
             assert!(with < without, "{name}: {with} nodes, none {without}");
         }
+    }
+
+    #[test]
+    fn singular_extensions_read_deeper_and_keep_the_four_three() {
+        // The exclusion test and the extension add nodes at a fixed depth (and leave the
+        // position as it was: `quiet_position_nodes` checks); the tactic is still found.
+        let without = quiet_position_nodes(SearchParams::default());
+        let params = SearchParams::default()
+            .with_overrides("se_depth=4,se_margin=4")
+            .unwrap();
+        let with = quiet_position_nodes(params.clone());
+        assert!(with > without, "{with} nodes, none {without}");
+        let b = board(
+            Rule::Freestyle,
+            &[(7, 7), (8, 7), (9, 7), (10, 5), (10, 6)],
+            &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
+            Color::Black,
+        );
+        let mut pb = PatternBoard::new(&b);
+        pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
+        pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+        let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
+        assert!(r.info.mate.is_some_and(|m| m > 0), "{:?}", r.info);
     }
 
     #[test]
