@@ -413,15 +413,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let hash = self.pb.hash();
         let mut tt_move = None;
         let mut tt_bound = None;
-        let mut tt_depth = 0;
         // A singular-extension test searches this position without one move: the table's
         // entry is about the whole position, so it neither cuts nor is stored here.
         let excluded = self.excluded[ply];
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
             let s = from_tt(hit.score, ply);
-            tt_bound = Some((hit.bound, s));
-            tt_depth = hit.depth;
+            tt_bound = Some((hit.bound, s, hit.depth));
             if !pv_node && hit.depth >= depth && excluded.is_none() {
                 let cut = match hit.bound {
                     Bound::Exact => true,
@@ -449,7 +447,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // static value misjudges threats a search has already read).
         // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
         let tt_eval = prunable && self.params.tt_eval != 0 && self.uses_policy();
-        if let (true, Some((bound, s))) = (tt_eval, tt_bound) {
+        if let (true, Some((bound, s, _))) = (tt_eval, tt_bound) {
             if s.abs() < MATE_BOUND
                 && match bound {
                     Bound::Lower => s > static_eval,
@@ -538,7 +536,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // Singular extension: is the table's move the only one that holds? Tested before the
         // move list is made (the test searches this ply again and would overwrite it).
         let mut tt_extension = 0;
-        if let (Some(m), Some((bound, s))) = (tt_move, tt_bound) {
+        if let (Some(m), Some((bound, s, tt_depth))) = (tt_move, tt_bound) {
             if self.params.se_depth > 0
                 && depth >= self.params.se_depth
                 && excluded.is_none()

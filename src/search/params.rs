@@ -135,13 +135,13 @@ pub struct SearchParams {
     /// over 3,000.
     pub improving: i32,
     /// Singular extension from this many plies from the leaves on (0: off): where the table's
-    /// move failed high (lower bound or exact, searched at least two plies less deep than
+    /// move failed high (lower bound or exact, stored at most two plies shallower than
     /// now), the node is searched without it at half depth against `se_margin` per ply below
     /// its score; if every other move fails low there, the table's move is searched a ply
     /// deeper (it is the only one that holds); if the other moves also reach beta, the node
     /// is cut (multi-cut); if only its score reached beta, it is searched a ply shallower.
     /// Off: from depth 6, margin 4 per ply, against off (20,000 nodes, freestyle, SPRT [0,
-    /// 15]) H0 after 1,882 games, 917-944-21, -5.0 Elo (95%: -20.6 .. +10.6); a fixed depth
+    /// 15]) H0 after 1,881 games, 917-944-20, -5.0 Elo (95%: -20.6 .. +10.6); a fixed depth
     /// costs half as many nodes again. Rapfi finds it worth much at deeper searches than a
     /// 20,000-node move reaches (depth 7-9), which is where it should be measured again.
     pub se_depth: i32,
