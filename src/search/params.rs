@@ -20,7 +20,9 @@ pub struct SearchParams {
     /// one.
     pub use_policy: bool,
     /// Move-ordering weight of the learned policy score, in sixteenths (where the evaluation
-    /// has a policy; it then replaces the hand line values in the order).
+    /// has a policy; it then replaces the hand line values in the order). Both neighbours
+    /// lost with the generation-8 freestyle tables (20,000 nodes, SPRT [0, 15], stopped): 24
+    /// -17.7 Elo (95%: -41.5 .. +5.8) over 824 games, 12 -6.0 (-23.9 .. +11.8) over 1,443.
     pub policy_weight: i32,
     /// Non-forcing moves searched at remaining depth 1, 2, 3 and 4 or more (the weakest
     /// candidates are not searched at all).
@@ -143,7 +145,8 @@ pub struct SearchParams {
     /// Off: from depth 6, margin 4 per ply, against off (20,000 nodes, freestyle, SPRT [0,
     /// 15]) H0 after 1,881 games, 917-944-20, -5.0 Elo (95%: -20.6 .. +10.6); a fixed depth
     /// costs half as many nodes again. Rapfi finds it worth much at deeper searches than a
-    /// 20,000-node move reaches (depth 7-9), which is where it should be measured again.
+    /// 20,000-node move reaches (depth 7-9); measured again at 100,000 nodes (same setting,
+    /// against off): 1,192 games, 586-581-25, +1.5 (-18.1 .. +21.0), stopped undecided.
     pub se_depth: i32,
     pub se_margin: i32,
     /// Fail-high reduction (0: off): at a non-PV node whose static value beats beta by
@@ -151,7 +154,8 @@ pub struct SearchParams {
     /// node will most likely fail high; a four is still read to its end). Off: at 40 per ply,
     /// against off (20,000 nodes, freestyle, SPRT [0, 15]) +3.2 Elo (95%: -7.5 .. +13.9) over
     /// 4,000 games, 1996-1959-45, undecided when the games ran out (22% fewer nodes at a
-    /// fixed depth).
+    /// fixed depth); at 60 per ply, with the generation-8 freestyle tables, -7.4 (-29.1 ..
+    /// +14.2) over 982 games, 475-496-11, stopped.
     pub fhr_margin: i32,
 }
 
