@@ -330,6 +330,9 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 .collect()
         }
     };
+    if let Some(warning) = openings_reused(pairs, openings.len()) {
+        log::warn!("{warning}");
+    }
     let sprt = match &args.sprt {
         Some(v) if entrants.len() != 2 => {
             bail!("--sprt needs exactly two engines, not {}", v.len())
@@ -482,6 +485,22 @@ fn run_merge(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> anyhow::Result
     Ok(())
 }
 
+/// What to tell the user when a pairing's `rounds` (pairs of games, one per opening) outnumber
+/// the `openings`: the schedule cycles them, and an engine that plays the same position the same
+/// way (a fixed node budget: `strong` whatever its seed) replays games it has already played,
+/// which the score and an SPRT count again as if they were new evidence.
+fn openings_reused(rounds: usize, openings: usize) -> Option<String> {
+    (rounds > openings).then(|| {
+        format!(
+            "{openings} openings for {rounds} games a colour: from game {} on the openings \
+             repeat, and deterministic engines (a node budget) replay the same games, counted \
+             again by the score and the SPRT; give at most {} games or more openings",
+            2 * openings + 1,
+            2 * openings
+        )
+    })
+}
+
 /// `sente openings`: writes generated gomoku/renju openings, one per line in the glued `h8i9j7`
 /// form that both `sente match --openings` and c-gomoku-cli (`-openings type=pos`) read.
 #[derive(clap::Args, Debug)]
@@ -590,5 +609,19 @@ impl BalanceArgs {
             nodes,
             margin: self.balance_margin,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::openings_reused;
+
+    #[test]
+    fn reused_openings_are_reported_from_the_first_repeated_game() {
+        // 1,000 openings hold 2,000 distinct games of one pairing (each with both colours).
+        assert_eq!(openings_reused(1000, 1000), None);
+        let warning = openings_reused(2000, 1000).expect("4,000 games on 1,000 openings repeat");
+        assert!(warning.contains("from game 2001 on"), "{warning}");
+        assert!(warning.contains("at most 2000 games"), "{warning}");
     }
 }

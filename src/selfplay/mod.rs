@@ -479,20 +479,37 @@ mod tests {
         assert!(budgets.iter().all(|&b| (700..=1300).contains(&b)));
         assert!(budgets.iter().any(|&b| b < 900) && budgets.iter().any(|&b| b > 1100));
         assert_eq!(jittered(1000, 0, &mut rng), 1000);
-        // The same job (same opening) with and without jitter: another game, and the header
-        // names the setting so the two runs never share a file.
+        // The same jobs (same openings) with and without jitter: other games (a short forced
+        // game may come out the same, so several jobs), and the header names the setting so
+        // the two runs never share a file.
         let mut a = args(Path::new("unused"), 1, "1/1");
         let mut player = gomoku_player(&a.level, a.seed).unwrap();
-        let plain = play_job(&a, Rule::Renju, (2, 4), 7, player.as_mut(), None).unwrap();
+        let jobs = 4..10;
+        let plain: Vec<_> = jobs
+            .clone()
+            .map(|job| play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap())
+            .collect();
         a.jitter = 50;
-        let varied = play_job(&a, Rule::Renju, (2, 4), 7, player.as_mut(), None).unwrap();
-        assert_eq!(plain.opening, varied.opening);
-        assert_ne!(plain.moves, varied.moves);
-        let again = play_job(&a, Rule::Renju, (2, 4), 7, player.as_mut(), None).unwrap();
-        assert_eq!(
-            varied.moves, again.moves,
-            "jitter is drawn from the job's seed"
-        );
+        let varied: Vec<_> = jobs
+            .clone()
+            .map(|job| play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap())
+            .collect();
+        assert!(plain
+            .iter()
+            .zip(&varied)
+            .all(|(p, v)| p.opening == v.opening));
+        let changed = plain
+            .iter()
+            .zip(&varied)
+            .filter(|(p, v)| p.moves != v.moves);
+        assert!(changed.count() >= 2, "jitter changed too few of the games");
+        for (job, first) in jobs.zip(&varied) {
+            let again = play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap();
+            assert_eq!(
+                first.moves, again.moves,
+                "jitter is drawn from the job's seed"
+            );
+        }
         assert!(header(&a, Rule::Renju, (2, 4)).ends_with(" jitter=50"));
     }
 
