@@ -484,32 +484,24 @@ mod tests {
         // the two runs never share a file.
         let mut a = args(Path::new("unused"), 1, "1/1");
         let mut player = gomoku_player(&a.level, a.seed).unwrap();
-        let jobs = 4..10;
-        let plain: Vec<_> = jobs
-            .clone()
-            .map(|job| play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap())
-            .collect();
+        let mut play_jobs = |a: &SelfplayArgs| -> Vec<GameLine> {
+            (4..10)
+                .map(|job| play_job(a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap())
+                .collect()
+        };
+        let plain = play_jobs(&a);
         a.jitter = 50;
-        let varied: Vec<_> = jobs
-            .clone()
-            .map(|job| play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap())
-            .collect();
-        assert!(plain
-            .iter()
-            .zip(&varied)
-            .all(|(p, v)| p.opening == v.opening));
-        let changed = plain
-            .iter()
-            .zip(&varied)
-            .filter(|(p, v)| p.moves != v.moves);
-        assert!(changed.count() >= 2, "jitter changed too few of the games");
-        for (job, first) in jobs.zip(&varied) {
-            let again = play_job(&a, Rule::Renju, (2, 4), job, player.as_mut(), None).unwrap();
-            assert_eq!(
-                first.moves, again.moves,
-                "jitter is drawn from the job's seed"
-            );
-        }
+        let varied = play_jobs(&a);
+        let pairs = || plain.iter().zip(&varied);
+        assert!(pairs().all(|(p, v)| p.opening == v.opening));
+        let changed = pairs().filter(|(p, v)| p.moves != v.moves).count();
+        assert!(changed >= 2, "jitter changed too few of the games");
+        let moves = |games: &[GameLine]| games.iter().map(|g| g.moves.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            moves(&varied),
+            moves(&play_jobs(&a)),
+            "jitter is drawn from the job's seed"
+        );
         assert!(header(&a, Rule::Renju, (2, 4)).ends_with(" jitter=50"));
     }
 
