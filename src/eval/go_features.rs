@@ -14,7 +14,15 @@
 //! - `atari`: atari on an enemy string, and whether a ladder then takes it;
 //! - `self_atari`: the new string would be in atari capturing nothing: one stone, or more;
 //! - `line`: distance to the nearest edge, 1..=5 (5 and beyond);
-//! - `libs`: liberties of the new string, 1..=5 (5 and beyond).
+//! - `libs`: liberties of the new string, 1..=5 (5 and beyond);
+//! - `open_line`: on boards of 13 and more, while fewer than a tenth of the points hold stones,
+//!   the distance to the nearest edge again, 1..=5 (0 otherwise): the opening's third and
+//!   fourth lines are worth more than `line` alone can say, fitted on every board size;
+//! - `near`: on boards of 13 and more, how far the nearest stone of either colour is
+//!   (Chebyshev distance 1..=4, 5 when none is that close; 0 on smaller boards): contact
+//!   play against a move in the open.
+//!
+//! The last two are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
 
 use crate::eval::go_ladder::LadderReader;
 use crate::rules::go::board::GoBoard;
@@ -22,7 +30,7 @@ use crate::rules::go::nbr3::SLOTS;
 use crate::rules::go::Point;
 
 /// The feature groups, in the order of [`Features`].
-pub const GROUPS: [&str; 9] = [
+pub const GROUPS: [&str; GROUP_COUNT] = [
     "pat3",
     "last",
     "prev",
@@ -32,17 +40,22 @@ pub const GROUPS: [&str; 9] = [
     "self_atari",
     "line",
     "libs",
+    "open_line",
+    "near",
 ];
+
+/// Number of feature groups.
+pub const GROUP_COUNT: usize = 11;
 
 /// Number of levels of each group but `pat3` (whose levels are the canonical codes,
 /// below [`PAT3_CODES`]).
-pub const SMALL_LEVELS: [u32; 9] = [0, 18, 18, 7, 4, 3, 3, 6, 6];
+pub const SMALL_LEVELS: [u32; GROUP_COUNT] = [0, 18, 18, 7, 4, 3, 3, 6, 6, 6, 6];
 
 /// Bound of the canonical 3x3 codes (six cell values in each of eight slots).
 pub const PAT3_CODES: u32 = 6 * 6 * 6 * 6 * 6 * 6 * 6 * 6;
 
 /// One candidate's level in each group.
-pub type Features = [u32; 9];
+pub type Features = [u32; GROUP_COUNT];
 
 /// For each of the eight symmetries, where each slot of [`SLOTS`] goes.
 fn slot_maps() -> [[usize; 8]; 8] {
@@ -227,6 +240,19 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
         .min(y)
         .min(board.width() - 1 - x)
         .min(board.height() - 1 - y);
+    let line = (edge + 1).min(5) as u32;
+    let big = board.width().min(board.height()) >= BIG_BOARD;
+    let points = board.width() * board.height();
+    let open_line = if big && board.stone_count() * OPENING_SHARE < points {
+        line
+    } else {
+        0
+    };
+    let near = if big {
+        nearest_stone_level(board, x, y)
+    } else {
+        0
+    };
     [
         canonical_pat3(cells),
         distance_level(board, p, board.last_move().map(|(q, _)| q)),
@@ -235,9 +261,49 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
         escape,
         atari,
         self_atari,
-        (edge + 1).min(5) as u32,
+        line,
         libs.clamp(1, 5) as u32,
+        open_line,
+        near,
     ]
+}
+
+/// The smallest board side that gets the `open_line` and `near` features.
+const BIG_BOARD: usize = 13;
+
+/// The opening lasts while fewer than one point in this many holds a stone.
+const OPENING_SHARE: usize = 10;
+
+/// The farthest stone `near` tells apart (level 5: none this close).
+const NEAR_REACH: usize = 4;
+
+/// The Chebyshev distance from (`x`, `y`) to the nearest stone, 1..=[`NEAR_REACH`], or
+/// `NEAR_REACH + 1` when none is that close. Rings are read outwards, so a crowded point costs
+/// one ring.
+fn nearest_stone_level(board: &GoBoard, x: usize, y: usize) -> u32 {
+    let (w, h) = (board.width() as isize, board.height() as isize);
+    let (x, y) = (x as isize, y as isize);
+    let stone = |cx: isize, cy: isize| {
+        cx >= 0
+            && cy >= 0
+            && cx < w
+            && cy < h
+            && board
+                .point(cx as usize, cy as usize)
+                .is_some_and(|q| !board.is_empty(q))
+    };
+    for d in 1..=NEAR_REACH as isize {
+        for k in -d..=d {
+            if stone(x + k, y - d)
+                || stone(x + k, y + d)
+                || stone(x - d, y + k)
+                || stone(x + d, y + k)
+            {
+                return d as u32;
+            }
+        }
+    }
+    NEAR_REACH as u32 + 1
 }
 
 /// Whether the enemy string with head `h` (in atari) touches an own string in atari.
@@ -307,5 +373,44 @@ mod tests {
         for (g, &n) in SMALL_LEVELS.iter().enumerate().skip(1) {
             assert!(far[g] < n && f[g] < n, "group {}", GROUPS[g]);
         }
+    }
+
+    #[test]
+    fn big_boards_read_the_opening_line_and_the_nearest_stone() {
+        let g = game_with_stones(19, "D4 Q16", "Q4");
+        let b = g.board();
+        let mut l = LadderReader::new();
+        let black = Color::Black as u8;
+        // (open_line, near) of black's candidates with three stones on the board.
+        let mut f = |s: &str| {
+            let f = features(b, &mut l, at(b, s), black);
+            (f[9], f[10])
+        };
+        assert_eq!(f("C16"), (3, 5), "open third line, nothing within four");
+        assert_eq!(f("D5"), (4, 1), "touches D4");
+        assert_eq!(f("F4"), (4, 2), "two from D4");
+        assert_eq!(f("K10"), (5, 5), "centre: line 5+, open");
+        assert_eq!(f("Q8"), (4, 4), "four below Q4's line");
+        // Past the opening (a tenth of 361 points), open_line is 0; near stays.
+        let mut many = Vec::new();
+        for x in [
+            "A", "B", "C", "D", "E", "F", "G", "H", "J", "K", "L", "M", "N", "O", "P", "Q", "R",
+            "S", "T",
+        ] {
+            for y in [1, 2] {
+                many.push(format!("{x}{y}"));
+            }
+        }
+        let g = game_with_stones(19, &many.join(" "), "");
+        let b = g.board();
+        let far = features(b, &mut l, at(b, "K10"), black);
+        assert_eq!((far[9], far[10]), (0, 5));
+        let close = features(b, &mut l, at(b, "K5"), black);
+        assert_eq!((close[9], close[10]), (0, 3));
+        // 9x9 keeps both at 0, so its priors are those of the table without them.
+        let g = game_with_stones(9, "E5", "");
+        let b = g.board();
+        let f = features(b, &mut l, at(b, "E6"), black);
+        assert_eq!((f[9], f[10]), (0, 0));
     }
 }

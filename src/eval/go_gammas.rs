@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use crate::eval::go_features::{Features, GROUPS, PAT3_CODES, SMALL_LEVELS};
+use crate::eval::go_features::{Features, GROUPS, GROUP_COUNT, PAT3_CODES, SMALL_LEVELS};
 use crate::eval::learned::fnv1a;
 
 /// The first line of every gammas file.
@@ -30,7 +30,7 @@ pub const GAMMAS_MAGIC: &str = "# sente-go-gammas v1";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gammas {
     /// `small[g][level]` for every group but `pat3` (index 0, empty).
-    small: [Vec<f32>; 9],
+    small: [Vec<f32>; GROUP_COUNT],
     pat3: HashMap<u32, f32>,
     /// The `# key=value` lines, without the `# `.
     pub provenance: String,
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(back.get("seed"), Some("3"));
         assert_eq!(back.gamma(0, 77), 2.5);
         assert_eq!(back.gamma(0, 78), 1.0);
-        let f = [77, 0, 0, 1, 0, 0, 0, 1, 1];
+        let f = [77, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0];
         assert_eq!(back.strength(&f), 100.0);
         let flipped = text.replace("pat3 77 2.5", "pat3 77 3.5");
         assert!(Gammas::parse(&flipped).unwrap_err().contains("checksum"));

@@ -8,7 +8,9 @@
 //! played wins the competition among them with probability strength / sum of strengths. The
 //! gammas are fitted by minorization-maximization, one group at a time, each level with a
 //! prior of one virtual win and one virtual loss against a gamma of 1 (so rare levels stay
-//! near 1). Games are split into training and held-out sets by a hash of (seed, board size,
+//! near 1), or, with `--init`, against that table's gamma of the level (so a refit on a little
+//! new data moves a level away from the table in force only as far as the data says).
+//! `--fit` names the groups to fit; the others keep their `--init` gammas. Games are split into training and held-out sets by a hash of (seed, board size,
 //! job), so no position of a held-out game is trained on.
 
 use std::collections::HashMap;
@@ -17,10 +19,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use super::{data_line, file_name};
-use crate::eval::go_features::{features, Features, GROUPS, SMALL_LEVELS};
+use crate::eval::go_features::{features, Features, GROUPS, GROUP_COUNT, SMALL_LEVELS};
 use crate::eval::go_gammas::Gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::{PriorReader, PriorWeights};
+use crate::eval::learned::fnv1a;
 use crate::rules::go::{GoGame, GoMove};
 use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
 
@@ -38,6 +41,13 @@ pub struct GoTrainArgs {
     /// Rounds of minorization-maximization (each updates every group once).
     #[arg(long, default_value_t = 20)]
     pub iterations: usize,
+    /// Start from this gammas file (the table in force) instead of every gamma 1.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Fit only these groups (comma-separated names of `eval::go_features::GROUPS`); the
+    /// others keep their `--init` gammas. Default: every group.
+    #[arg(long, value_delimiter = ',')]
+    pub fit: Vec<String>,
 }
 
 /// One position: its candidates' dense feature ids, the move played among them, and the rank
@@ -56,23 +66,23 @@ struct Position {
 /// Every position's candidates, features as dense ids.
 #[derive(Default)]
 struct Data {
-    cands: Vec<[u32; 9]>,
+    cands: Vec<[u32; GROUP_COUNT]>,
     train: Vec<Position>,
     held: Vec<Position>,
 }
 
 /// Dense ids of feature levels: the small groups' levels first, then each `pat3` code seen.
 struct Ids {
-    offset: [u32; 9],
+    offset: [u32; GROUP_COUNT],
     pat3: HashMap<u32, u32>,
     next: u32,
 }
 
 impl Ids {
     fn new() -> Ids {
-        let mut offset = [0u32; 9];
+        let mut offset = [0u32; GROUP_COUNT];
         let mut at = 0;
-        for g in 1..9 {
+        for g in 1..GROUP_COUNT {
             offset[g] = at;
             at += SMALL_LEVELS[g];
         }
@@ -83,14 +93,14 @@ impl Ids {
         }
     }
 
-    fn dense(&mut self, f: &Features) -> [u32; 9] {
-        let mut d = [0u32; 9];
+    fn dense(&mut self, f: &Features) -> [u32; GROUP_COUNT] {
+        let mut d = [0u32; GROUP_COUNT];
         let next = &mut self.next;
         d[0] = *self.pat3.entry(f[0]).or_insert_with(|| {
             *next += 1;
             *next - 1
         });
-        for g in 1..9 {
+        for g in 1..GROUP_COUNT {
             d[g] = self.offset[g] + f[g];
         }
         d
@@ -99,7 +109,7 @@ impl Ids {
     /// (group, level) of every dense id.
     fn levels(&self) -> Vec<(usize, u32)> {
         let mut out = vec![(0, 0); self.next as usize];
-        for g in 1..9 {
+        for g in 1..GROUP_COUNT {
             for l in 0..SMALL_LEVELS[g] {
                 out[(self.offset[g] + l) as usize] = (g, l);
             }
@@ -114,19 +124,58 @@ impl Ids {
 /// The `sente go-train` command that reproduces `args`, files by name.
 fn command_line(args: &GoTrainArgs) -> String {
     let data: Vec<String> = args.data.iter().map(|p| file_name(p)).collect();
-    format!(
+    let mut line = format!(
         "sente go-train --data {} --out {} --seed {} --holdout {} --iterations {}",
         data.join(" "),
         file_name(&args.out),
         args.split.seed,
         args.split.holdout,
         args.iterations
-    )
+    );
+    if let Some(init) = &args.init {
+        line.push_str(&format!(" --init {}", file_name(init)));
+    }
+    if !args.fit.is_empty() {
+        line.push_str(&format!(" --fit {}", args.fit.join(",")));
+    }
+    line
+}
+
+/// Which groups `--fit` names (every group when it names none).
+fn groups_to_fit(names: &[String]) -> anyhow::Result<[bool; GROUP_COUNT]> {
+    if names.is_empty() {
+        return Ok([true; GROUP_COUNT]);
+    }
+    let mut fit = [false; GROUP_COUNT];
+    for name in names {
+        let g = GROUPS.iter().position(|&x| x == name).with_context(|| {
+            format!(
+                "--fit: no feature group {name:?} (groups: {})",
+                GROUPS.join(", ")
+            )
+        })?;
+        fit[g] = true;
+    }
+    Ok(fit)
 }
 
 /// Runs `sente go-train`.
 pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     let command = command_line(&args);
+    let fit_groups = groups_to_fit(&args.fit)?;
+    let init = match &args.init {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let table =
+                Gammas::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some((table, fnv1a(text.as_bytes()), file_name(path)))
+        }
+        None => None,
+    };
+    if init.is_none() && fit_groups.contains(&false) {
+        bail!("--fit leaves groups unfitted: give their gammas with --init");
+    }
     let mut data = Data::default();
     let mut ids = Ids::new();
     let mut ladders = LadderReader::new();
@@ -170,15 +219,43 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
         ids.pat3.len()
     );
     let levels = ids.levels();
-    let gammas = fit(&data, &levels, args.iterations);
+    let start: Vec<f64> = match &init {
+        Some((table, ..)) => levels
+            .iter()
+            .map(|&(g, l)| table.gamma(g, l) as f64)
+            .collect(),
+        None => vec![1.0; levels.len()],
+    };
+    if init.is_some() {
+        eprintln!("--init table: {}", Report::of(&data, &start).text());
+    }
+    let gammas = fit(&data, &levels, start, &fit_groups, args.iterations);
     let report = Report::of(&data, &gammas);
     eprintln!("{}", report.text());
-    let mut table = Gammas::neutral();
+    // The groups not fitted keep their --init gammas, levels this data never showed included.
+    let mut table = match &init {
+        Some((t, ..)) => t.clone(),
+        None => Gammas::neutral(),
+    };
     for (id, &(g, l)) in levels.iter().enumerate() {
-        table.set(g, l, gammas[id] as f32);
+        if fit_groups[g] {
+            table.set(g, l, gammas[id] as f32);
+        }
     }
+    // The --init table's own provenance follows as init.* lines, so the chain of refits back
+    // to the first data stays on record.
+    let init_line = match &init {
+        Some((t, sum, name)) => {
+            let mut s = format!("init={name}: fnv1a {sum:016x}\n");
+            for line in t.provenance.lines() {
+                s.push_str(&format!("init.{line}\n"));
+            }
+            s
+        }
+        None => String::new(),
+    };
     table.provenance = format!(
-        "command={command}\n{data_lines}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\n{}",
+        "command={command}\n{data_lines}{init_line}seed={}\ngames={games}\npositions={}\nheld_out={}\ndate={}\n{}",
         args.split.seed,
         data.train.len(),
         data.held.len(),
@@ -272,14 +349,21 @@ fn rank_of<K>(keys: &[K], at: usize, cmp: impl Fn(&K, &K) -> std::cmp::Ordering)
         .count()
 }
 
-fn strength(gammas: &[f64], c: &[u32; 9]) -> f64 {
+fn strength(gammas: &[f64], c: &[u32; GROUP_COUNT]) -> f64 {
     c.iter().map(|&i| gammas[i as usize]).product()
 }
 
 /// Minorization-maximization over the training positions (see the module doc).
-fn fit(data: &Data, levels: &[(usize, u32)], iterations: usize) -> Vec<f64> {
+fn fit(
+    data: &Data,
+    levels: &[(usize, u32)],
+    start: Vec<f64>,
+    groups: &[bool; GROUP_COUNT],
+    iterations: usize,
+) -> Vec<f64> {
     let n = levels.len();
-    let mut gammas = vec![1.0f64; n];
+    let anchor = start.clone();
+    let mut gammas = start;
     let mut wins = vec![0.0f64; n];
     for p in &data.train {
         for &i in &data.cands[p.first + p.played] {
@@ -288,7 +372,7 @@ fn fit(data: &Data, levels: &[(usize, u32)], iterations: usize) -> Vec<f64> {
     }
     let mut den = vec![0.0f64; n];
     for it in 0..iterations {
-        for g in 0..GROUPS.len() {
+        for g in (0..GROUP_COUNT).filter(|&g| groups[g]) {
             den.fill(0.0);
             for p in &data.train {
                 let cands = &data.cands[p.first..p.first + p.n];
@@ -300,8 +384,9 @@ fn fit(data: &Data, levels: &[(usize, u32)], iterations: usize) -> Vec<f64> {
             }
             for (i, &(group, _)) in levels.iter().enumerate() {
                 if group == g {
-                    // One virtual win and one virtual loss against a gamma of 1.
-                    gammas[i] = (wins[i] + 1.0) / (den[i] + 2.0 / (1.0 + gammas[i]));
+                    // One virtual win and one virtual loss against the starting gamma (1
+                    // without --init): alone, they hold the level there.
+                    gammas[i] = (wins[i] + 1.0) / (den[i] + 2.0 / (anchor[i] + gammas[i]));
                 }
             }
         }
@@ -317,7 +402,7 @@ fn fit(data: &Data, levels: &[(usize, u32)], iterations: usize) -> Vec<f64> {
 }
 
 /// Mean negative log-probability of the played moves.
-fn log_loss(positions: &[Position], cands: &[[u32; 9]], gammas: &[f64]) -> f64 {
+fn log_loss(positions: &[Position], cands: &[[u32; GROUP_COUNT]], gammas: &[f64]) -> f64 {
     let sum: f64 = positions
         .iter()
         .map(|p| {
@@ -394,15 +479,15 @@ mod tests {
         assert_eq!(rank_of(&keys, 3, cmp), 3);
     }
 
-    #[test]
-    fn the_fit_learns_that_the_played_feature_wins() {
-        // Two candidates per position: the played one always has `capture` level 1.
+    /// Forty two-candidate positions on a `size` board: the played one always has `capture`
+    /// level 1, `libs` varies; every fourth position is held out.
+    fn capture_always_wins(size: usize) -> (Data, Ids) {
         let mut data = Data::default();
         let mut ids = Ids::new();
         for k in 0..40 {
             let first = data.cands.len();
-            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3];
-            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3];
+            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0];
+            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0];
             a[8] = 1 + k % 3;
             data.cands.push(ids.dense(&a));
             data.cands.push(ids.dense(&b));
@@ -411,7 +496,7 @@ mod tests {
                 n: 2,
                 played: 0,
                 hand_rank: 1,
-                size: 9,
+                size,
             };
             if k % 4 == 0 {
                 data.held.push(pos);
@@ -419,13 +504,53 @@ mod tests {
                 data.train.push(pos);
             }
         }
+        (data, ids)
+    }
+
+    #[test]
+    fn the_fit_learns_that_the_played_feature_wins() {
+        let (data, ids) = capture_always_wins(9);
         let levels = ids.levels();
-        let gammas = fit(&data, &levels, 10);
+        let gammas = fit(
+            &data,
+            &levels,
+            vec![1.0; levels.len()],
+            &[true; GROUP_COUNT],
+            10,
+        );
         let capture = |l: u32| gammas[(ids.offset[3] + l) as usize];
         assert!(capture(1) > 10.0 * capture(0));
         let r = Report::of(&data, &gammas);
         assert_eq!(r.rows[0].1, 10);
         assert_eq!((r.rows[0].2, r.rows[0].4), (1.0, 0.0));
         assert!(r.loss < 0.2);
+    }
+
+    #[test]
+    fn a_refit_of_some_groups_keeps_the_others_and_leans_on_the_init_table() {
+        let (data, ids) = capture_always_wins(19);
+        let levels = ids.levels();
+        let start: Vec<f64> = levels
+            .iter()
+            .map(|&(g, _)| if g == 8 { 2.0 } else { 1.0 })
+            .collect();
+        let mut only_capture = [false; GROUP_COUNT];
+        only_capture[3] = true;
+        let gammas = fit(&data, &levels, start.clone(), &only_capture, 10);
+        for (i, &(g, _)) in levels.iter().enumerate() {
+            if g != 3 {
+                assert_eq!(gammas[i], start[i], "group {} moved", GROUPS[g]);
+            }
+        }
+        let capture = |gammas: &[f64], l: u32| gammas[(ids.offset[3] + l) as usize];
+        assert!(capture(&gammas, 1) > 10.0 * capture(&gammas, 0));
+        // A level the data never shows stays at its starting gamma, not at 1.
+        let mut anchored = start.clone();
+        anchored[(ids.offset[3] + 5) as usize] = 4.0;
+        let gammas = fit(&data, &levels, anchored, &only_capture, 10);
+        assert!((capture(&gammas, 5) - 4.0).abs() < 1e-9);
+        assert!(groups_to_fit(&["near".into(), "pat3".into()]).unwrap()[10]);
+        assert!(groups_to_fit(&["nearby".into()]).is_err());
+        assert_eq!(groups_to_fit(&[]).unwrap(), [true; GROUP_COUNT]);
     }
 }
