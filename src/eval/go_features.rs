@@ -281,13 +281,11 @@ const NEAR_REACH: usize = 4;
 /// `NEAR_REACH + 1` when none is that close. Rings are read outwards, so a crowded point costs
 /// one ring.
 fn nearest_stone_level(board: &GoBoard, x: usize, y: usize) -> u32 {
-    let (w, h) = (board.width() as isize, board.height() as isize);
     let (x, y) = (x as isize, y as isize);
+    // `point` refuses the far sides; the near ones are negative here.
     let stone = |cx: isize, cy: isize| {
         cx >= 0
             && cy >= 0
-            && cx < w
-            && cy < h
             && board
                 .point(cx as usize, cy as usize)
                 .is_some_and(|q| !board.is_empty(q))

@@ -10,8 +10,9 @@
 //! prior of one virtual win and one virtual loss against a gamma of 1 (so rare levels stay
 //! near 1), or, with `--init`, against that table's gamma of the level (so a refit on a little
 //! new data moves a level away from the table in force only as far as the data says).
-//! `--fit` names the groups to fit; the others keep their `--init` gammas. Games are split into training and held-out sets by a hash of (seed, board size,
-//! job), so no position of a held-out game is trained on.
+//! `--fit` names the groups to fit; the others keep their `--init` gammas. Games are split
+//! into training and held-out sets by a hash of (seed, board size, job), so no position of a
+//! held-out game is trained on.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
