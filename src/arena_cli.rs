@@ -76,6 +76,11 @@ pub struct MatchArgs {
     /// Komi for Go (area scoring).
     #[arg(long, default_value_t = 7.5)]
     pub komi: f32,
+    /// Go handicap: black gets this many stones on GTP's fixed handicap points (2-9; engines
+    /// are told `fixed_handicap`) and white moves first. Set --komi too (0.5 is usual): the
+    /// count gives white no bonus for the stones, as GNU Go's Chinese rules do not.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: usize,
     /// Openings file: one opening per line (`h8 i9`, `7,7 8,8`, Go: `D4 F6`).
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -156,25 +161,27 @@ fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
         args.size.as_deref(),
         &args.rule,
         args.komi,
+        args.handicap,
         &args.tc,
     )
 }
 
-/// The game setup of a game name, `--size`, `--rule`, komi and `--tc`.
+/// The game setup of a game name, `--size`, `--rule`, komi, handicap and `--tc`.
 fn setup_of(
     game: &str,
     size: Option<&str>,
     rule: &str,
     komi: f32,
+    handicap: usize,
     tc: &str,
 ) -> anyhow::Result<GameSetup> {
     let game = GameName::from_name(game).ok_or_else(|| anyhow!("unknown game"))?;
     /// The game's own defaults and checks.
-    struct Checked<'a>(GameName, Option<&'a str>, &'a str, f32, &'a str);
+    struct Checked<'a>(GameName, Option<&'a str>, &'a str, f32, usize, &'a str);
     impl GameVisitor for Checked<'_> {
         type Out = anyhow::Result<GameSetup>;
         fn visit<P: GamePosition>(self) -> Self::Out {
-            let Checked(game, size, rule, komi, tc) = self;
+            let Checked(game, size, rule, komi, handicap, tc) = self;
             let (width, height) = match size {
                 Some(s) => parse_size(s).context("--size takes N or WxH")?,
                 None => (P::default_side(game), P::default_side(game)),
@@ -187,15 +194,29 @@ fn setup_of(
                 width,
                 height,
                 komi,
+                handicap: 0,
                 tc,
             };
             if P::start(&setup.board()).is_none() {
                 bail!("{} cannot be played on {width}x{height}", game.name());
             }
+            if handicap == 0 {
+                return Ok(setup);
+            }
+            if game != GameName::Go {
+                bail!("--handicap: only Go takes a handicap");
+            }
+            let setup = GameSetup { handicap, ..setup };
+            if P::start(&setup.board()).is_none() {
+                bail!(
+                    "--handicap: {width}x{height} has no fixed handicap of {handicap} stones \
+                     (GTP's fixed_handicap: 2-9 on boards with star points)"
+                );
+            }
             Ok(setup)
         }
     }
-    with_game(game, Checked(game, size, rule, komi, tc))
+    with_game(game, Checked(game, size, rule, komi, handicap, tc))
 }
 
 /// Resolves the engine arguments; engines whose executable is missing are skipped with a
@@ -532,7 +553,7 @@ pub struct OpeningsArgs {
 
 /// Runs `sente openings`.
 pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
-    let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, "0/1")?;
+    let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, 0, "0/1")?;
     let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let openings = balanced_openings(&setup, stones, args.count, &mut rng, args.balance.get())?;

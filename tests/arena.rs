@@ -63,6 +63,13 @@ struct Run {
     stderr: String,
 }
 
+/// `sente match --game go --size SIZE --engines-dir DIR` and `args` ([`sente_match`]).
+fn go_match(dir: &Path, size: &str, args: &[&str], limit: Duration) -> Run {
+    let dir = dir.to_str().unwrap();
+    let head = ["--game", "go", "--size", size, "--engines-dir", dir];
+    sente_match(&[&head[..], args].concat(), limit)
+}
+
 /// Runs `sente match` with `args`, killing it (and failing) after `limit`.
 fn sente_match(args: &[&str], limit: Duration) -> Run {
     let t0 = Instant::now();
@@ -541,14 +548,10 @@ fn match_seeds(mode: &str, seed: &str) -> Vec<String> {
         "gtp",
         "\"go\"",
     );
-    let run = sente_match(
+    let run = go_match(
+        &dir,
+        "9",
         &[
-            "--game",
-            "go",
-            "--size",
-            "9",
-            "--engines-dir",
-            dir.to_str().unwrap(),
             "--engines",
             "seedlog",
             "internal:heuristic",
@@ -583,6 +586,85 @@ fn match_reseeds_gtp_engines_that_have_set_random_seed_each_game() {
     assert!(other.iter().all(|s| !first.contains(s)), "{other:?}");
     // An engine without the command is not sent it and its games are played.
     assert!(match_seeds("silent", "5").is_empty());
+}
+
+#[test]
+fn a_go_handicap_is_placed_by_the_referee_told_over_gtp_and_recorded() {
+    let dir = scratch("handicap");
+    manifest(
+        &dir,
+        "sente-gtp",
+        SENTE,
+        &[
+            "--protocol",
+            "gtp",
+            "--level",
+            "mcts",
+            "--nodes",
+            "200",
+            "--seed",
+            "{seed}",
+        ],
+        "gtp",
+        "\"go\"",
+    );
+    let out = dir.join("out");
+    let run = go_match(
+        &dir,
+        "9",
+        &[
+            "--komi",
+            "0.5",
+            "--handicap",
+            "2",
+            "--engines",
+            "sente-gtp",
+            "internal:heuristic",
+            "--nodes",
+            "200",
+            "--games",
+            "2",
+            "--tc",
+            "0/10",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("komi 0.5 handicap 2"), "{}", run.stdout);
+    // Both games were played to an end on the board: nobody refused the set-up or a move.
+    assert!(!run.stdout.contains("refus"), "{}", run.stdout);
+    for game in ["game-0001.sgf", "game-0002.sgf"] {
+        let sgf = std::fs::read_to_string(out.join(game)).unwrap();
+        // 9x9's two stones are G7 and C3; white moves first.
+        assert!(sgf.contains("KM[0.5]HA[2]AB[gc][cg]"), "{sgf}");
+        assert!(sgf.contains("\n;W["), "{sgf}");
+        let first = sgf.find("\n;").unwrap();
+        assert!(sgf[first..].starts_with("\n;W["), "{sgf}");
+    }
+    // A handicap only Go takes, and only where the board has its points.
+    for (game, size, h) in [("gomoku", "15", "2"), ("go", "7", "5"), ("go", "9", "1")] {
+        let run = sente_match(
+            &[
+                "--game",
+                game,
+                "--size",
+                size,
+                "--handicap",
+                h,
+                "--engines",
+                "internal:heuristic",
+                "internal:heuristic",
+            ],
+            Duration::from_secs(30),
+        );
+        assert!(
+            !run.ok && run.stderr.contains("--handicap"),
+            "{}",
+            run.stderr
+        );
+    }
 }
 
 const GNUGO: &str = "/usr/games/gnugo";
@@ -621,16 +703,12 @@ fn needs_gnugo_go_over_gtp_is_refereed_and_scored() {
         "\"go\"",
     );
     let out = dir.join("out");
-    let run = sente_match(
+    let run = go_match(
+        &dir,
+        "7",
         &[
-            "--game",
-            "go",
-            "--size",
-            "7",
             "--komi",
             "9",
-            "--engines-dir",
-            dir.to_str().unwrap(),
             "--engines",
             "gnugo",
             "stubborn",
@@ -663,14 +741,10 @@ fn needs_gnugo_go_over_gtp_is_refereed_and_scored() {
     );
 
     // GNU Go against itself plays to two passes and is counted by area.
-    let run = sente_match(
+    let run = go_match(
+        &dir,
+        "7",
         &[
-            "--game",
-            "go",
-            "--size",
-            "7",
-            "--engines-dir",
-            dir.to_str().unwrap(),
             "--engines",
             "gnugo",
             dir.join("gnugo.toml").to_str().unwrap(),

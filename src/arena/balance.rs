@@ -187,6 +187,7 @@ mod tests {
             width: 15,
             height: 15,
             komi: 7.5,
+            handicap: 0,
             tc: TimeControl {
                 game_ms: None,
                 increment_ms: 0,

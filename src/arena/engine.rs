@@ -31,6 +31,9 @@ pub struct GameSetup {
     pub height: usize,
     /// Go komi (area scoring); unused elsewhere.
     pub komi: f32,
+    /// Go: black's fixed handicap stones, 0 for none ([`Setup::handicap`]); engines are told
+    /// `fixed_handicap`.
+    pub handicap: usize,
     /// Time control.
     pub tc: TimeControl,
 }
@@ -44,6 +47,7 @@ impl GameSetup {
             width: self.width,
             height: self.height,
             komi: self.komi,
+            handicap: self.handicap,
         }
     }
 }
@@ -97,7 +101,8 @@ pub trait Engine: Send {
     fn name(&self) -> &str;
     /// Gets ready for a new game (starting the process if needed), within `setup_deadline`.
     fn start_game(&mut self, setup: &GameSetup, setup_deadline: Instant) -> Result<(), Fault>;
-    /// The move for `color`, given every move so far (opening included, black first). The
+    /// The move for `color`, given every move so far (opening included, from the setup's start:
+    /// black first, white after a handicap). The
     /// request started at `start`; the answer must come by `start + budget.hard_ms`.
     fn ask(
         &mut self,
@@ -315,6 +320,7 @@ pub(crate) mod tests {
             width: size,
             height: size,
             komi: 7.5,
+            handicap: 0,
             tc: TimeControl {
                 game_ms: None,
                 increment_ms: 0,

@@ -1,5 +1,6 @@
 //! The controller side of GTP v2, as gomill's ringmaster speaks it: on start `protocol_version`
-//! and `name`; per game `boardsize`, `clear_board`, `komi` (Go), the manifest's `gtp_commands`
+//! and `name`; per game `boardsize`, `clear_board`, `komi` and `fixed_handicap` (Go, the
+//! engine's stones checked against the referee's), the manifest's `gtp_commands`
 //! and the clock (`time_settings`); per move the opponent's moves as `play`, `time_left` when a
 //! clock runs, then `genmove`. An engine whose `list_commands` names `set_random_seed` (GNU Go,
 //! sente) is also sent the game's seed ([`Engine::reseed`]) before each game, so a deterministic
@@ -36,6 +37,18 @@ pub struct GtpEngine {
     game_seed: Option<u64>,
     /// Whether the running process listed `set_random_seed`.
     seedable: bool,
+}
+
+/// The referee's handicap stones of `setup` as sorted GTP vertices.
+fn handicap_vertices(setup: &GameSetup) -> Result<Vec<String>, Fault> {
+    use crate::rules::game::GamePosition;
+    let game = crate::rules::go::GoGame::start(&setup.board())
+        .ok_or_else(|| Fault::Refused(format!("no handicap of {} stones here", setup.handicap)))?;
+    let mut names: Vec<String> = (game.setup().iter())
+        .map(|&(p, _)| crate::rules::go::point_name(game.board(), p))
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 /// The seed sent with `set_random_seed`: its low 31 bits, since GNU Go reads the argument as
@@ -200,6 +213,19 @@ impl Engine for GtpEngine {
         if setup.game == GameName::Go {
             self.must(&format!("komi {}", setup.komi), deadline)?;
         }
+        if setup.handicap > 0 {
+            let cmd = format!("fixed_handicap {}", setup.handicap);
+            let placed = self.must(&cmd, deadline)?;
+            let want = handicap_vertices(setup)?;
+            let mut got: Vec<String> = placed.split_whitespace().map(str::to_uppercase).collect();
+            got.sort();
+            if got != want {
+                return Err(Fault::Refused(format!(
+                    "{cmd} placed {placed:?}, not {}",
+                    want.join(" ")
+                )));
+            }
+        }
         // Before the manifest's commands, so that a seed set there still wins.
         match self.game_seed {
             Some(seed) if self.seedable => {
@@ -348,6 +374,33 @@ mod tests {
         assert_eq!(sent, want);
         assert!(gtp_random_seed(big) <= i32::MAX as u64);
         assert_eq!(gtp_random_seed(7), 7);
+    }
+
+    #[test]
+    fn a_handicap_is_told_with_fixed_handicap_and_the_engines_stones_are_checked() {
+        let (mut e, log) = seed_engine("lists");
+        let deadline = || Instant::now() + Duration::from_secs(10);
+        // The script places G7 C3: right for two stones on 9x9 ...
+        let two = GameSetup {
+            handicap: 2,
+            ..loose_setup(GameName::Go, 9)
+        };
+        assert_eq!(e.new_game(&two, deadline()), Ok(()));
+        // ... wrong for three, which the arena refuses rather than play on different boards.
+        let three = GameSetup { handicap: 3, ..two };
+        match e.new_game(&three, deadline()) {
+            Err(Fault::Refused(why)) => assert!(why.contains("C3 C7 G7"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // No handicap: not sent.
+        assert_eq!(
+            e.new_game(&loose_setup(GameName::Go, 9), deadline()),
+            Ok(())
+        );
+        e.shutdown();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let sent: Vec<&str> = text.lines().filter(|l| l.starts_with("fixed_")).collect();
+        assert_eq!(sent, ["fixed_handicap 2", "fixed_handicap 3"], "{text}");
     }
 
     #[test]

@@ -247,6 +247,7 @@ mod tests {
             width: w,
             height: h,
             komi: 7.5,
+            handicap: 0,
             tc: TimeControl {
                 game_ms: None,
                 increment_ms: 0,

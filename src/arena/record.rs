@@ -53,6 +53,9 @@ pub struct Settings {
     pub height: usize,
     /// Go komi.
     pub komi: f32,
+    /// Go handicap stones (0: none; absent from files written before handicaps).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub handicap: usize,
     /// Game clock per side in ms, if any.
     pub game_ms: Option<u64>,
     /// Increment per move in ms.
@@ -101,6 +104,10 @@ pub struct Game {
     pub last_think: Option<(String, u64)>,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 fn parse_mv(s: &str) -> Result<Mv, String> {
     if s == "pass" {
         return Ok(Mv::Pass);
@@ -130,6 +137,7 @@ impl Settings {
             width: s.width,
             height: s.height,
             komi: s.komi,
+            handicap: s.handicap,
             game_ms: s.tc.game_ms,
             increment_ms: s.tc.increment_ms,
             move_ms: s.tc.move_ms,
@@ -170,6 +178,7 @@ impl Settings {
                 width: self.width,
                 height: self.height,
                 komi: self.komi,
+                handicap: self.handicap,
                 tc: TimeControl {
                     game_ms: self.game_ms,
                     increment_ms: self.increment_ms,

@@ -385,6 +385,7 @@ mod tests {
             width: size,
             height: size,
             komi: 0.5,
+            handicap: 0,
             tc: TimeControl {
                 game_ms: None,
                 increment_ms: 0,

@@ -42,6 +42,7 @@ impl TournamentReport {
         let s = &c.setup;
         let rule = match s.game {
             GameName::Gomoku => format!(" {}", s.rule.name()),
+            GameName::Go if s.handicap > 0 => format!(" komi {} handicap {}", s.komi, s.handicap),
             GameName::Go => format!(" komi {}", s.komi),
             _ => String::new(),
         };
@@ -290,7 +291,7 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
         }
     };
     let rules = match s.game {
-        GameName::Go => format!("RU[Chinese]KM[{}]", s.komi),
+        GameName::Go => format!("RU[Chinese]KM[{}]{}", s.komi, handicap_sgf(s)),
         GameName::Ttt => "RU[tic-tac-toe]".into(),
         _ => format!("RU[{}]", s.rule.name()),
     };
@@ -318,6 +319,25 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
         out.push_str(&format!("\n;{c}[{point}]C[{comment}]"));
     }
     out.push_str(")\n");
+    out
+}
+
+/// `HA[n]AB[..]` for a Go game with handicap stones, else nothing.
+fn handicap_sgf(s: &GameSetup) -> String {
+    use crate::rules::game::GamePosition;
+    use crate::rules::go::{GoGame, GoMove};
+    let Some(game) = (s.handicap > 0)
+        .then(|| GoGame::start(&s.board()))
+        .flatten()
+    else {
+        return String::new();
+    };
+    let mut out = format!("HA[{}]AB", s.handicap);
+    for &(p, _) in game.setup() {
+        if let Mv::At(x, y) = game.mv_of(GoMove::Play(p)) {
+            out.push_str(&format!("[{}]", sgf_point(x, y)));
+        }
+    }
     out
 }
 

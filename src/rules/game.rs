@@ -13,7 +13,7 @@
 
 use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, KoRule, Scoring};
 use crate::rules::notation::{gtp_vertex, Mv};
-use crate::rules::{Board, Pos, Position, Rule};
+use crate::rules::{Board, Color, Pos, Position, Rule};
 
 /// Registers the games: `Variant "name" | "alias"... => PositionType;`, one line each.
 macro_rules! games {
@@ -83,6 +83,10 @@ pub struct Setup {
     pub height: usize,
     /// Go komi; unused elsewhere.
     pub komi: f32,
+    /// Go: black's fixed handicap stones (0 for none, else 2-9 where the board has the points,
+    /// placed where GTP's `fixed_handicap` puts them), white then moving first. Every other
+    /// game refuses a handicap.
+    pub handicap: usize,
 }
 
 /// A game's position as the games' common moves ([`Mv`]) reach it.
@@ -130,6 +134,9 @@ pub trait GamePosition: Position + 'static {
 impl GamePosition for Board {
     /// An empty gomoku-family board (tic-tac-toe: 3x3, 3 in a row), if the setup is one.
     fn start(setup: &Setup) -> Option<Board> {
+        if setup.handicap != 0 {
+            return None;
+        }
         match setup.game {
             GameName::Ttt => (setup.width == 3 && setup.height == 3)
                 .then(|| Board::with_k(3, 3, 3, Rule::Freestyle)),
@@ -183,7 +190,8 @@ impl GamePosition for Board {
 /// bottom on the board, from the top in [`Mv`]).
 impl GamePosition for GoGame {
     /// An empty Go game under the referee's rules (Chinese area scoring, positional superko,
-    /// no suicide, the setup's komi), if the setup is Go on a playable board.
+    /// no suicide, the setup's komi, no bonus for handicap stones, as GNU Go counts), with the
+    /// setup's handicap stones, if the setup is Go on a board that has them.
     fn start(setup: &Setup) -> Option<GoGame> {
         let rules = GoRules {
             komi: setup.komi,
@@ -192,9 +200,17 @@ impl GamePosition for GoGame {
             suicide: false,
             ..GoRules::default()
         };
-        (setup.game == GameName::Go)
-            .then(|| GoGame::new(setup.width, setup.height, rules).ok())
-            .flatten()
+        if setup.game != GameName::Go {
+            return None;
+        }
+        let mut game = GoGame::new(setup.width, setup.height, rules).ok()?;
+        if setup.handicap != 0 {
+            let stones: Vec<_> = (game.fixed_handicap_points(setup.handicap)?.into_iter())
+                .map(|p| (p, Color::Black))
+                .collect();
+            game.place_setup(&stones).ok()?;
+        }
+        Some(game)
     }
     fn default_side(_game: GameName) -> usize {
         9
@@ -278,6 +294,7 @@ mod tests {
             width,
             height: width,
             komi: 7.5,
+            handicap: 0,
         };
         struct Starts(Setup);
         impl GameVisitor for Starts {
@@ -297,6 +314,42 @@ mod tests {
             GameName::Go,
             Starts(setup(GameName::Gomoku, 15))
         ));
+    }
+
+    #[test]
+    fn a_go_handicap_puts_black_stones_on_the_gtp_points_and_white_moves() {
+        let setup = |game, width, handicap| Setup {
+            game,
+            rule: Rule::Freestyle,
+            width,
+            height: width,
+            komi: 0.5,
+            handicap,
+        };
+        let g = GoGame::start(&setup(GameName::Go, 9, 2)).unwrap();
+        let names: Vec<String> = (g.setup().iter())
+            .map(|&(p, _)| crate::rules::go::point_name(g.board(), p))
+            .collect();
+        assert_eq!(names, ["G7", "C3"]);
+        assert!(g.setup().iter().all(|&(_, c)| c == Color::Black));
+        assert_eq!(Position::to_move(&g), Color::White);
+        assert_eq!(
+            GoGame::start(&setup(GameName::Go, 19, 9))
+                .unwrap()
+                .setup()
+                .len(),
+            9
+        );
+        // No such handicap on the board (1 stone, 10, 5 on 7x7 has no centre rule): no game.
+        for (side, h) in [(9, 1), (19, 10), (7, 5)] {
+            assert!(
+                GoGame::start(&setup(GameName::Go, side, h)).is_none(),
+                "{side} {h}"
+            );
+        }
+        // Other games take none.
+        assert!(Board::start(&setup(GameName::Gomoku, 15, 2)).is_none());
+        assert!(Board::start(&setup(GameName::Ttt, 3, 2)).is_none());
     }
 
     #[test]

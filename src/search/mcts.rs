@@ -37,7 +37,8 @@
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
 //! - **Playout** from the leaf (the light policy, or with [`MctsConfig::gamma_playouts`] the
 //!   gamma policy of [`super::playout_gamma`]); the area margin (komi and white's handicap
-//!   bonus included, [`GoGame::effective_komi`]) decides the winner, and every node on the path
+//!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
+//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
 //!   and every sibling whose move the same colour played first later in the simulation (AMAF)
 //!   is updated. The gamma playouts stay off: they cost 2.6-3.4x the CPU per simulation
 //!   (raw playouts 3.7-4.7x, `sente bench go`) and lost even at equal playouts, 13x13 at 1000
@@ -97,7 +98,7 @@ use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use super::mcts_config::MctsConfig;
-use super::mcts_config::{widened, widens};
+use super::mcts_config::{dynamic_komi, widened, widens};
 use super::mcts_root::{clear_choice, decided, root_moves};
 pub use super::mcts_root::{RootMove, SearchResult};
 use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
@@ -321,7 +322,14 @@ impl Mcts {
             filter_depth: self.filter_depth,
             root_board: &root_board,
             color,
-            komi: game.effective_komi(),
+            komi: game.effective_komi()
+                + dynamic_komi(
+                    &self.cfg,
+                    game.handicap_stones(),
+                    game.moves().len(),
+                    board.width() * board.height(),
+                    color,
+                ),
             ending: if reporting.ownership {
                 Ending::ToTheEnd
             } else {
@@ -1033,6 +1041,43 @@ mod tests {
         assert_eq!(a.playouts, 2000);
         let total: u64 = a.moves.iter().map(|m| m.visits).sum();
         assert_eq!(total, 2000);
+    }
+
+    #[test]
+    fn dynamic_komi_gives_white_back_its_handicap_in_the_search_only() {
+        // 9x9, four handicap stones, komi 0.5: white, to move, is far behind.
+        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
+        let stones: Vec<_> = (g.fixed_handicap_points(4).unwrap().into_iter())
+            .map(|p| (p, Color::Black))
+            .collect();
+        g.place_setup(&stones).unwrap();
+        g.set_komi(0.5);
+        let plain = run(&mut Mcts::new(5), &g, Color::White, 3000);
+        let cfg = MctsConfig {
+            dyn_komi_stone: 7.0,
+            dyn_komi_sides: 3,
+            ..MctsConfig::default()
+        };
+        let dynamic = run(&mut Mcts::with_config(cfg, 5), &g, Color::White, 3000);
+        // 28 points of dynamic komi turn a hopeless count into a fight.
+        assert!(
+            plain.winrate() < 0.35,
+            "{} {}",
+            plain.winrate(),
+            dynamic.winrate()
+        );
+        assert!(
+            dynamic.winrate() > plain.winrate() + 0.2,
+            "{} vs {}",
+            dynamic.winrate(),
+            plain.winrate()
+        );
+        // Without a handicap the setting changes nothing: the same search, move for move.
+        let mut even = GoGame::new(9, 9, GoRules::default()).unwrap();
+        even.play(mv(&even, "E5"), Color::Black).unwrap();
+        let a = run(&mut Mcts::new(3), &even, Color::White, 1000);
+        let b = run(&mut Mcts::with_config(cfg, 3), &even, Color::White, 1000);
+        assert_eq!(a.moves, b.moves);
     }
 
     /// The position of `finds_the_capture_that_saves_a_group`: black must capture on E3.

@@ -267,6 +267,7 @@ fn play_job(
         width: size,
         height: size,
         komi: 0.0,
+        handicap: 0,
         tc: TimeControl {
             game_ms: None,
             increment_ms: 0,
@@ -451,6 +452,7 @@ mod tests {
             width: 15,
             height: 15,
             komi: 0.0,
+            handicap: 0,
             tc: TimeControl {
                 game_ms: None,
                 increment_ms: 0,

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A GTP engine for the arena's seeding tests: it appends every command it gets (without its id)
-# to the file $2 and resigns at every genmove. $1 says whether it has GNU Go's set_random_seed:
+# to the file $2 and resigns at every genmove; fixed_handicap always places G7 C3 (9x9's two
+# stones, whatever was asked, so that the arena's check can be seen to refuse). $1 says whether it has GNU Go's set_random_seed:
 #   lists   lists it in list_commands and accepts it
 #   silent  does not list it and answers it "? unknown command"
 mode=$1
@@ -27,6 +28,7 @@ while IFS= read -r line; do
     set_random_seed)
       if [ "$mode" = lists ]; then printf '=%s \n\n' "$id"; else printf '?%s unknown command\n\n' "$id"; fi ;;
     genmove) printf '=%s resign\n\n' "$id" ;;
+    fixed_handicap) printf '=%s G7 C3\n\n' "$id" ;;
     quit) printf '=%s \n\n' "$id"; exit 0 ;;
     *) printf '=%s \n\n' "$id" ;;
   esac
