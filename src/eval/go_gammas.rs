@@ -183,6 +183,21 @@ mod tests {
     }
 
     #[test]
+    fn the_data_kept_beside_the_table_is_the_data_it_names() {
+        // weights/data/go19-s5.txt is the last fit's data, kept so the fit can be rerun (GNU
+        // Go's games from the same seeds may differ between its builds).
+        let data = include_str!("../../weights/data/go19-s5.txt");
+        let g = Gammas::parse(EMBEDDED).unwrap();
+        let named = g.get("data").expect("a data line");
+        let want = format!(
+            "go19-s5.txt: 11 games; fnv1a {:016x};",
+            fnv1a(data.as_bytes())
+        );
+        assert!(named.starts_with(&want), "{named} vs {want}");
+        assert_eq!(data.lines().filter(|l| !l.starts_with('#')).count(), 11);
+    }
+
+    #[test]
     fn tables_round_trip_and_corruption_is_refused() {
         let mut g = Gammas::neutral();
         g.provenance = "seed=3\n".into();
