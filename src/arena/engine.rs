@@ -50,6 +50,18 @@ impl GameSetup {
             handicap: self.handicap,
         }
     }
+    /// Black's handicap stones as the games' moves, in GTP's order (none without a handicap).
+    pub fn handicap_stones(&self) -> Vec<Mv> {
+        if self.handicap == 0 {
+            return Vec::new();
+        }
+        let Some(game) = crate::rules::go::GoGame::start(&self.board()) else {
+            return Vec::new();
+        };
+        (game.setup().iter())
+            .map(|&(p, _)| game.mv_of(crate::rules::go::GoMove::Play(p)))
+            .collect()
+    }
 }
 
 /// An engine's answer to a move request.

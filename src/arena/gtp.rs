@@ -39,18 +39,6 @@ pub struct GtpEngine {
     seedable: bool,
 }
 
-/// The referee's handicap stones of `setup` as sorted GTP vertices.
-fn handicap_vertices(setup: &GameSetup) -> Result<Vec<String>, Fault> {
-    use crate::rules::game::GamePosition;
-    let game = crate::rules::go::GoGame::start(&setup.board())
-        .ok_or_else(|| Fault::Refused(format!("no handicap of {} stones here", setup.handicap)))?;
-    let mut names: Vec<String> = (game.setup().iter())
-        .map(|&(p, _)| crate::rules::go::point_name(game.board(), p))
-        .collect();
-    names.sort();
-    Ok(names)
-}
-
 /// The seed sent with `set_random_seed`: its low 31 bits, since GNU Go reads the argument as
 /// a C `int` and refuses a negative one.
 pub fn gtp_random_seed(seed: u64) -> u64 {
@@ -216,7 +204,10 @@ impl Engine for GtpEngine {
         if setup.handicap > 0 {
             let cmd = format!("fixed_handicap {}", setup.handicap);
             let placed = self.must(&cmd, deadline)?;
-            let want = handicap_vertices(setup)?;
+            let mut want: Vec<String> = (setup.handicap_stones().into_iter())
+                .map(|mv| gtp_vertex(mv, setup.height))
+                .collect();
+            want.sort();
             let mut got: Vec<String> = placed.split_whitespace().map(str::to_uppercase).collect();
             got.sort();
             if got != want {

@@ -324,17 +324,13 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
 
 /// `HA[n]AB[..]` for a Go game with handicap stones, else nothing.
 fn handicap_sgf(s: &GameSetup) -> String {
-    use crate::rules::game::GamePosition;
-    use crate::rules::go::{GoGame, GoMove};
-    let Some(game) = (s.handicap > 0)
-        .then(|| GoGame::start(&s.board()))
-        .flatten()
-    else {
+    let stones = s.handicap_stones();
+    if stones.is_empty() {
         return String::new();
-    };
+    }
     let mut out = format!("HA[{}]AB", s.handicap);
-    for &(p, _) in game.setup() {
-        if let Mv::At(x, y) = game.mv_of(GoMove::Play(p)) {
+    for mv in stones {
+        if let Mv::At(x, y) = mv {
             out.push_str(&format!("[{}]", sgf_point(x, y)));
         }
     }
