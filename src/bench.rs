@@ -511,7 +511,11 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
                 sum += if cfg.gamma_playouts {
                     playout_with(&gamma, b, color, komi, r, None, Ending::Mercy)
                 } else {
-                    playout_with(&Light, b, color, komi, r, None, Ending::Mercy)
+                    let light = Light {
+                        nakade: cfg.nakade,
+                        two_libs: cfg.two_libs,
+                    };
+                    playout_with(&light, b, color, komi, r, None, Ending::Mercy)
                 } as i64;
             }
             sum

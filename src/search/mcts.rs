@@ -43,7 +43,9 @@
 //!   is updated. The gamma playouts stay off: they cost 2.6-3.4x the CPU per simulation
 //!   (raw playouts 3.7-4.7x, `sente bench go`) and lost even at equal playouts, 13x13 at 1000
 //!   a move, 2 opening stones, SPRT [0, 40]: H0 after 58 games, 19-39, -124.9 Elo (95%:
-//!   -233.5 .. -36.0).
+//!   -233.5 .. -36.0). The light policy's optional nakade and two-liberty stages
+//!   ([`MctsConfig::nakade`], [`MctsConfig::two_libs`]) stay off too: nothing gained at equal
+//!   playouts on 9x9, and slower playouts.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1
@@ -105,7 +107,7 @@ use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout, playout_with, Ending, PlayoutTrace, Rng,
+    add_owners, area_margin, mean_owners, playout_with, Ending, Light, PlayoutTrace, Rng,
 };
 use crate::search::playout_gamma::GammaPolicy;
 
@@ -221,6 +223,8 @@ struct Ctx<'a> {
     ending: Ending,
     /// The gamma playout policy, when [`MctsConfig::gamma_playouts`] (else the light one).
     gamma_policy: Option<GammaPolicy>,
+    /// The light playout policy, used when there is no gamma policy.
+    light: Light,
     /// Several threads: visits are counted with a locked add.
     shared: bool,
 }
@@ -339,6 +343,10 @@ impl Mcts {
                 .cfg
                 .gamma_playouts
                 .then(|| GammaPolicy::with_rest(self.cfg.gamma_rest)),
+            light: Light {
+                nakade: self.cfg.nakade,
+                two_libs: self.cfg.two_libs,
+            },
             shared: self.workers.len() > 1,
         };
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
@@ -685,7 +693,9 @@ impl Worker {
                 Some(policy) => {
                     playout_with(&policy, scratch, to_move, ctx.komi, rng, trace, ctx.ending)
                 }
-                None => playout(scratch, to_move, ctx.komi, rng, trace, ctx.ending),
+                None => playout_with(
+                    &ctx.light, scratch, to_move, ctx.komi, rng, trace, ctx.ending,
+                ),
             }
         };
         backup(arena, &self.path, &self.first_mover, margin);

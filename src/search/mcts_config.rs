@@ -48,6 +48,16 @@ pub struct MctsConfig {
     /// The gamma playouts' weight of the rest of the board, as a factor on its gammas' own
     /// ([`crate::search::playout_gamma::GammaPolicy::with_rest`]).
     pub gamma_rest: f32,
+    /// Whether the light playouts answer a stone next to a small eye space of its colour at the
+    /// space's vital point ([`crate::search::playout::Light::nakade`]). Off by default: 9x9 at
+    /// 2,000 playouts a move, SPRT [0, 40], H0 after 212 games (99-113, -23.0 Elo, 95%: -70.6
+    /// .. +23.8), and the raw playouts ran about a quarter slower per CPU second.
+    pub nakade: bool,
+    /// Whether the light playouts run from or chase into atari a group with two liberties next
+    /// to the last stone ([`crate::search::playout::Light::two_libs`]). Off by default: 9x9 at
+    /// 2,000 playouts a move, 167-167 after 334 games of an SPRT [0, 40] (stopped undecided:
+    /// nothing gained at equal playouts), and the raw playouts ran at about half the speed.
+    pub two_libs: bool,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off):
@@ -105,6 +115,8 @@ impl Default for MctsConfig {
             gamma_priors: 1.0,
             gamma_playouts: false,
             gamma_rest: 1.0,
+            nakade: false,
+            two_libs: false,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_late: true,
@@ -161,6 +173,8 @@ impl MctsConfig {
                 "gamma_priors" => self.gamma_priors = num as f32,
                 "gamma_playouts" => self.gamma_playouts = num != 0.0,
                 "gamma_rest" => self.gamma_rest = num as f32,
+                "nakade" => self.nakade = num != 0.0,
+                "two_libs" => self.two_libs = num != 0.0,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_late" => self.widen_late = num != 0.0,
@@ -197,6 +211,8 @@ impl MctsConfig {
             format!("gamma_priors={}", c.gamma_priors),
             format!("gamma_playouts={}", u8::from(c.gamma_playouts)),
             format!("gamma_rest={}", c.gamma_rest),
+            format!("nakade={}", u8::from(c.nakade)),
+            format!("two_libs={}", u8::from(c.two_libs)),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_late={}", u8::from(c.widen_late)),

@@ -12,6 +12,8 @@ pub mod move_filter;
 pub mod params;
 pub mod playout;
 pub mod playout_gamma;
+mod playout_nakade;
+mod playout_two_libs;
 pub mod root_threats;
 pub mod smp;
 pub mod threat_moves;

@@ -6,6 +6,11 @@
 //!    in atari is taken;
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
+//!
+//!    Two optional stages come next ([`Light`]'s flags, off by default: they won nothing at
+//!    equal playouts and cost speed, see [`super::mcts_config::MctsConfig::nakade`]): the vital
+//!    point of a small eye space next to the last stone ([`super::playout_nakade`]) and
+//!    two-liberty tactics around it ([`super::playout_two_libs`]);
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
@@ -32,6 +37,8 @@ use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
+use crate::search::playout_nakade::nakade_move;
+use crate::search::playout_two_libs::two_liberty_move;
 
 /// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
 #[derive(Clone, Debug)]
@@ -98,14 +105,25 @@ pub trait Policy {
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
 }
 
-/// The light policy of the module doc.
+/// The light policy of the module doc. Two stages may be added after capture and escape: with
+/// `nakade`, the vital point of a small eye space next to the last stone
+/// ([`super::playout_nakade`]); with `two_libs`, running from or chasing into atari a group
+/// with two liberties next to it ([`super::playout_two_libs`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Light;
+pub struct Light {
+    pub nakade: bool,
+    pub two_libs: bool,
+}
 
 impl Policy for Light {
     #[inline(always)]
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-        choose(board, c, rng)
+        match (self.nakade, self.two_libs) {
+            (false, false) => choose_stages::<false, false>(board, c, rng),
+            (true, false) => choose_stages::<true, false>(board, c, rng),
+            (false, true) => choose_stages::<false, true>(board, c, rng),
+            (true, true) => choose_stages::<true, true>(board, c, rng),
+        }
     }
 }
 
@@ -120,7 +138,7 @@ pub fn playout(
     trace: Option<&mut PlayoutTrace<'_>>,
     ending: Ending,
 ) -> f32 {
-    playout_with(&Light, board, to_move, komi, rng, trace, ending)
+    playout_with(&Light::default(), board, to_move, komi, rng, trace, ending)
 }
 
 /// [`playout`] with the moves chosen by `policy`.
@@ -184,7 +202,7 @@ fn play_out<P: Policy>(
 /// One playout move: the light policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    step_with(&Light, board, c, rng)
+    step_with(&Light::default(), board, c, rng)
 }
 
 /// One playout move of `policy`.
@@ -202,14 +220,34 @@ fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng
     }
 }
 
-/// The playout policy's move for `c`, or `None` to pass.
+/// The default light policy's move for `c`, or `None` to pass.
 #[inline]
 pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+    Light::default().choose(board, c, rng)
+}
+
+/// The light policy's move for `c`, with or without the optional stages.
+#[inline(always)]
+fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
+    board: &GoBoard,
+    c: Color,
+    rng: &mut Rng,
+) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
         if let Some(p) = respond_to_last(board, last, me) {
             return Some(p);
+        }
+        if NAKADE {
+            if let Some(p) = nakade_move(board, last, me) {
+                return Some(p);
+            }
+        }
+        if TWO_LIBS {
+            if let Some(p) = two_liberty_move(board, last, me, rng) {
+                return Some(p);
+            }
         }
         if let Some(p) = pattern_move(board, last, me, rng) {
             return Some(p);
@@ -513,6 +551,70 @@ mod tests {
             }
         }
         assert!(mercy > 0, "no playout met the mercy rule");
+    }
+
+    #[test]
+    fn playouts_with_the_optional_stages_end_legally_and_the_stages_fire() {
+        let mut rng = Rng::new(9);
+        for light in [
+            Light {
+                nakade: true,
+                two_libs: false,
+            },
+            Light {
+                nakade: false,
+                two_libs: true,
+            },
+        ] {
+            for size in [9usize, 13] {
+                let start = GoBoard::new(size, size).unwrap();
+                let mut b = start.clone();
+                let mut differs = 0;
+                for _ in 0..30 {
+                    b.copy_from(&start);
+                    let margin = playout_with(
+                        &light,
+                        &mut b,
+                        Color::Black,
+                        0.0,
+                        &mut rng,
+                        None,
+                        Ending::ToTheEnd,
+                    );
+                    b.validate();
+                    assert_eq!(margin, area_margin(&b) as f32);
+                    let left = acceptable_moves_left(&b);
+                    assert!(
+                        left.contains(&0) && left.iter().all(|&n| n <= 1),
+                        "{left:?}"
+                    );
+                }
+                // The stage answers some positions differently from the plain policy: replay
+                // playouts and compare each move's choice under both with the same draws.
+                for _ in 0..30 {
+                    b.copy_from(&start);
+                    let mut c = Color::Black;
+                    for _ in 0..size * size * 2 {
+                        let mut r1 = rng.clone();
+                        let mut r2 = rng.clone();
+                        let with = light.choose(&b, c, &mut r1);
+                        differs += usize::from(with != Light::default().choose(&b, c, &mut r2));
+                        match with {
+                            Some(p) => {
+                                b.play_raw(p, c as u8);
+                            }
+                            None => b.pass(),
+                        }
+                        rng = r1;
+                        c = c.opponent();
+                    }
+                }
+                assert!(
+                    differs > 0,
+                    "{light:?} never changed a move on {size}x{size}"
+                );
+            }
+        }
     }
 
     /// Plays past the point where the mercy rule would end a playout: the side that led by the

@@ -278,8 +278,9 @@ impl LibSet {
         self.n += 1;
         true
     }
+    /// How many points were found (past the capacity, at least CAP).
     #[inline]
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.n
     }
     /// The points held, in the order found.
