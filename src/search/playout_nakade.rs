@@ -2,8 +2,10 @@
 //! its own stones enclose, the side to move plays the space's vital point, the one move that
 //! leaves the owner a single eye. Light playouts otherwise fill such spaces at random, so a
 //! group with a killable three- to six-point space lives or dies by chance, and the search
-//! cannot tell a dead shape from a living one. The usual case is a capture: the capturer's last
-//! stone borders the space its captured stones leave behind.
+//! cannot tell a dead shape from a living one. Two kinds of last move are read, to keep the
+//! stage cheap: a capture of three or more stones (the capturer's stone borders the space the
+//! captured stones leave behind) and a stone in contact with the mover's (one that closes a
+//! space in a fight).
 //!
 //! The shapes and their vital points are the standard ones: any three points (the middle one),
 //! the pyramid four (the point touching the other three), the bulky five (the point of the
