@@ -152,12 +152,7 @@ mod tests {
     }
 
     fn name(b: &GoBoard, p: Option<usize>) -> Option<String> {
-        p.map(|p| {
-            b.points()
-                .find(|q| q.idx() == p)
-                .map(|q| crate::rules::go::point_name(b, q))
-                .unwrap()
-        })
+        p.map(|p| crate::rules::go::point_name(b, crate::rules::go::Point(p as u16)))
     }
 
     fn white_vital(b: &GoBoard) -> Option<String> {
