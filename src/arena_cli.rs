@@ -19,7 +19,7 @@ use crate::arena::report::{game_line, pgn, sgf};
 use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
 use crate::arena::tournament::{
-    run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
+    report_so_far, run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
 };
 use crate::arena::{openings, Sprt};
 use crate::cli::progress_bar;
@@ -105,7 +105,8 @@ pub struct MatchArgs {
     /// SPRT error rates alpha and beta.
     #[arg(long, default_value_t = 0.05)]
     pub sprt_error: f64,
-    /// Directory for one SGF per game, games.pgn (BayesElo/Ordo) and results.txt.
+    /// Directory for one SGF per game, games.pgn (BayesElo/Ordo) and results.txt (both kept
+    /// up to date while the match runs, at most 5 s behind) and, at the end, result.json.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Node budget per move of internal:LEVEL engines (deterministic play).
@@ -382,6 +383,8 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     );
     let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
     let mut write_error: Option<anyhow::Error> = None;
+    let started = std::time::Instant::now();
+    let mut last_table: Option<std::time::Instant> = None;
     let report = run(&cfg, &entrants, &mut |game, done| {
         bar.inc(1);
         let mut w = crate::arena::Wdl::default();
@@ -399,6 +402,15 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             let path = dir.join(format!("game-{:04}.sgf", game.index + 1));
             if let Err(e) = std::fs::write(&path, sgf(&names, &cfg.setup, game)) {
                 write_error.get_or_insert(anyhow!("writing {}: {e}", path.display()));
+            }
+            // The table so far, so that a match stopped early keeps one (result.json, which
+            // marks a finished part for `merge`, waits for the end).
+            if last_table.is_none_or(|t| t.elapsed() >= TABLE_EVERY) {
+                last_table = Some(std::time::Instant::now());
+                let so_far = report_so_far(&cfg, &names, done, started.elapsed());
+                if let Err(e) = write_tables(dir, &so_far) {
+                    write_error.get_or_insert(e);
+                }
             }
         }
     })
@@ -447,14 +459,27 @@ fn write_outputs(
             )?;
         }
     }
-    write("games.pgn", pgn(report))?;
-    write("results.txt", format!("{report}\n"))?;
+    write_tables(dir, report)?;
     // Written last and whole: a directory with a result.json is a finished part.
     let tmp = dir.join("result.json.tmp");
     std::fs::write(&tmp, file.to_json()).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, dir.join("result.json"))
         .with_context(|| format!("writing {}", dir.join("result.json").display()))?;
     Ok(())
+}
+
+/// How often a running match rewrites its table: every game would rewrite games.pgn in full
+/// after each of thousands of SPRT games.
+const TABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// games.pgn and results.txt for `report` in `dir`.
+fn write_tables(dir: &Path, report: &TournamentReport) -> anyhow::Result<()> {
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    write("games.pgn", pgn(report))?;
+    write("results.txt", format!("{report}\n"))
 }
 
 fn wrote(report: &TournamentReport, dir: &Path) -> String {

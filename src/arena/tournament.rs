@@ -359,6 +359,39 @@ pub fn run(
     })
 }
 
+/// What [`run`] reports if it stops now, from the games `done` so far (in any order) after
+/// `elapsed`: they in index order and, for an SPRT, its state over them all (the final report
+/// counts them in index order, which may leave out a game or two finished early).
+pub fn report_so_far(
+    cfg: &TournamentConfig,
+    names: &[String],
+    done: &[GameRecord],
+    elapsed: Duration,
+) -> TournamentReport {
+    let mut games = done.to_vec();
+    games.sort_by_key(|g| g.index);
+    let mut wdl = Wdl::default();
+    for g in &games {
+        wdl += g.wdl_for(0);
+    }
+    let sprt = cfg
+        .sprt
+        .filter(|_| names.len() == 2 && cfg.shard.is_whole())
+        .map(|t| (t, t.llr(&wdl), t.decide(&wdl)));
+    TournamentReport {
+        config: cfg.clone(),
+        names: names.to_vec(),
+        pairings: pairings(names.len(), cfg.schedule),
+        games,
+        planned: cfg
+            .shard
+            .range(schedule_len(names.len(), cfg.schedule, cfg.games))
+            .len(),
+        sprt,
+        elapsed,
+    }
+}
+
 /// The game of an engine that could not be made: lost by `side` before it began.
 fn missing_engine(side: Color) -> GameResult {
     GameResult {
@@ -556,6 +589,32 @@ pub(crate) mod tests {
         let (_, _, d) = report.sprt.unwrap();
         assert_eq!(d, SprtDecision::AcceptH1);
         assert!(report.to_string().contains("H1 accepted"));
+    }
+
+    #[test]
+    fn the_report_so_far_counts_the_games_done_and_the_sprt_over_them() {
+        let mut cfg = config(GameName::Ttt, 3, 200, 2);
+        cfg.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05));
+        let names = vec!["perfect".to_string(), "dumber".to_string()];
+        let mut snapshots = Vec::new();
+        let report = run(
+            &cfg,
+            &[internal("perfect"), internal("dumber")],
+            &mut |_, done| {
+                let so_far = report_so_far(&cfg, &names, done, Duration::ZERO);
+                snapshots.push((so_far.games.len(), so_far.to_string(), so_far));
+            },
+        )
+        .unwrap();
+        let (n, text, first) = &snapshots[0];
+        assert_eq!((*n, first.planned), (1, 200));
+        assert!(text.contains("1 of 200 games"), "{text}");
+        let (n, text, last) = snapshots.last().unwrap();
+        assert!(*n >= report.games.len());
+        assert!(last.games.windows(2).all(|w| w[0].index < w[1].index));
+        let (_, _, d) = last.sprt.unwrap();
+        assert_eq!(d, SprtDecision::AcceptH1, "{text}");
+        assert_eq!(last.pairing_wdl(0).losses, 0);
     }
 
     #[test]
