@@ -6,6 +6,7 @@ pub mod clock;
 mod info;
 pub mod mcts;
 mod mcts_config;
+mod mcts_crit;
 mod mcts_root;
 mod mcts_tree;
 pub mod move_filter;

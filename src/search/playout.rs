@@ -407,11 +407,18 @@ fn empty_owner(board: &GoBoard, p: usize) -> i32 {
 pub fn add_owners(board: &GoBoard, own: &mut [i64]) {
     for p in board.points() {
         let p = p.idx();
-        own[p] += i64::from(match board.cell(p) {
-            BLACK => 1,
-            WHITE => -1,
-            _ => empty_owner(board, p),
-        });
+        own[p] += i64::from(point_owner(board, p));
+    }
+}
+
+/// The owner of padded point `p` on a played-out `board`: +1 black, -1 white, 0 nobody (by
+/// the stone on it or, on an empty point, by [`area_margin`]'s rule).
+#[inline]
+pub(crate) fn point_owner(board: &GoBoard, p: usize) -> i32 {
+    match board.cell(p) {
+        BLACK => 1,
+        WHITE => -1,
+        _ => empty_owner(board, p),
     }
 }
 
