@@ -447,10 +447,7 @@ fn write_outputs(
     sgfs: bool,
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
-    };
+    let write = |name: &str, text: String| write_in(dir, name, text);
     if sgfs {
         for g in &report.games {
             write(
@@ -474,12 +471,14 @@ const TABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// games.pgn and results.txt for `report` in `dir`.
 fn write_tables(dir: &Path, report: &TournamentReport) -> anyhow::Result<()> {
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
-    };
-    write("games.pgn", pgn(report))?;
-    write("results.txt", format!("{report}\n"))
+    write_in(dir, "games.pgn", pgn(report))?;
+    write_in(dir, "results.txt", format!("{report}\n"))
+}
+
+/// Writes `text` to the file `name` in `dir`.
+fn write_in(dir: &Path, name: &str, text: String) -> anyhow::Result<()> {
+    let path = dir.join(name);
+    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
 }
 
 fn wrote(report: &TournamentReport, dir: &Path) -> String {

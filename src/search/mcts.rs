@@ -766,6 +766,7 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
     // In locals: the compiler does not keep fields behind a reference in registers across
     // the loop's atomic loads.
     let (prior_visits, rave_equiv, explore) = (cfg.prior_visits, cfg.rave_equiv, cfg.explore);
+    let crit_bonus = cfg.crit_bonus;
     let p_visits = arena.get(parent).visits();
     let log_n = ((p_visits + 1) as f32).ln();
     let mut best = None;
@@ -795,7 +796,7 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
         };
         v += explore * (log_n / n).sqrt();
         if let Some(crit) = ctx.crit {
-            v += cfg.crit_bonus * crit.of(ch.mv());
+            v += crit_bonus * crit.of(ch.mv());
         }
         if v > best_v {
             best_v = v;
