@@ -20,9 +20,14 @@
 //!   fourth lines are worth more than `line` alone can say, fitted on every board size;
 //! - `near`: on boards of 13 and more, how far the nearest stone of either colour is
 //!   (Chebyshev distance 1..=4, 5 when none is that close; 0 on smaller boards): contact
-//!   play against a move in the open.
+//!   play against a move in the open;
+//! - `corner`: on boards of 13 and more, in the opening (as `open_line`), a point within six
+//!   lines of two edges: its pair of lines (3-3, 3-4, 4-4, 3-5, 4-5, another pair up to 6-6),
+//!   6 more when that corner's 6x6 already holds a stone, 13 for the first or second line;
+//!   0 elsewhere. `open_line` cannot tell an empty corner's 3-4 point from a 3rd-line point
+//!   on the side, and the corners are where the opening's points are.
 //!
-//! The last two are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
+//! The last three are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
 
 use crate::eval::go_ladder::LadderReader;
 use crate::rules::go::board::GoBoard;
@@ -42,14 +47,15 @@ pub const GROUPS: [&str; GROUP_COUNT] = [
     "libs",
     "open_line",
     "near",
+    "corner",
 ];
 
 /// Number of feature groups.
-pub const GROUP_COUNT: usize = 11;
+pub const GROUP_COUNT: usize = 12;
 
 /// Number of levels of each group but `pat3` (whose levels are the canonical codes,
 /// below [`PAT3_CODES`]).
-pub const SMALL_LEVELS: [u32; GROUP_COUNT] = [0, 18, 18, 7, 4, 3, 3, 6, 6, 6, 6];
+pub const SMALL_LEVELS: [u32; GROUP_COUNT] = [0, 18, 18, 7, 4, 3, 3, 6, 6, 6, 6, 14];
 
 /// Bound of the canonical 3x3 codes (six cell values in each of eight slots).
 pub const PAT3_CODES: u32 = 6 * 6 * 6 * 6 * 6 * 6 * 6 * 6;
@@ -243,8 +249,10 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
     let line = (edge + 1).min(5) as u32;
     let big = board.width().min(board.height()) >= BIG_BOARD;
     let points = board.width() * board.height();
-    let open_line = if big && board.stone_count() * OPENING_SHARE < points {
-        line
+    let opening = big && board.stone_count() * OPENING_SHARE < points;
+    let open_line = if opening { line } else { 0 };
+    let corner = if opening {
+        corner_level(board, x, y)
     } else {
         0
     };
@@ -265,7 +273,46 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
         libs.clamp(1, 5) as u32,
         open_line,
         near,
+        corner,
     ]
+}
+
+/// How many lines from each edge a corner reaches.
+const CORNER_REACH: usize = 6;
+
+/// The `corner` level of (`x`, `y`) (see the module doc).
+fn corner_level(board: &GoBoard, x: usize, y: usize) -> u32 {
+    let (w, h) = (board.width(), board.height());
+    let (lx, ly) = (x.min(w - 1 - x) + 1, y.min(h - 1 - y) + 1);
+    if lx > CORNER_REACH || ly > CORNER_REACH {
+        return 0;
+    }
+    let (lo, hi) = (lx.min(ly), lx.max(ly));
+    let shape = match (lo, hi) {
+        (1..=2, _) => return 13,
+        (3, 3) => 1,
+        (3, 4) => 2,
+        (4, 4) => 3,
+        (3, 5) => 4,
+        (4, 5) => 5,
+        _ => 6,
+    };
+    // The corner's CORNER_REACH x CORNER_REACH square, on the point's side of each axis.
+    let xs = if x < w / 2 {
+        0..CORNER_REACH
+    } else {
+        w - CORNER_REACH..w
+    };
+    let ys = if y < h / 2 {
+        0..CORNER_REACH
+    } else {
+        h - CORNER_REACH..h
+    };
+    let taken = ys.clone().any(|cy| {
+        xs.clone()
+            .any(|cx| board.point(cx, cy).is_some_and(|q| !board.is_empty(q)))
+    });
+    shape + if taken { 6 } else { 0 }
 }
 
 /// The smallest board side that gets the `open_line` and `near` features.
@@ -410,5 +457,35 @@ mod tests {
         let b = g.board();
         let f = features(b, &mut l, at(b, "E6"), black);
         assert_eq!((f[9], f[10]), (0, 0));
+    }
+
+    #[test]
+    fn the_corner_feature_reads_the_corner_points_and_whether_the_corner_is_taken() {
+        let g = game_with_stones(19, "D4", "Q16");
+        let b = g.board();
+        let mut l = LadderReader::new();
+        let black = Color::Black as u8;
+        let mut corner = |s: &str| features(b, &mut l, at(b, s), black)[11];
+        // Empty corners (top left, bottom right).
+        assert_eq!(corner("C17"), 1, "3-3");
+        assert_eq!(corner("D17"), 2, "3-4");
+        assert_eq!(corner("R4"), 2, "4-3, the other way round");
+        assert_eq!(corner("D16"), 3, "4-4");
+        assert_eq!(corner("C15"), 4, "3-5");
+        assert_eq!(corner("E16"), 5, "5-4");
+        assert_eq!(corner("F15"), 6, "6-5");
+        assert_eq!(corner("B17"), 13, "second line");
+        // Corners that hold a stone (D4's, Q16's).
+        assert_eq!(corner("C4"), 2 + 6, "3-4 beside a stone");
+        assert_eq!(corner("R17"), 1 + 6, "3-3 under a 4-4");
+        // Sides and centre are no corner.
+        assert_eq!(corner("K4"), 0);
+        assert_eq!(corner("C10"), 0);
+        assert_eq!(corner("G17"), 0, "seventh line");
+        assert_eq!(corner("K10"), 0);
+        // 9x9 has none.
+        let g = game_with_stones(9, "", "");
+        let b = g.board();
+        assert_eq!(features(b, &mut l, at(b, "C3"), black)[11], 0);
     }
 }

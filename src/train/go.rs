@@ -487,8 +487,8 @@ mod tests {
         let mut ids = Ids::new();
         for k in 0..40 {
             let first = data.cands.len();
-            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0];
-            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0];
+            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0, 0];
+            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0];
             a[8] = 1 + k % 3;
             data.cands.push(ids.dense(&a));
             data.cands.push(ids.dense(&b));
