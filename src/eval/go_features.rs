@@ -315,7 +315,7 @@ fn corner_level(board: &GoBoard, x: usize, y: usize) -> u32 {
     shape + if taken { 6 } else { 0 }
 }
 
-/// The smallest board side that gets the `open_line` and `near` features.
+/// The smallest board side that gets the `open_line`, `near` and `corner` features.
 const BIG_BOARD: usize = 13;
 
 /// The opening lasts while fewer than one point in this many holds a stone.
