@@ -514,6 +514,7 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
                     let light = Light {
                         nakade: cfg.nakade,
                         two_libs: cfg.two_libs,
+                        fill_board: cfg.fill_board,
                     };
                     playout_with(&light, b, color, komi, r, None, Ending::Mercy)
                 } as i64;

@@ -14,7 +14,13 @@
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
-//! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//! 4. optionally (`fill_board` tries, [`Light::fill_board`], off by default) **fill the
+//!    board** (MoGo's rule, Chatriot et al. 2008; Pachi's `fillboardtries`): a few points drawn
+//!    at random, the first whose eight neighbours are all empty played. On a large board the
+//!    random stage otherwise spends the opening of every playout on scattered stones next to
+//!    others, so the playouts never see the empty corners and sides taken first as real games
+//!    take them; a point with an empty 3x3 is always legal, never an eye, never a self-atari;
+//! 5. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
@@ -108,21 +114,24 @@ pub trait Policy {
 /// The light policy of the module doc. Two stages may be added after capture and escape: with
 /// `nakade`, the vital point of a small eye space next to the last stone
 /// ([`super::playout_nakade`]); with `two_libs`, running from or chasing into atari a group
-/// with two liberties next to it ([`super::playout_two_libs`]).
+/// with two liberties next to it ([`super::playout_two_libs`]). Before the random stage,
+/// `fill_board` tries of the fill-board rule (0: none; see the module notes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Light {
     pub nakade: bool,
     pub two_libs: bool,
+    pub fill_board: u8,
 }
 
 impl Policy for Light {
     #[inline(always)]
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+        let fill = self.fill_board;
         match (self.nakade, self.two_libs) {
-            (false, false) => choose_stages::<false, false>(board, c, rng),
-            (true, false) => choose_stages::<true, false>(board, c, rng),
-            (false, true) => choose_stages::<false, true>(board, c, rng),
-            (true, true) => choose_stages::<true, true>(board, c, rng),
+            (false, false) => choose_stages::<false, false>(board, c, fill, rng),
+            (true, false) => choose_stages::<true, false>(board, c, fill, rng),
+            (false, true) => choose_stages::<false, true>(board, c, fill, rng),
+            (true, true) => choose_stages::<true, true>(board, c, fill, rng),
         }
     }
 }
@@ -231,6 +240,7 @@ pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
 fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
     board: &GoBoard,
     c: Color,
+    fill_tries: u8,
     rng: &mut Rng,
 ) -> Option<usize> {
     let me = c as u8;
@@ -253,7 +263,29 @@ fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
             return Some(p);
         }
     }
+    if fill_tries > 0 {
+        if let Some(p) = fill_board_move(board, fill_tries, rng) {
+            return Some(p);
+        }
+    }
     random_move(board, me, rng)
+}
+
+/// The fill-board rule: up to `tries` empty points drawn at random (at most one per eight
+/// empty points, as Pachi bounds it, so a nearly full board wastes no draws), the first whose
+/// eight neighbours are all empty (its 3x3 code is 0: no stone, no wall). Such a point has four
+/// liberties, so it is legal for either colour and neither an eye nor a self-atari.
+#[inline]
+pub(crate) fn fill_board_move(board: &GoBoard, tries: u8, rng: &mut Rng) -> Option<usize> {
+    let empties = board.empty_points();
+    let tries = usize::from(tries).min(empties.len() / 8);
+    for _ in 0..tries {
+        let p = empties[rng.below(empties.len())] as usize;
+        if board.nbr3(p) == 0 {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// A random acceptable empty point, scanned from a random start.
@@ -566,11 +598,15 @@ mod tests {
         for light in [
             Light {
                 nakade: true,
-                two_libs: false,
+                ..Light::default()
             },
             Light {
-                nakade: false,
                 two_libs: true,
+                ..Light::default()
+            },
+            Light {
+                fill_board: 3,
+                ..Light::default()
             },
         ] {
             for size in [9usize, 13] {
@@ -622,6 +658,56 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn fill_board_plays_only_points_with_an_empty_neighbourhood() {
+        let mut rng = Rng::new(4);
+        // The empty board: any point off the first line (a wall is not empty).
+        let b = GoBoard::new(19, 19).unwrap();
+        let mut misses = 0;
+        for _ in 0..200 {
+            // One try misses when it draws a first-line point (72 of 361).
+            let Some(p) = fill_board_move(&b, 1, &mut rng) else {
+                misses += 1;
+                continue;
+            };
+            let (x, y) = b.xy(Point(p as u16));
+            assert!((1..18).contains(&x) && (1..18).contains(&y), "{x},{y}");
+        }
+        assert!(
+            (10..80).contains(&misses),
+            "{misses} misses in 200 single tries"
+        );
+        assert_eq!(fill_board_move(&b, 0, &mut rng), None);
+        // A stone within one step of every point: nothing to fill, however many tries.
+        let mut b = GoBoard::new(9, 9).unwrap();
+        for x in (1..9).step_by(3) {
+            for y in (1..9).step_by(3) {
+                b.play_raw(b.point(x, y).unwrap().idx(), BLACK);
+            }
+        }
+        for _ in 0..50 {
+            assert_eq!(fill_board_move(&b, 255, &mut rng), None);
+        }
+        // One empty 3x3 left in the middle of stones: that centre, when drawn.
+        let mut b = GoBoard::new(9, 9).unwrap();
+        for p in b.points().collect::<Vec<_>>() {
+            let (x, y) = b.xy(p);
+            let far = x.abs_diff(4) > 1 || y.abs_diff(4) > 1;
+            if far && (x + y) % 2 == 0 {
+                b.play_raw(p.idx(), WHITE);
+            }
+        }
+        let centre = b.point(4, 4).unwrap().idx();
+        let mut found = 0;
+        for _ in 0..400 {
+            if let Some(p) = fill_board_move(&b, 255, &mut rng) {
+                assert_eq!(p, centre);
+                found += 1;
+            }
+        }
+        assert!(found > 0, "the centre was never drawn");
     }
 
     /// Plays past the point where the mercy rule would end a playout: the side that led by the
