@@ -479,7 +479,7 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
     use crate::search::mcts::{Mcts, Mode, Reporting, SearchSpec};
     use crate::search::move_filter::NO_FILTER;
-    use crate::search::playout::{playout_with, Ending, Light, Rng};
+    use crate::search::playout::{playout_with, Ending, Rng};
     use crate::search::playout_gamma::GammaPolicy;
 
     let mut lines = Vec::new();
@@ -511,11 +511,7 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
                 sum += if cfg.gamma_playouts {
                     playout_with(&gamma, b, color, komi, r, None, Ending::Mercy)
                 } else {
-                    let light = Light {
-                        nakade: cfg.nakade,
-                        two_libs: cfg.two_libs,
-                        fill_board: cfg.fill_board,
-                    };
+                    let light = cfg.light_policy();
                     playout_with(&light, b, color, komi, r, None, Ending::Mercy)
                 } as i64;
             }

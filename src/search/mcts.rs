@@ -358,11 +358,7 @@ impl Mcts {
                 .cfg
                 .gamma_playouts
                 .then(|| GammaPolicy::with_rest(self.cfg.gamma_rest)),
-            light: Light {
-                nakade: self.cfg.nakade,
-                two_libs: self.cfg.two_libs,
-                fill_board: self.cfg.fill_board,
-            },
+            light: self.cfg.light_policy(),
             shared: self.workers.len() > 1,
             crit: crit.as_ref(),
         };

@@ -5,6 +5,7 @@
 
 use crate::eval::go_priors::PriorWeights;
 use crate::rules::Color;
+use crate::search::playout::Light;
 
 /// Tunable constants of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,6 +147,15 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// The light playout policy these settings ask for (its optional stages).
+    pub fn light_policy(&self) -> Light {
+        Light {
+            nakade: self.nakade,
+            two_libs: self.two_libs,
+            fill_board: self.fill_board,
+        }
+    }
+
     /// The priors' numbers as the evaluation takes them.
     pub(super) fn prior_weights(&self) -> PriorWeights {
         PriorWeights {
