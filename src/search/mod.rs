@@ -13,6 +13,7 @@ pub mod move_filter;
 pub mod params;
 pub mod playout;
 pub mod playout_gamma;
+pub mod playout_lgr;
 mod playout_nakade;
 mod playout_two_libs;
 pub mod root_threats;

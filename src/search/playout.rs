@@ -87,11 +87,15 @@ pub fn mercy_lead(points: usize) -> i32 {
     (points / 6 + 5).max(18) as i32
 }
 
-/// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
+/// What [`playout`] writes besides the score: the first colour to play each point (AMAF) and,
+/// when asked, every move in turn.
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
     /// that played it first. The caller clears it.
     pub first_mover: &'a mut [u8],
+    /// The moves in turn (0 for a pass) are appended here when it is given (the last good
+    /// replies learn from them, [`super::playout_lgr`]).
+    pub moves: Option<&'a mut Vec<u16>>,
 }
 
 /// How a playout may end besides two passes and the move limit.
@@ -191,15 +195,19 @@ fn play_out<P: Policy>(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        match step_with(policy, board, to_move, rng) {
-            Some(p) => {
-                if let Some(t) = trace.as_deref_mut() {
-                    if t.first_mover[p] == 0 {
-                        t.first_mover[p] = to_move as u8;
-                    }
+        let played = step_with(policy, board, to_move, rng);
+        if let Some(t) = trace.as_deref_mut() {
+            if let Some(p) = played {
+                if t.first_mover[p] == 0 {
+                    t.first_mover[p] = to_move as u8;
                 }
-                passes = 0;
             }
+            if let Some(moves) = t.moves.as_deref_mut() {
+                moves.push(played.map_or(0, |p| p as u16));
+            }
+        }
+        match played {
+            Some(_) => passes = 0,
             None => passes += 1,
         }
         moves += 1;
