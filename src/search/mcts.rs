@@ -54,7 +54,8 @@
 //!   the loser's forgotten, the playouts answering with them) is there and off: 19x19 at
 //!   1,000 playouts, 2 opening stones, SPRT [0, 40]: LGRF-2 before the capture and escape
 //!   answers (as in the paper) 25-39 after 64 games, -77.2 Elo (95%: -171.8 .. +7.1); after
-//!   them 12-27 after 39, -140.9 (-284.4 .. -33.1); LGRF-1 after them 71-73 after 144, -4.8 (-62.2 .. +52.3), stopped.
+//!   them 12-27 after 39, -140.9 (-284.4 .. -33.1); LGRF-1 after them 71-73 after 144,
+//!   -4.8 (-62.2 .. +52.3), stopped. They also cost simulations per second (`sente bench go`).
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1
