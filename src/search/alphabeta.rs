@@ -15,7 +15,10 @@
 //! horizon never hides a forced win by fours.
 //!
 //! Selectivity, each kept only when a node-limited SPRT against the previous version passed:
-//! the weakest candidates are not searched at all (`move_limit`); near the leaves a
+//! the weakest candidates are not searched at all (`move_limit`), unless every move searched
+//! loses by force: a loss is only claimed once the moves left out (and those the pruning
+//! skipped) lose too, since a defence past the limit otherwise becomes a false win for the
+//! other side, which the search then plays for; near the leaves a
 //! non-PV node far above beta returns its static value (reverse futility); late quiet moves
 //! are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more
 //! by their history ([`Searcher::update_history`]). Nothing is pruned while the opponent
@@ -588,7 +591,31 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             && static_eval >= beta + self.params.fhr_margin * depth
             && self.uses_policy();
         let mut queue = MoveQueue::new(n);
-        while let Some(i) = queue.pop() {
+        // Moves of the first `n` that the pruning rules skipped (the first 64), and whether
+        // the rest of the list is being searched because every move tried so far loses.
+        let mut pruned = 0u64;
+        let mut rescue = false;
+        loop {
+            let Some(i) = queue.pop() else {
+                // A loss is proven only when no move holds: if every move searched loses
+                // by force, the moves the limit left out or the pruning skipped are searched
+                // too before the node says so. Else a defence the list had no room for (a
+                // far block, a counter-threat the order ranks low) turns into a false mate
+                // that the search then steers for (renju games against Rapfi: a "mate in 11"
+                // gone the next move, and the game lost).
+                let len = self.moves[ply].len();
+                if rescue || best > -MATE_BOUND || self.stopped || (pruned == 0 && len == n) {
+                    break;
+                }
+                rescue = true;
+                let order = |a: &(Pos, i32), b: &(Pos, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+                self.moves[ply][n..].sort_unstable_by(order);
+                queue = MoveQueue::new(len);
+                continue;
+            };
+            if rescue && i < n && (i >= 64 || pruned & (1 << i) == 0) {
+                continue;
+            }
             let (m, order) = self.moves[ply][i];
             if Some(m) == excluded {
                 continue;
@@ -612,18 +639,22 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 0
             };
-            if futile && quiet && i >= 1 && best > -MATE_BOUND {
+            if futile && quiet && (1..64).contains(&i) && best > -MATE_BOUND {
+                pruned |= 1 << i;
                 continue;
             }
             // Move-count pruning: late quiet moves the policy rates low are not searched near
             // the leaves.
             if prunable
+                && !rescue
                 && quiet
                 && depth <= self.params.prune_depth
                 && i >= self.params.prune_count
+                && i < 64
                 && policy < self.params.prune_policy
                 && self.uses_policy()
             {
+                pruned |= 1 << i;
                 continue;
             }
             let Some(key) = claim(splits, &mut queue, i, hash, m) else {
@@ -1383,6 +1414,76 @@ mod tests {
                 r.info.mate.is_some_and(|m| m > 0),
                 "{use_policy} {aspiration}: {:?}",
                 r.info
+            );
+        }
+    }
+
+    #[test]
+    fn a_loss_is_not_claimed_while_a_move_left_out_holds() {
+        // Renju, black (sente) to move, from a game against Rapfi (100,000 nodes): the
+        // search claimed a win in 11 by a7, white's right answer a9 being past the move
+        // limit of a node in its line; Rapfi played a9 and the win was gone. With the moves
+        // the limit leaves out searched whenever all the others lose, the claim agrees with
+        // a search that tries every move. (Without that, with the generation-8 renju tables,
+        // depth 6 claimed a win in 15 that the wide search does not see.)
+        let black = [
+            (6, 8),
+            (5, 5),
+            (5, 8),
+            (7, 6),
+            (5, 7),
+            (4, 5),
+            (2, 5),
+            (3, 6),
+            (2, 7),
+            (3, 8),
+            (4, 9),
+            (3, 10),
+            (4, 11),
+            (5, 11),
+            (8, 9),
+            (1, 9),
+        ];
+        let white = [
+            (7, 5),
+            (7, 7),
+            (7, 8),
+            (6, 7),
+            (5, 6),
+            (4, 6),
+            (3, 5),
+            (4, 7),
+            (5, 4),
+            (2, 8),
+            (5, 10),
+            (3, 9),
+            (5, 12),
+            (6, 11),
+            (8, 10),
+            (1, 7),
+        ];
+        let b = board(Rule::Renju, &black, &white, Color::Black);
+        let search = |params: SearchParams, depth: u32| {
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(crate::eval::learned::value_tables(Rule::Renju));
+            pb.set_policy(crate::eval::learned::policy_tables(Rule::Renju));
+            search_with(pb, SearchLimit::depth(depth), params, &mut |_| {}).info
+        };
+        for depth in 6..=7 {
+            let limited = search(SearchParams::default(), depth);
+            let wide = search(
+                SearchParams {
+                    move_limit: [225; 4],
+                    prune_depth: 0,
+                    ..SearchParams::default()
+                },
+                depth,
+            );
+            assert!(
+                limited.mate.is_none_or(|m| m < 0) || wide.mate.is_some_and(|m| m > 0),
+                "depth {depth}: claimed {:?}, every move tried {:?}",
+                limited.mate,
+                wide.mate
             );
         }
     }
