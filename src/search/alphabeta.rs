@@ -284,13 +284,21 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         first_point_at(&mut self.pb, c, level, playable)
     }
 
+    /// Whether `c` can make an open four with its next move: a point where it would, that it
+    /// may play. Under renju a black open-four point may be forbidden; such a "three" is no
+    /// threat, and answering it as one kept white's real moves out of the search (a white
+    /// three that won was never tried, and black claimed a forced win it did not have).
+    fn threatens_open_four(&mut self, c: Color) -> bool {
+        self.pb.count(c, P4_FLEX4) > 0 && self.find(c, P4_FLEX4, true).is_some()
+    }
+
     /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.
     fn generate(&mut self, ply: usize, tt_move: Option<Pos>, limit: usize) -> usize {
         let c = self.pb.to_move();
         let o = c.opponent();
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        let must_defend = self.pb.count(o, P4_FLEX4) > 0;
+        let must_defend = self.threatens_open_four(o);
         // The empty points near a stone (every point on an empty board); the order does not
         // matter, the selection below orders them totally.
         let all = self.pb.board().stones() == 0;
@@ -399,7 +407,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             && ply + 2 * (depth.max(0) as usize) < MAX_PLY
             && self.extensions[ply + 1] < self.params.defend_extension_max
             && self.uses_policy()
-            && self.pb.count(self.pb.to_move().opponent(), P4_FLEX4) > 0
+            && self.threatens_open_four(self.pb.to_move().opponent())
         {
             depth = depth.max(0) + self.params.defend_extension;
             self.extensions[ply + 1] += 1;
@@ -1484,6 +1492,61 @@ mod tests {
                 "depth {depth}: claimed {:?}, every move tried {:?}",
                 limited.mate,
                 wide.mate
+            );
+        }
+    }
+
+    #[test]
+    fn a_black_three_whose_four_point_is_forbidden_is_no_threat() {
+        // Renju, black (sente) to move, from a game against Rapfi (100,000 nodes): after j12
+        // black's only open-four point j10 is forbidden, so white need not answer it, and its
+        // three at k9 wins (white's search finds it at once). Answering the false three as a
+        // threat kept k9 out of white's moves, and the search claimed black wins in 13 by j12.
+        let black = [
+            (8, 5),
+            (9, 7),
+            (6, 9),
+            (10, 7),
+            (10, 6),
+            (4, 6),
+            (8, 7),
+            (8, 8),
+            (7, 7),
+            (6, 6),
+            (5, 6),
+            (9, 8),
+        ];
+        let white = [
+            (6, 5),
+            (6, 8),
+            (7, 9),
+            (9, 6),
+            (5, 7),
+            (10, 5),
+            (11, 7),
+            (8, 6),
+            (6, 7),
+            (5, 5),
+            (3, 6),
+            (8, 10),
+        ];
+        let b = board(Rule::Renju, &black, &white, Color::Black);
+        for depth in 6..=7 {
+            let mut pb = PatternBoard::new(&b);
+            pb.set_learned(crate::eval::learned::value_tables(Rule::Renju));
+            pb.set_policy(crate::eval::learned::policy_tables(Rule::Renju));
+            // j12 is black's only move here; under a per-move clock the search still
+            // deepens on it (a generous clock: the depth is what stops it).
+            let limit = SearchLimit {
+                depth: Some(depth),
+                ..SearchLimit::move_time(600_000)
+            };
+            let info = search_with(pb, limit, SearchParams::default(), &mut |_| {}).info;
+            assert!(
+                info.mate.is_none_or(|m| m < 0),
+                "depth {depth}: claimed a win {:?} by {:?}",
+                info.mate,
+                info.pv.first().map(|&p| b.xy(p))
             );
         }
     }
