@@ -36,7 +36,7 @@ use crate::search::clock::{Stability, TimeManager};
 use crate::search::params::{LmrTable, SearchParams};
 use crate::search::root_threats::RootThreatStats;
 use crate::search::smp::{move_key, Shared};
-use crate::search::threats::{first_point_at, forbidden_for, Threats};
+use crate::search::threats::{first_point_at, forbidden_for, open_four_point, Threats};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::SearchInfo;
 
@@ -284,12 +284,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         first_point_at(&mut self.pb, c, level, playable)
     }
 
-    /// Whether `c` can make an open four with its next move: a point where it would, that it
-    /// may play. Under renju a black open-four point may be forbidden; such a "three" is no
-    /// threat, and answering it as one kept white's real moves out of the search (a white
-    /// three that won was never tried, and black claimed a forced win it did not have).
+    /// Whether `c` can make an open four with its next move ([`open_four_point`]). A black
+    /// three whose open-four points are all forbidden is no threat: answering it as one kept
+    /// white's real moves out of the search (a white three that won was never tried, and
+    /// black claimed a forced win it did not have).
     fn threatens_open_four(&mut self, c: Color) -> bool {
-        self.pb.count(c, P4_FLEX4) > 0 && self.find(c, P4_FLEX4, true).is_some()
+        open_four_point(&mut self.pb, c).is_some()
     }
 
     /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.
@@ -340,11 +340,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         };
         // Only the first `n` are searched: select them, then order just those. The order is
         // total (ties by point), so this equals a full sort's first `n`.
-        let order = |a: &(Pos, i32), b: &(Pos, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
         if n > 0 && n < list.len() {
-            list.select_nth_unstable_by(n - 1, order);
+            list.select_nth_unstable_by(n - 1, by_order);
         }
-        list[..n].sort_unstable_by(order);
+        list[..n].sort_unstable_by(by_order);
         self.moves[ply] = list;
         n
     }
@@ -374,7 +373,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             self.pb.undo();
             return Some(score);
         }
-        if self.pb.count(c, P4_FLEX4) > 0 && self.find(c, P4_FLEX4, true).is_some() {
+        if self.threatens_open_four(c) {
             return Some(MATE - (ply as i32 + 3));
         }
         if self.pb.board().is_full() {
@@ -616,8 +615,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     break;
                 }
                 rescue = true;
-                let order = |a: &(Pos, i32), b: &(Pos, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
-                self.moves[ply][n..].sort_unstable_by(order);
+                self.moves[ply][n..].sort_unstable_by(by_order);
                 queue = MoveQueue::new(len);
                 continue;
             };
@@ -955,10 +953,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     let lost = self.pb.count(o, P4_FIVE) > 1;
                     (p, if lost { -(MATE - 2) } else { 0 })
                 })
-        } else if self.pb.count(c, P4_FLEX4) > 0 {
-            self.find(c, P4_FLEX4, true).map(|p| (p, MATE - 3))
         } else {
-            None
+            open_four_point(&mut self.pb, c).map(|p| (p, MATE - 3))
         };
         if let Some((p, score)) = forced {
             // A block that does not lose, when the time of this move is lost if unused: think
@@ -1284,6 +1280,12 @@ impl MoveQueue {
     fn defer(&mut self, i: usize) {
         self.deferred |= 1 << i;
     }
+}
+
+/// The order of a node's candidates: higher score first, ties by point (a total order, so
+/// selecting the first `n` equals a full sort's first `n`).
+fn by_order(a: &(Pos, i32), b: &(Pos, i32)) -> std::cmp::Ordering {
+    b.1.cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
 /// The index of colour `c`'s entry for point `p` in [`Searcher::history`].

@@ -61,6 +61,15 @@ pub fn forbidden_for(pb: &mut PatternBoard, color: Color, p: Pos) -> bool {
     suspicious && renju::forbidden_in_place(pb.board_mut(), p).is_some()
 }
 
+/// A point where `c` makes an open four and may play (renju: black's may all be forbidden,
+/// and then its "three" is no threat). The count first: most positions have none.
+pub fn open_four_point(pb: &mut PatternBoard, c: Color) -> Option<Pos> {
+    if pb.count(c, P4_FLEX4) == 0 {
+        return None;
+    }
+    first_point_at(pb, c, P4_FLEX4, true)
+}
+
 /// The first empty point, row by row, where `c` reaches threat `level`; with `playable`, the
 /// first that `c` may also legally play (renju).
 pub fn first_point_at(pb: &mut PatternBoard, c: Color, level: u8, playable: bool) -> Option<Pos> {
@@ -200,11 +209,9 @@ impl Vcf {
             }
             return self.try_four(pb, att, b, plies, tm, line);
         }
-        if pb.count(att, P4_FLEX4) > 0 {
-            if let Some(p) = first_point_at(pb, att, P4_FLEX4, true) {
-                line.push(p);
-                return true;
-            }
+        if let Some(p) = open_four_point(pb, att) {
+            line.push(p);
+            return true;
         }
         if plies == 0 {
             return false;
@@ -527,10 +534,7 @@ impl Vct {
         if pb.count(att.opponent(), P4_FIVE) > 0 {
             return None;
         }
-        if pb.count(att, P4_FLEX4) > 0 {
-            return first_point_at(pb, att, P4_FLEX4, true);
-        }
-        None
+        open_four_point(pb, att)
     }
 
     #[inline]
@@ -588,7 +592,7 @@ impl Vct {
         if pb.count(def, P4_FIVE) > 0 {
             return self.forced_block(pb, att, depth, tm).is_some();
         }
-        if pb.count(att, P4_FLEX4) > 0 && first_point_at(pb, att, P4_FLEX4, true).is_some() {
+        if open_four_point(pb, att).is_some() {
             return true;
         }
         if depth == 0 {
@@ -659,7 +663,7 @@ impl Vct {
             // Not a real threat (renju: its open-four points are forbidden).
             return false;
         }
-        if pb.count(def, P4_FLEX4) > 0 && first_point_at(pb, def, P4_FLEX4, true).is_some() {
+        if open_four_point(pb, def).is_some() {
             // The defender's own open four is faster than the attacker's.
             return false;
         }
