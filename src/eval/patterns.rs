@@ -66,6 +66,15 @@ pub const P4_FIVE: P4 = 11;
 pub const P4_COUNT: usize = 12;
 /// Flag bit in the combined table: some line is an overline (renju black may be forbidden).
 const OVERLINE_FLAG: u8 = 0x80;
+/// Flag bit in the combined table: the lines make two fours or two open threes with no five,
+/// the shapes renju forbids black (a 3-3 only when both threes are real, which the rules
+/// check decides). Kept on black's level under renju only ([`PatternBoard::new`]), where the
+/// evaluation counts such a point as nothing for black ([`PatternBoard::eval_level`]): black
+/// cannot play it, and white need not take it. The search still sees the level (its moves ask
+/// the rules whether the point is forbidden).
+const FORBID_FLAG: u8 = 0x40;
+/// Both flag bits.
+const FLAGS: u8 = OVERLINE_FLAG | FORBID_FLAG;
 
 const KEY_BITS: u32 = 20;
 const TABLE_LEN: usize = 1 << KEY_BITS;
@@ -289,6 +298,13 @@ fn combine(pats: [u8; 4]) -> u8 {
         0
     };
     let twos = n[BLOCK3 as usize] + n[FLEX2 as usize];
+    let no_five = n[FIVE as usize] == 0;
+    let fours = n[FLEX4 as usize] + n[BLOCK4 as usize];
+    let forbidden_shape = if no_five && (fours >= 2 || n[FLEX3 as usize] >= 2) {
+        FORBID_FLAG
+    } else {
+        0
+    };
     let level = if n[FIVE as usize] > 0 {
         P4_FIVE
     } else if n[FLEX4 as usize] > 0 || n[BLOCK4 as usize] >= 2 {
@@ -318,7 +334,7 @@ fn combine(pats: [u8; 4]) -> u8 {
     } else {
         P4_NONE
     };
-    level | overline
+    level | overline | forbidden_shape
 }
 
 /// Entries of the combined table: every 16-bit code, so that indexing it with half of a
@@ -453,12 +469,13 @@ fn widen(code_value: u64) -> u64 {
     (code_value >> 32 & 0xFFFF) | (code_value >> 48) << 32
 }
 
-/// Both colours' threat levels (black in the low byte) from a cell's code.
+/// Both colours' threat levels (black in the low byte) from a cell's code, with the flag bits
+/// `keep` lets through ([`PatternBoard::flags_kept`]).
 #[inline]
-fn levels_of(code_value: u64, combined: &[u8; COMBINED_LEN]) -> u16 {
+fn levels_of(code_value: u64, combined: &[u8; COMBINED_LEN], keep: u16) -> u16 {
     let black = combined[(code_value & 0xFFFF) as usize];
     let white = combined[(code_value >> 16 & 0xFFFF) as usize];
-    black as u16 | (white as u16) << 8
+    (black as u16 | (white as u16) << 8) & keep
 }
 
 /// Threat levels a [`PatternBoard`] keeps point sets for (the [`P4`] values, padded).
@@ -474,7 +491,8 @@ struct CellState {
     code_value: u64,
     /// Both colours' patterns per direction ([`pair`] bytes).
     pat: [u8; 4],
-    /// Both colours' threat levels, black in the low byte (with [`OVERLINE_FLAG`]).
+    /// Both colours' threat levels, black in the low byte (with [`OVERLINE_FLAG`] and, black
+    /// under renju, [`FORBID_FLAG`]).
     p4: u16,
     near: u8,
     /// On the board and empty: only these cells' patterns are kept up to date.
@@ -484,7 +502,7 @@ struct CellState {
 impl CellState {
     /// Sets every pattern from the keys and recomputes codes, values and threat levels.
     #[inline]
-    fn refresh(&mut self, table: &[u8; TABLE_LEN], combined: &[u8; COMBINED_LEN]) {
+    fn refresh(&mut self, table: &[u8; TABLE_LEN], combined: &[u8; COMBINED_LEN], keep: u16) {
         let mut code_value = 0;
         for di in 0..4 {
             let pat = table[self.keys[di] as usize & (TABLE_LEN - 1)];
@@ -492,7 +510,7 @@ impl CellState {
             code_value += CODE_VALUE[di][pat as usize];
         }
         self.code_value = code_value;
-        self.p4 = levels_of(code_value, combined);
+        self.p4 = levels_of(code_value, combined, keep);
     }
 
     /// The threat level of colour index `c`, with [`OVERLINE_FLAG`].
@@ -516,6 +534,11 @@ pub struct PatternBoard {
     sum: u64,
     /// Empty cells at each P4 level from [`TRACKED`] up, per colour.
     p4_count: [[u16; LEVELS]; 2],
+    /// Of black's counted cells, those with [`FORBID_FLAG`] (renju only), per level.
+    forbid_count: [u16; LEVELS],
+    /// The flag bits a cell's [`CellState::p4`] keeps: [`FORBID_FLAG`] on black's level
+    /// only under renju.
+    flags_kept: u16,
     /// The empty cells at each P4 level from [`TRACKED`] up, per colour.
     at_level: [[CellSet; LEVELS]; 2],
     /// The empty cells within [`NEAR_RADIUS`] of a stone.
@@ -559,6 +582,12 @@ impl PatternBoard {
             combined: combine_table(),
             sum: 0,
             p4_count: [[0; LEVELS]; 2],
+            forbid_count: [0; LEVELS],
+            flags_kept: if board.rule().renju() {
+                !((FORBID_FLAG as u16) << 8)
+            } else {
+                !(FORBID_FLAG as u16 | (FORBID_FLAG as u16) << 8)
+            },
             at_level: [[CellSet::default(); LEVELS]; 2],
             candidates: CellSet::default(),
             words: board.array_len().div_ceil(64),
@@ -583,6 +612,7 @@ impl PatternBoard {
         self.lsum = [0; 2];
         self.jsum = 0;
         self.p4_count = [[0; LEVELS]; 2];
+        self.forbid_count = [0; LEVELS];
         self.at_level = [[CellSet::default(); LEVELS]; 2];
         self.candidates = CellSet::default();
         let points: Vec<Pos> = self.board.points().collect();
@@ -610,7 +640,7 @@ impl PatternBoard {
             }
         }
         for &p in &points {
-            self.cells[p.idx()].refresh(self.table, self.combined);
+            self.cells[p.idx()].refresh(self.table, self.combined, self.flags_kept);
             if self.board.is_empty(p) {
                 self.add_cell(p);
             }
@@ -635,6 +665,9 @@ impl PatternBoard {
                 self.at_level[c][level].insert(i);
             }
         }
+        if st.p4_of(0) & FORBID_FLAG != 0 {
+            self.forbid_count[st.p4_of(0) as usize & (LEVELS - 1)] += 1;
+        }
         if st.near > 0 {
             self.candidates.insert(i);
         }
@@ -657,6 +690,9 @@ impl PatternBoard {
                 self.p4_count[c][level] -= 1;
                 self.at_level[c][level].remove(i);
             }
+        }
+        if st.p4_of(0) & FORBID_FLAG != 0 {
+            self.forbid_count[st.p4_of(0) as usize & (LEVELS - 1)] -= 1;
         }
         self.candidates.remove(i);
     }
@@ -726,7 +762,7 @@ impl PatternBoard {
                 self.candidates.remove(q);
             }
         }
-        self.cells[p.idx()].refresh(self.table, self.combined);
+        self.cells[p.idx()].refresh(self.table, self.combined, self.flags_kept);
         self.add_cell(p);
     }
 
@@ -743,7 +779,9 @@ impl PatternBoard {
         // once here rather than at each of the forty cells).
         assert!(base >= self.reach && base + self.reach < cells.len());
         let counts = &mut self.p4_count;
+        let forbid = &mut self.forbid_count;
         let at_level = &mut self.at_level;
+        let keep = self.flags_kept;
         let mut sum = self.sum;
         let learned = self.learned;
         let mut lsum = self.lsum;
@@ -784,7 +822,7 @@ impl PatternBoard {
                                 .code_value
                                 .wrapping_add(code_value[new].wrapping_sub(code_value[old]));
                             sum = sum.wrapping_add(VALUE_WIDE[new].wrapping_sub(VALUE_WIDE[old]));
-                            let new4 = levels_of(st.code_value, combined);
+                            let new4 = levels_of(st.code_value, combined, keep);
                             if new4 != st.p4 {
                                 if let Some(t) = learned {
                                     jsum = jsum.wrapping_add(
@@ -793,7 +831,7 @@ impl PatternBoard {
                                     );
                                 }
                                 if any_tracked(new4, st.p4) {
-                                    relevel(counts, at_level, at, st.p4, new4);
+                                    relevel(counts, forbid, at_level, at, st.p4, new4);
                                 }
                                 st.p4 = new4;
                             }
@@ -820,7 +858,18 @@ impl PatternBoard {
     /// The threat level a stone of `c` would make at `p`.
     #[inline]
     pub fn p4(&self, c: Color, p: Pos) -> P4 {
-        self.cells[p.idx()].p4_of(c.index()) & !OVERLINE_FLAG
+        self.cells[p.idx()].p4_of(c.index()) & !FLAGS
+    }
+    /// The threat level of `p` for `c` as the evaluation reads it: none where renju forbids
+    /// black the shape (see [`FORBID_FLAG`]), else [`PatternBoard::p4`].
+    #[inline]
+    pub fn eval_level(&self, c: Color, p: Pos) -> P4 {
+        let level = self.cells[p.idx()].p4_of(c.index());
+        if level & FORBID_FLAG != 0 {
+            P4_NONE
+        } else {
+            level & !FLAGS
+        }
     }
     /// Whether some line through `p` would be an overline for `c` (exact-five rules).
     #[inline]
@@ -917,12 +966,19 @@ impl PatternBoard {
     #[inline]
     pub fn threat_mask(&self) -> usize {
         let me = self.board.to_move().index();
+        // Black's shapes that renju forbids are no threat (see [`FORBID_FLAG`]).
         let bits = |c: usize| -> usize {
-            let counts = &self.p4_count[c][P4_FLEX3 as usize..=P4_FLEX4 as usize];
+            let range = P4_FLEX3 as usize..=P4_FLEX4 as usize;
+            let counts = &self.p4_count[c][range.clone()];
+            let forbidden = &self.forbid_count[range];
             counts
                 .iter()
+                .zip(forbidden)
                 .enumerate()
-                .fold(0, |m, (i, &n)| m | (usize::from(n > 0) << i))
+                .fold(0, |m, (i, (&n, &f))| {
+                    let f = if c == 0 { f } else { 0 };
+                    m | (usize::from(n > f) << i)
+                })
         };
         bits(me) | bits(1 - me) << THREAT_BITS
     }
@@ -978,6 +1034,10 @@ impl PatternBoard {
         assert_eq!(fresh.lsum, self.lsum, "learned sums drifted");
         assert_eq!(fresh.jsum, self.jsum, "learned joint sums drifted");
         assert_eq!(fresh.p4_count, self.p4_count, "threat counts drifted");
+        assert_eq!(
+            fresh.forbid_count, self.forbid_count,
+            "forbidden counts drifted"
+        );
         assert!(fresh.at_level == self.at_level, "threat point sets drifted");
         assert_eq!(fresh.candidates, self.candidates, "candidate set drifted");
         for p in self.board.points() {
@@ -1010,10 +1070,16 @@ fn learned_add<const ADD: bool>(lsum: &mut [i64; 2], t: &ValueTables, code_value
 }
 
 /// A cell's index into the learned joint table (`ValueTables::joint`): black's threat level
-/// plus 16 times white's, from its [`CellState::p4`] (overline flags dropped).
+/// plus 16 times white's, from its [`CellState::p4`] (overline flags dropped; a black shape
+/// renju forbids counts as level 0, as [`PatternBoard::eval_level`] says).
 #[inline]
 fn joint_index(p4: u16) -> usize {
-    (p4 & 15 | (p4 >> 4) & 0xF0) as usize
+    let black = if p4 & FORBID_FLAG as u16 != 0 {
+        0
+    } else {
+        p4 & 15
+    };
+    (black | (p4 >> 4) & 0xF0) as usize
 }
 
 /// Moves cell `at` between the threat counts and point sets when its levels (both colours, as
@@ -1021,11 +1087,21 @@ fn joint_index(p4: u16) -> usize {
 #[inline]
 fn relevel(
     counts: &mut [[u16; LEVELS]; 2],
+    forbid: &mut [u16; LEVELS],
     at_level: &mut [[CellSet; LEVELS]; 2],
     at: usize,
     old: u16,
     new: u16,
 ) {
+    let black = |p4: u16| (p4 & (FORBID_FLAG as u16 | 15)) as usize;
+    if black(old) != black(new) {
+        if old & FORBID_FLAG as u16 != 0 {
+            forbid[black(old) & 15] -= 1;
+        }
+        if new & FORBID_FLAG as u16 != 0 {
+            forbid[black(new) & 15] += 1;
+        }
+    }
     for c in 0..2 {
         let o = (old >> (8 * c)) as usize & (LEVELS - 1);
         let n = (new >> (8 * c)) as usize & (LEVELS - 1);
@@ -1285,6 +1361,129 @@ mod tests {
             }
             pb.set_learned(None);
             assert_eq!(pb.evaluate(), hand.evaluate());
+        }
+    }
+
+    /// The threat-level bits of black in `pb`'s threat mask (which puts the mover's first).
+    fn black_threat_bits(pb: &PatternBoard) -> usize {
+        let mask = pb.threat_mask();
+        if pb.to_move() == Color::Black {
+            mask & ((1 << THREAT_BITS) - 1)
+        } else {
+            mask >> THREAT_BITS
+        }
+    }
+
+    fn has_bit(bits: usize, level: P4) -> bool {
+        bits >> (level - P4_FLEX3) & 1 != 0
+    }
+
+    #[test]
+    fn renju_black_forbidden_shapes_are_no_threat_to_the_evaluation() {
+        // (7,7) makes two blocked fours for black (a 4-4, forbidden in renju); (7,12) makes
+        // two open threes (a 3-3). No other point reaches either level.
+        let rows = [
+            "...............",
+            "...............",
+            "...............",
+            ".......O.......",
+            ".......X.......",
+            ".......X.......",
+            ".......X.......",
+            "...OXXX........",
+            "...............",
+            "...............",
+            ".......X.......",
+            ".......X.......",
+            ".....XX........",
+            "...............",
+            "...............",
+        ];
+        let four_four = (7, 7);
+        let three_three = (7, 12);
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let b = board_from(&rows, rule);
+            let pb = PatternBoard::new(&b);
+            let at = |(x, y)| b.pos(x, y).unwrap();
+            // The search's view is the same under both rules: the rules decide legality.
+            assert_eq!(pb.p4(Color::Black, at(four_four)), P4_FLEX4);
+            assert_eq!(pb.p4(Color::Black, at(three_three)), P4_FLEX3_2X);
+            assert_eq!(pb.count(Color::Black, P4_FLEX4), 1);
+            let bits = black_threat_bits(&pb);
+            let renju = rule == Rule::Renju;
+            assert_eq!(has_bit(bits, P4_FLEX4), !renju, "{rule:?}");
+            assert_eq!(has_bit(bits, P4_FLEX3_2X), !renju, "{rule:?}");
+            // The single fours and threes around them are still black's threats.
+            let any = |levels: [P4; 2]| levels.iter().any(|&l| has_bit(bits, l));
+            assert!(any([P4_BLOCK4, P4_BLOCK4_PLUS]) && any([P4_FLEX3, P4_FLEX3_PLUS]));
+            let level = |p| pb.eval_level(Color::Black, at(p));
+            let (ff, tt) = if renju {
+                (P4_NONE, P4_NONE)
+            } else {
+                (P4_FLEX4, P4_FLEX3_2X)
+            };
+            assert_eq!((level(four_four), level(three_three)), (ff, tt));
+            pb.validate();
+        }
+        // White's shapes are never forbidden.
+        let swapped: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| match c {
+                        'X' => 'O',
+                        'O' => 'X',
+                        c => c,
+                    })
+                    .collect()
+            })
+            .collect();
+        let swapped: Vec<&str> = swapped.iter().map(String::as_str).collect();
+        let b = board_from(&swapped, Rule::Renju);
+        let pb = PatternBoard::new(&b);
+        let p = b.pos(four_four.0, four_four.1).unwrap();
+        assert_eq!(pb.eval_level(Color::White, p), P4_FLEX4);
+        let mask = pb.threat_mask();
+        let white = if pb.to_move() == Color::White {
+            mask & ((1 << THREAT_BITS) - 1)
+        } else {
+            mask >> THREAT_BITS
+        };
+        assert!(has_bit(white, P4_FLEX4) && has_bit(white, P4_FLEX3_2X));
+    }
+
+    #[test]
+    fn a_forbidden_shape_made_and_unmade_keeps_the_counts_exact() {
+        // Black builds a 4-4 point stone by stone (the flag appears on a cell whose level was
+        // already counted) and takes it back; every step must equal a rebuild.
+        let b = Board::new(15, 15, Rule::Renju).unwrap();
+        let mut pb = PatternBoard::new(&b);
+        let at = |x, y| b.pos(x, y).unwrap();
+        let moves = [
+            (4, 7),
+            (0, 0),
+            (5, 7),
+            (0, 2),
+            (7, 4),
+            (0, 4),
+            (7, 5),
+            (14, 0),
+            (6, 7),
+            (14, 2),
+            (7, 6),
+            (3, 7),
+            (14, 6),
+            (7, 3),
+        ];
+        for (x, y) in moves {
+            pb.play(at(x, y));
+            pb.validate();
+        }
+        assert_eq!(pb.p4(Color::Black, at(7, 7)), P4_FLEX4);
+        assert_eq!(pb.eval_level(Color::Black, at(7, 7)), P4_NONE);
+        while pb.board().stones() > 0 {
+            pb.undo();
+            pb.validate();
         }
     }
 

@@ -519,7 +519,7 @@ fn sample(
         *counts
             .entry(feature(slot(op), VALUE_THEIRS, co) as u16)
             .or_default() += 1;
-        let joint = pb.p4(me, p) as usize * 16 + pb.p4(op, p) as usize;
+        let joint = pb.eval_level(me, p) as usize * 16 + pb.eval_level(op, p) as usize;
         *counts
             .entry((JOINT_AT + slot(me) * JOINT + joint) as u16)
             .or_default() += 1;
