@@ -8,7 +8,9 @@
 //! the reply must still be written and flushed.
 //!
 //! The margin has three parts ([`safety_margin_ms`], [`Lateness`]):
-//! - a tenth of the budget (at most 300 ms): the longer the move, the more a stall can cost;
+//! - a twentieth of the budget (at most 150 ms): the longer the move, the more a stall can
+//!   cost (was a tenth, at most 300: 70 ms kept back of a 500 ms turn where Rapfi keeps 30, and
+//!   520 of 5 s);
 //! - a fixed part (up to 20 ms, at most a third of the budget) for what does not shrink with
 //!   the budget: waking up, the stdin thread handing the line over, writing the reply, and the
 //!   manager's own reading. At 100 ms per move this makes the margin 30 ms, not 10: on a loaded
@@ -122,14 +124,14 @@ pub struct TimeManager<'a> {
 }
 
 /// Milliseconds kept back from any limit for scheduling, writing and the manager's own overhead
-/// (see the module notes): a tenth of the budget, at most 300, plus a fixed 20, at most a third
-/// of the budget.
+/// (see the module notes): a twentieth of the budget, at most 150, plus a fixed 20, at most a
+/// third of the budget.
 /// A budget of [`ANSWER_NOW_MS`] or less is all margin: the move comes from move ordering.
 pub fn safety_margin_ms(budget_ms: u64) -> u64 {
     if budget_ms <= ANSWER_NOW_MS {
         return budget_ms;
     }
-    (budget_ms / 10).min(300) + (budget_ms / 3).min(20)
+    (budget_ms / 20).min(150) + (budget_ms / 3).min(20)
 }
 
 /// Budgets this small are not worth searching: a few milliseconds of search gain nothing and
@@ -482,11 +484,12 @@ mod tests {
     fn margins_are_proportionally_bigger_for_short_budgets() {
         assert_eq!(safety_margin_ms(0), 0);
         assert_eq!(safety_margin_ms(ANSWER_NOW_MS), ANSWER_NOW_MS);
-        assert_eq!(safety_margin_ms(30), 3 + 10);
-        assert_eq!(safety_margin_ms(100), 10 + 20);
-        assert_eq!(safety_margin_ms(1000), 100 + 20);
-        assert_eq!(safety_margin_ms(5000), 300 + 20);
-        assert_eq!(safety_margin_ms(300_000), 300 + 20);
+        assert_eq!(safety_margin_ms(30), 1 + 10);
+        assert_eq!(safety_margin_ms(100), 5 + 20);
+        assert_eq!(safety_margin_ms(500), 25 + 20);
+        assert_eq!(safety_margin_ms(1000), 50 + 20);
+        assert_eq!(safety_margin_ms(5000), 150 + 20);
+        assert_eq!(safety_margin_ms(300_000), 150 + 20);
         let mut last_share = 1.0f64;
         for b in [21u64, 50, 100, 200, 500, 1000, 5000, 30_000] {
             let share = safety_margin_ms(b) as f64 / b as f64;
@@ -507,10 +510,10 @@ mod tests {
             .1
             .unwrap()
         };
-        assert_eq!(at(100, 0), 70);
-        assert_eq!(at(100, 12), 58);
+        assert_eq!(at(100, 0), 75);
+        assert_eq!(at(100, 12), 63);
         assert_eq!(at(100, 500), 25, "a quarter is always left");
-        assert_eq!(at(1000, 40), 1000 - 120 - 40);
+        assert_eq!(at(1000, 40), 1000 - 70 - 40);
         let left = |ms: i64, lag: u64| {
             deadlines(GameClock {
                 left_ms: Some(ms),
@@ -610,7 +613,7 @@ mod tests {
                 &stop,
             )
         };
-        // 500 ms a move: hard deadline 430 ms; the target is all of it, three quarters (322 ms)
+        // 500 ms a move: hard deadline 455 ms; the target is all of it, three quarters (341 ms)
         // when the choice has long been settled.
         let calm = Stability::default();
         assert!(
@@ -628,13 +631,13 @@ mod tests {
         }
         assert!(at(200).may_deepen(9, 0, ms(200), &settled));
         assert!(
-            !at(300).may_deepen(9, 0, ms(300), &settled),
+            !at(320).may_deepen(9, 0, ms(300), &settled),
             "settled: not even half its first move would be searched"
         );
-        assert!(at(300).may_deepen(9, 0, ms(10), &settled));
-        assert!(at(330).may_deepen(9, 0, ms(10), &calm));
+        assert!(at(320).may_deepen(9, 0, ms(10), &settled));
+        assert!(at(350).may_deepen(9, 0, ms(10), &calm));
         assert!(
-            !at(330).may_deepen(9, 0, ms(10), &settled),
+            !at(350).may_deepen(9, 0, ms(10), &settled),
             "a settled choice stops sooner"
         );
         let mut shaken = Stability::default();
@@ -643,17 +646,17 @@ mod tests {
         }
         assert!(at(400).may_deepen(9, 0, ms(10), &shaken));
         assert!(
-            !at(431).may_deepen(9, 0, ms(10), &shaken),
+            !at(456).may_deepen(9, 0, ms(10), &shaken),
             "never past the hard deadline"
         );
-        assert!(!at(430).may_deepen(9, 0, ms(0), &calm));
+        assert!(!at(455).may_deepen(9, 0, ms(0), &calm));
         // The first iteration always runs; a forced move gets half of the hard deadline.
         let mut forced = Stability::default();
         forced.force();
         assert!(at(0).may_deepen(1, 0, Duration::ZERO, &forced));
         assert!(at(0).may_deepen(2, 0, Duration::ZERO, &forced));
-        assert!(at(200).may_deepen(2, 0, Duration::ZERO, &forced));
-        assert!(!at(220).may_deepen(2, 0, Duration::ZERO, &forced));
+        assert!(at(220).may_deepen(2, 0, Duration::ZERO, &forced));
+        assert!(!at(228).may_deepen(2, 0, Duration::ZERO, &forced));
     }
 
     #[test]
@@ -674,12 +677,12 @@ mod tests {
         assert!(tm.turn_binds());
         assert!(!tm.time_is_per_move());
         assert!(tm.may_deepen(9, 0, ms(100), &calm));
-        // 3 s left: a share is about 107 ms, the match clock binds (its hard deadline, 267
+        // 3 s left: a share is about 113 ms, the match clock binds (its hard deadline, 282
         // ms, is the tighter) and 150 ms is past its target, though not past the turn's.
         let tm = TimeManager::new(&clock(3_000), Instant::now() - ms(150), &stop);
         assert!(!tm.turn_binds());
         assert!(!tm.may_deepen(9, 0, ms(10), &calm));
-        assert_eq!(tm.hard_limit(), Some(ms(267)));
+        assert_eq!(tm.hard_limit(), Some(ms(282)));
     }
 
     #[test]
