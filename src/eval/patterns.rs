@@ -67,11 +67,12 @@ pub const P4_COUNT: usize = 12;
 /// Flag bit in the combined table: some line is an overline (renju black may be forbidden).
 const OVERLINE_FLAG: u8 = 0x80;
 /// Flag bit in the combined table: the lines make two fours or two open threes with no five,
-/// the shapes renju forbids black (a 3-3 only when both threes are real, which the rules
-/// check decides). Kept on black's level under renju only ([`PatternBoard::new`]), where the
-/// evaluation counts such a point as nothing for black ([`PatternBoard::eval_level`]): black
-/// cannot play it, and white need not take it. The search still sees the level (its moves ask
-/// the rules whether the point is forbidden).
+/// the shapes renju forbids black. Kept on black's level under renju only
+/// ([`PatternBoard::new`]), where the evaluation counts such a point as nothing for black
+/// ([`PatternBoard::eval_level`]): black cannot play it, and white need not take it. Every 3-3
+/// shape is flagged, also the rare one the rules allow because a three is false (deciding that
+/// needs the recursive test, too slow for every cell). The search still sees the level (its
+/// moves ask the rules whether the point is forbidden).
 const FORBID_FLAG: u8 = 0x40;
 /// Both flag bits.
 const FLAGS: u8 = OVERLINE_FLAG | FORBID_FLAG;
@@ -513,7 +514,8 @@ impl CellState {
         self.p4 = levels_of(code_value, combined, keep);
     }
 
-    /// The threat level of colour index `c`, with [`OVERLINE_FLAG`].
+    /// The threat level of colour index `c`, with its flag bits ([`OVERLINE_FLAG`],
+    /// [`FORBID_FLAG`]).
     #[inline]
     fn p4_of(&self, c: usize) -> u8 {
         (self.p4 >> (8 * c)) as u8

@@ -34,7 +34,12 @@ pub struct SearchParams {
     /// replaced 3 at 150: against them, 20,000 nodes, one thread, SPRT [0, 15], freestyle H1
     /// after 3,931 games, 2028-1874-29, +13.7 Elo (95%: +2.9 .. +24.5) (a 3,932nd game lost
     /// on time only because the match was paused, left out); renju 2,000 games 997-993-10,
-    /// +0.7 (-14.5 .. +15.9), SPRT [-10, 5] undecided when the games ran out.
+    /// +0.7 (-14.5 .. +15.9), SPRT [-10, 5] undecided when the games ran out. The margin 70
+    /// replaced 100 (2026-11-29, after the renju evaluation stopped counting black's forbidden
+    /// shapes): renju, 10,000 nodes, SPRT [0, 15], H1 after 2,180 games, 1142-1027-11, +18.3
+    /// (+3.8 .. +33.0); freestyle, 20,000 nodes, H1 after 3,077 games, 1588-1454-35, +15.1
+    /// (+2.9 .. +27.4). Renju 160 lost (H0 after 589 games, -32.5) and 50 against 70 was
+    /// even (2,014 games, +1.2, -13.9 .. +16.3, stopped).
     pub rfp_depth: i32,
     pub rfp_margin: i32,
     pub rfp_hand_depth: i32,
@@ -177,7 +182,7 @@ impl Default for SearchParams {
             policy_weight: 16,
             move_limit: [10, 14, 18, 24],
             rfp_depth: 6,
-            rfp_margin: 100,
+            rfp_margin: 70,
             rfp_hand_depth: 3,
             rfp_hand_margin: 150,
             lmr_divisor: 200,
