@@ -536,8 +536,9 @@ pub struct PatternBoard {
     sum: u64,
     /// Empty cells at each P4 level from [`TRACKED`] up, per colour.
     p4_count: [[u16; LEVELS]; 2],
-    /// Of black's counted cells, those with [`FORBID_FLAG`] (renju only), per level.
-    forbid_count: [u16; LEVELS],
+    /// Of the counted cells, those with [`FORBID_FLAG`], per colour and level (only black's,
+    /// under renju, ever have it).
+    forbid_count: [[u16; LEVELS]; 2],
     /// The flag bits a cell's [`CellState::p4`] keeps: [`FORBID_FLAG`] on black's level
     /// only under renju.
     flags_kept: u16,
@@ -584,7 +585,7 @@ impl PatternBoard {
             combined: combine_table(),
             sum: 0,
             p4_count: [[0; LEVELS]; 2],
-            forbid_count: [0; LEVELS],
+            forbid_count: [[0; LEVELS]; 2],
             flags_kept: if board.rule().renju() {
                 !((FORBID_FLAG as u16) << 8)
             } else {
@@ -614,7 +615,7 @@ impl PatternBoard {
         self.lsum = [0; 2];
         self.jsum = 0;
         self.p4_count = [[0; LEVELS]; 2];
-        self.forbid_count = [0; LEVELS];
+        self.forbid_count = [[0; LEVELS]; 2];
         self.at_level = [[CellSet::default(); LEVELS]; 2];
         self.candidates = CellSet::default();
         let points: Vec<Pos> = self.board.points().collect();
@@ -666,9 +667,9 @@ impl PatternBoard {
                 self.p4_count[c][level] += 1;
                 self.at_level[c][level].insert(i);
             }
-        }
-        if st.p4_of(0) & FORBID_FLAG != 0 {
-            self.forbid_count[st.p4_of(0) as usize & (LEVELS - 1)] += 1;
+            if st.p4_of(c) & FORBID_FLAG != 0 {
+                self.forbid_count[c][level] += 1;
+            }
         }
         if st.near > 0 {
             self.candidates.insert(i);
@@ -692,9 +693,9 @@ impl PatternBoard {
                 self.p4_count[c][level] -= 1;
                 self.at_level[c][level].remove(i);
             }
-        }
-        if st.p4_of(0) & FORBID_FLAG != 0 {
-            self.forbid_count[st.p4_of(0) as usize & (LEVELS - 1)] -= 1;
+            if st.p4_of(c) & FORBID_FLAG != 0 {
+                self.forbid_count[c][level] -= 1;
+            }
         }
         self.candidates.remove(i);
     }
@@ -866,12 +867,7 @@ impl PatternBoard {
     /// black the shape (see [`FORBID_FLAG`]), else [`PatternBoard::p4`].
     #[inline]
     pub fn eval_level(&self, c: Color, p: Pos) -> P4 {
-        let level = self.cells[p.idx()].p4_of(c.index());
-        if level & FORBID_FLAG != 0 {
-            P4_NONE
-        } else {
-            level & !FLAGS
-        }
+        eval_level_of(self.cells[p.idx()].p4_of(c.index()))
     }
     /// Whether some line through `p` would be an overline for `c` (exact-five rules).
     #[inline]
@@ -972,15 +968,12 @@ impl PatternBoard {
         let bits = |c: usize| -> usize {
             let range = P4_FLEX3 as usize..=P4_FLEX4 as usize;
             let counts = &self.p4_count[c][range.clone()];
-            let forbidden = &self.forbid_count[range];
+            let forbidden = &self.forbid_count[c][range];
             counts
                 .iter()
                 .zip(forbidden)
                 .enumerate()
-                .fold(0, |m, (i, (&n, &f))| {
-                    let f = if c == 0 { f } else { 0 };
-                    m | (usize::from(n > f) << i)
-                })
+                .fold(0, |m, (i, (&n, &f))| m | (usize::from(n > f) << i))
         };
         bits(me) | bits(1 - me) << THREAT_BITS
     }
@@ -1076,37 +1069,37 @@ fn learned_add<const ADD: bool>(lsum: &mut [i64; 2], t: &ValueTables, code_value
 /// renju forbids counts as level 0, as [`PatternBoard::eval_level`] says).
 #[inline]
 fn joint_index(p4: u16) -> usize {
-    let black = if p4 & FORBID_FLAG as u16 != 0 {
-        0
+    let [black, white] = p4.to_le_bytes().map(eval_level_of);
+    (black | white << 4) as usize
+}
+
+/// One colour's threat level from its [`CellState::p4`] byte as the evaluation reads it: the
+/// flags dropped, and a shape renju forbids black (see [`FORBID_FLAG`]) level 0.
+#[inline]
+fn eval_level_of(level: u8) -> P4 {
+    if level & FORBID_FLAG != 0 {
+        P4_NONE
     } else {
-        p4 & 15
-    };
-    (black | (p4 >> 4) & 0xF0) as usize
+        level & !FLAGS
+    }
 }
 
 /// Moves cell `at` between the threat counts and point sets when its levels (both colours, as
-/// in [`CellState::p4`]) change from `old` to `new`. Only [`TRACKED`] levels are kept.
+/// in [`CellState::p4`]) change from `old` to `new`, and keeps the [`FORBID_FLAG`] counts.
+/// Only [`TRACKED`] levels are kept (a flagged level always is one).
 #[inline]
 fn relevel(
     counts: &mut [[u16; LEVELS]; 2],
-    forbid: &mut [u16; LEVELS],
+    forbid: &mut [[u16; LEVELS]; 2],
     at_level: &mut [[CellSet; LEVELS]; 2],
     at: usize,
     old: u16,
     new: u16,
 ) {
-    let black = |p4: u16| (p4 & (FORBID_FLAG as u16 | 15)) as usize;
-    if black(old) != black(new) {
-        if old & FORBID_FLAG as u16 != 0 {
-            forbid[black(old) & 15] -= 1;
-        }
-        if new & FORBID_FLAG as u16 != 0 {
-            forbid[black(new) & 15] += 1;
-        }
-    }
     for c in 0..2 {
-        let o = (old >> (8 * c)) as usize & (LEVELS - 1);
-        let n = (new >> (8 * c)) as usize & (LEVELS - 1);
+        let (ob, nb) = ((old >> (8 * c)) as u8, (new >> (8 * c)) as u8);
+        let o = ob as usize & (LEVELS - 1);
+        let n = nb as usize & (LEVELS - 1);
         if o != n {
             if tracked(o) {
                 counts[c][o] -= 1;
@@ -1115,6 +1108,15 @@ fn relevel(
             if tracked(n) {
                 counts[c][n] += 1;
                 at_level[c][n].insert(at);
+            }
+        }
+        let (of, nf) = (ob & FORBID_FLAG != 0, nb & FORBID_FLAG != 0);
+        if (o, of) != (n, nf) {
+            if of {
+                forbid[c][o] -= 1;
+            }
+            if nf {
+                forbid[c][n] += 1;
             }
         }
     }

@@ -13,7 +13,7 @@
 //!   520 of 5 s);
 //! - a fixed part (up to 20 ms, at most a third of the budget) for what does not shrink with
 //!   the budget: waking up, the stdin thread handing the line over, writing the reply, and the
-//!   manager's own reading. At 100 ms per move this makes the margin 30 ms, not 10: on a loaded
+//!   manager's own reading. At 100 ms per move this makes the margin 25 ms, not 5: on a loaded
 //!   machine a runnable process waits several milliseconds for a core, twice per move;
 //! - the lateness this process has itself observed lately: how far past its hard deadline each
 //!   reply actually went out (a poll that came late, a stall while writing). The same stalls
