@@ -292,6 +292,19 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         open_four_point(&mut self.pb, c).is_some()
     }
 
+    /// The value of a node with no move to search. With an open three of the opponent's to
+    /// answer, every answer and every four is forbidden to black (renju): whatever black
+    /// plays, the open four comes and then the five, four moves from here. Else the near
+    /// points are all taken or forbidden, and the game is as good as drawn.
+    fn no_move_score(&mut self, ply: usize) -> i32 {
+        let o = self.pb.to_move().opponent();
+        if self.threatens_open_four(o) {
+            -(MATE - (ply as i32 + 4))
+        } else {
+            0
+        }
+    }
+
     /// Fills `self.moves[ply]` with ordered candidates; returns how many to search.
     fn generate(&mut self, ply: usize, tt_move: Option<Pos>, limit: usize) -> usize {
         let c = self.pb.to_move();
@@ -577,7 +590,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
         let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
-            return 0;
+            return self.no_move_score(ply);
         }
         let alpha_orig = alpha;
         let mut best = -INF;
@@ -992,7 +1005,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 .iter()
                 .copied()
                 .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p));
-            let info = self.info(0, 0, any.into_iter().collect(), 1);
+            let score = self.no_move_score(0);
+            let info = self.info(0, score, any.into_iter().collect(), 1);
             return Err(SearchResult { best: any, info });
         }
         if root.len() == 1 && self.thinks_when_forced() {
@@ -1551,6 +1565,60 @@ mod tests {
                 info.pv.first().map(|&p| b.xy(p))
             );
         }
+    }
+
+    /// Renju, black to move: black stones on columns 0, 4 and 5 (rows 8, 9, 11, 12 and 13)
+    /// make each of the points (0, 10), (4, 10) and (5, 10) an overline for black, so
+    /// forbidden; white's three (1, 10) .. (3, 10) by the edge is answered only there, and
+    /// black has no four anywhere (an overline is no five, so no four either).
+    fn every_answer_forbidden() -> Board {
+        let black: Vec<(i64, i64)> = [0, 4, 5]
+            .iter()
+            .flat_map(|&x| [8, 9, 11, 12, 13].map(|y| (x, y)))
+            .collect();
+        board(
+            Rule::Renju,
+            &black,
+            &[(1, 10), (2, 10), (3, 10)],
+            Color::Black,
+        )
+    }
+
+    #[test]
+    fn black_with_every_answer_to_a_three_forbidden_is_lost() {
+        // At the root: no legal answer, so the search plays some legal point and says lost.
+        let b = every_answer_forbidden();
+        let mut pb = PatternBoard::new(&b);
+        for p in [(0, 10), (4, 10), (5, 10)] {
+            assert!(forbidden_for(
+                &mut pb,
+                Color::Black,
+                b.pos(p.0, p.1).unwrap()
+            ));
+        }
+        let r = search_with(
+            pb,
+            SearchLimit::depth(4),
+            SearchParams::default(),
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+        assert!(
+            r.info.mate.is_some_and(|m| m < 0),
+            "black cannot stop the three: {:?}",
+            r.info.mate
+        );
+        // Inside the search (a node a ply from the root, where the root's threat analysis
+        // does not reach): the same loss, four plies on.
+        let pb = PatternBoard::new(&b);
+        let stop = AtomicBool::new(false);
+        let limit = SearchLimit::depth(4);
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let tt = TranspositionTable::new(1 << 16);
+        let mut threats = Threats::default();
+        let params = SearchParams::default();
+        let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
+        assert_eq!(s.search(2, -INF, INF, 1), -(MATE - 5));
     }
 
     /// Nodes of a depth-8 search of a quiet middle-game position under `params`, checking
