@@ -1616,8 +1616,7 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 16);
         let mut threats = Threats::default();
-        let params = SearchParams::default();
-        let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
+        let mut s = Searcher::with_defaults(pb, &tt, &mut threats, &tm);
         assert_eq!(s.search(2, -INF, INF, 1), -(MATE - 5));
     }
 
