@@ -588,7 +588,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 }
             }
         }
-        let n = self.generate(ply, tt_move, self.params.move_limit(depth));
+        let n = self.generate(
+            ply,
+            tt_move,
+            self.params.move_limit(depth, self.uses_policy()),
+        );
         if n == 0 {
             return self.no_move_score(ply);
         }
@@ -1498,6 +1502,7 @@ mod tests {
             let wide = search(
                 SearchParams {
                     move_limit: [225; 4],
+                    move_limit_hand: [225; 4],
                     prune_depth: 0,
                     ..SearchParams::default()
                 },

@@ -25,8 +25,20 @@ pub struct SearchParams {
     /// -17.7 Elo (95%: -41.5 .. +5.8) over 824 games, 12 -6.0 (-23.9 .. +11.8) over 1,443.
     pub policy_weight: i32,
     /// Non-forcing moves searched at remaining depth 1, 2, 3 and 4 or more (the weakest
-    /// candidates are not searched at all).
+    /// candidates are not searched at all) where the learned policy orders them; where it
+    /// does not (the hand evaluation: `strong-hand`, caro), `move_limit_hand`, the limits
+    /// before the policy. With the policy 6 and 10 at depths 1 and 2 replaced 10 and 14
+    /// (PentaZen prunes its quiet nodes to 3 and 9 moves there): against them, one thread,
+    /// SPRT [0, 15], freestyle 20,000 nodes H1 after 1,665 games, 877-773-15, +21.7 Elo (95%:
+    /// +5.1 .. +38.4); renju 10,000 nodes H1 after 657 games, 366-285-6, +43.1 (+16.6 ..
+    /// +70.0); freestyle 60,000 nodes +12.2 (-4.4 .. +29.0) over the first 1,647 games, running
+    /// when kept. Standard (exact five) and caro, with no policy, keep the old limits. The
+    /// same 60,000-node try bundled other settings instead
+    /// (`lmr_divisor` 160, `fhr_margin` 40, `lmr_threes` 2, `improving` 2, each a few Elo
+    /// up at 20,000 nodes alone): at 60,000 nodes 4,000 games, 1992-1934-74, +5.0 (95%: -5.6
+    /// .. +15.7), undecided when the openings ran out.
     pub move_limit: [usize; 4],
+    pub move_limit_hand: [usize; 4],
     /// Reverse futility pruning: at most this many plies from the leaves, a non-PV node whose
     /// static value beats beta by `rfp_margin` per ply returns it. These two hold with the
     /// learned policy; without one (the hand evaluation: `strong-hand`, caro) the search keeps
@@ -180,7 +192,8 @@ impl Default for SearchParams {
             killer_bonus: 300,
             use_policy: true,
             policy_weight: 16,
-            move_limit: [10, 14, 18, 24],
+            move_limit: [6, 10, 18, 24],
+            move_limit_hand: [10, 14, 18, 24],
             rfp_depth: 6,
             rfp_margin: 70,
             rfp_hand_depth: 3,
@@ -275,6 +288,10 @@ impl SearchParams {
                 "move_limit2" => self.move_limit[1] = count()?,
                 "move_limit3" => self.move_limit[2] = count()?,
                 "move_limit4" => self.move_limit[3] = count()?,
+                "move_limit_hand1" => self.move_limit_hand[0] = count()?,
+                "move_limit_hand2" => self.move_limit_hand[1] = count()?,
+                "move_limit_hand3" => self.move_limit_hand[2] = count()?,
+                "move_limit_hand4" => self.move_limit_hand[3] = count()?,
                 "lmr_divisor" | "hist_lmr_fraction" | "nmp_divisor" => {
                     return Err(format!("`{item}`: must be positive"))
                 }
@@ -284,10 +301,16 @@ impl SearchParams {
         Ok(self)
     }
 
-    /// Non-forcing moves searched at `depth` plies from the leaves.
+    /// Non-forcing moves searched at `depth` plies from the leaves, where the learned policy
+    /// orders the moves (`policy`) or where the hand line values do.
     #[inline]
-    pub fn move_limit(&self, depth: i32) -> usize {
-        self.move_limit[depth.clamp(1, 4) as usize - 1]
+    pub fn move_limit(&self, depth: i32, policy: bool) -> usize {
+        let limits = if policy {
+            &self.move_limit
+        } else {
+            &self.move_limit_hand
+        };
+        limits[depth.clamp(1, 4) as usize - 1]
     }
 
     /// The late-move reduction table, [depth][move index], each capped at 63.
@@ -337,19 +360,24 @@ mod tests {
                 assert!(t.get(d, i + 1) >= t.get(d, i));
             }
         }
-        assert_eq!(p.move_limit(0), 10);
-        assert_eq!(p.move_limit(9), 24);
+        assert_eq!(p.move_limit(0, true), 6);
+        assert_eq!(p.move_limit(2, true), 10);
+        assert_eq!(p.move_limit(9, true), 24);
+        assert_eq!(p.move_limit(0, false), 10);
+        assert_eq!(p.move_limit(2, false), 14);
     }
 
     #[test]
     fn overrides_set_named_constants_and_refuse_bad_ones() {
         let p = SearchParams::default()
-            .with_overrides("nmp_depth=3, rfp_margin=120 move_limit4=30")
+            .with_overrides("nmp_depth=3, rfp_margin=120 move_limit4=30 move_limit_hand1=7")
             .unwrap();
         assert_eq!(p.nmp_depth, 3);
         assert_eq!(p.rfp_margin, 120);
-        assert_eq!(p.move_limit(9), 30);
-        assert_eq!(p.move_limit(1), 10);
+        assert_eq!(p.move_limit(9, true), 30);
+        assert_eq!(p.move_limit(1, true), 6);
+        assert_eq!(p.move_limit(1, false), 7);
+        assert_eq!(p.move_limit(9, false), 24);
         let q = SearchParams::default()
             .with_overrides("fut_depth=2,fut_margin=150,razor_depth=1,razor_margin=250,leaf_vcf_nodes=40,leaf_vcf_plies=6")
             .unwrap();
