@@ -4,24 +4,13 @@
 //! both, lost both), and the engine's reply times give the mean share of the turn and the
 //! replies over it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod python_script;
 
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
+use std::path::PathBuf;
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(python())
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/anchor_report.py"))
-        .args(args)
-        .output()
-        .expect("python3 runs")
+    python_script::run_script("anchor_report.py", args)
 }
 
 /// Five games as c-gomoku-cli writes them: opening A won by black both times (a split),

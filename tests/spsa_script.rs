@@ -3,24 +3,14 @@
 //! keeps every value within its bounds, logs each iteration and prints a `SENTE_SEARCH` string
 //! the engine accepts, a second run resumes without playing, and a bad `--param` is refused.
 
-use std::path::{Path, PathBuf};
+mod python_script;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use python_script::{python, script};
+
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/spsa.py")
-}
-
-/// The project's venv python where `.ci/run` made one, else the system's python3.
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sente-spsa-{name}-{}", std::process::id()));
@@ -29,11 +19,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(python())
-        .arg(script())
-        .args(args)
-        .output()
-        .expect("python3 runs")
+    python_script::run_script("spsa.py", args)
 }
 
 #[test]
@@ -46,7 +32,12 @@ fn schedules_end_at_the_stated_perturbation_and_step() {
         c1, s1 = spsa.schedules(p, 1, 1000, a)\n\
         assert c1 > c and s1 / c1 > s / c, (c1, s1)\n\
         print('ok')";
-    let dir = script().parent().unwrap().to_str().unwrap().to_string();
+    let dir = script("spsa.py")
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
     let out = Command::new(python())
         .args(["-c", code, &dir])
         .output()
