@@ -26,13 +26,14 @@ pub struct SearchParams {
     pub policy_weight: i32,
     /// Non-forcing moves searched at remaining depth 1, 2, 3 and 4 or more (the weakest
     /// candidates are not searched at all) where the learned policy orders them; where it
-    /// does not (the hand evaluation: `strong-hand`, caro), `move_limit_hand`, the limits
+    /// does not (the hand evaluation: `strong-hand`, standard, caro), `move_limit_hand`, the limits
     /// before the policy. With the policy 6 and 10 at depths 1 and 2 replaced 10 and 14
     /// (PentaZen prunes its quiet nodes to 3 and 9 moves there): against them, one thread,
     /// SPRT [0, 15], freestyle 20,000 nodes H1 after 1,665 games, 877-773-15, +21.7 Elo (95%:
     /// +5.1 .. +38.4); renju 10,000 nodes H1 after 657 games, 366-285-6, +43.1 (+16.6 ..
-    /// +70.0); freestyle 60,000 nodes +12.2 (-4.4 .. +29.0) over the first 1,647 games, running
-    /// when kept. Standard (exact five) and caro, with no policy, keep the old limits. The
+    /// +70.0); freestyle 60,000 nodes 4,000 games, 2039-1906-55, +11.6 (+0.9 .. +22.3),
+    /// undecided when the openings ran out. Standard and caro, with no policy, keep the old
+    /// limits (not measured there). The
     /// same 60,000-node try bundled other settings instead
     /// (`lmr_divisor` 160, `fhr_margin` 40, `lmr_threes` 2, `improving` 2, each a few Elo
     /// up at 20,000 nodes alone): at 60,000 nodes 4,000 games, 1992-1934-74, +5.0 (95%: -5.6
