@@ -132,7 +132,7 @@ pub struct Searcher<'a, 'm, 's> {
     /// Moves this searcher deferred because another thread was searching them.
     deferred: u64,
     /// The search's constants.
-    params: SearchParams,
+    pub(super) params: SearchParams,
     /// Late-move reductions from `params`.
     lmr: LmrTable,
     /// What the last root threat analysis spent ([`super::root_threats`]).

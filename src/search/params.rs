@@ -37,7 +37,13 @@ pub struct SearchParams {
     /// same 60,000-node try bundled other settings instead
     /// (`lmr_divisor` 160, `fhr_margin` 40, `lmr_threes` 2, `improving` 2, each a few Elo
     /// up at 20,000 nodes alone): at 60,000 nodes 4,000 games, 1992-1934-74, +5.0 (95%: -5.6
-    /// .. +15.7), undecided when the openings ran out.
+    /// .. +15.7), undecided when the openings ran out. Measured against 43ce8cf and not kept
+    /// (2026-11-29; freestyle 20,000 nodes, renju 10,000, SPRT [0, 15]): 14 at depth 3
+    /// (for 18) freestyle -6.7 Elo (95%: -32.0 .. +18.5) over 723 games, renju +0.9 (-16.5 ..
+    /// +18.4) over 1,520; renju 4 and 8 at depths 1 and 2, -7.4 (-29.0 .. +14.2) over 992;
+    /// freestyle 8 at depth 2, +3.6 (-27.3 .. +34.7) over 476 (stopped early); 4 moves more
+    /// at principal-variation nodes, renju H0 after 705 games, -25.7 (-51.4 .. -0.2),
+    /// freestyle -26.1 (-65.0 .. +12.2) over 307.
     pub move_limit: [usize; 4],
     pub move_limit_hand: [usize; 4],
     /// Reverse futility pruning: at most this many plies from the leaves, a non-PV node whose
@@ -77,6 +83,19 @@ pub struct SearchParams {
     /// History points per unit of cut-off bonus (depth squared).
     pub hist_gain: i32,
     /// History points per move-ordering point.
+    ///
+    /// The history learns quiet moves only (neither making nor blocking a three), and with
+    /// the learned policy it orders little: three richer histories measured no better, each
+    /// SPRT [0, 15] against 43ce8cf, one thread, freestyle 20,000 nodes and renju 10,000
+    /// (2026-11-29, not kept): a counter move (the quiet move that last cut off after the
+    /// opponent's move to the same point, ordered at 200) freestyle -6.2 Elo (95%: -24.8 ..
+    /// +12.3) over 1,341 games, renju H0 after 1,664 games, -6.7 (-23.3 .. +10.0); the history
+    /// learning threat moves too (all but fours) freestyle +1.4 (-16.1 .. +18.9) over 1,508,
+    /// renju H0 after 2,632, -1.6 (-14.8 .. +11.6); a continuation history (per opponent's
+    /// last move, learning all but fours, twice the main history's weight in order and
+    /// reductions) freestyle +1.1 (-18.0 .. +20.2) over 1,253, renju -0.6 (-13.8 .. +12.5)
+    /// over 2,677. Learning quiet moves only, a continuation history changed not one game:
+    /// most moves of a gomoku tree make or block a three, and cut-offs by quiet moves are rare.
     pub hist_scale: i32,
     /// With a policy: at most `prune_depth` plies from the leaves, off the PV, quiet moves
     /// from the `prune_count`-th on whose policy score is below `prune_policy` are skipped.
@@ -129,7 +148,9 @@ pub struct SearchParams {
     /// value is `razor_margin` per ply below alpha is first searched by quiescence alone (our
     /// fours), and returns that when it stays below alpha. Off: at depth 2, margin 300, it
     /// measured 0.0 Elo (95%: -39.2 .. +39.2) over 304 games at 30,000 nodes against off (SPRT
-    /// [0, 10] stopped undecided).
+    /// [0, 10] stopped undecided). At depth 3, margin 150, against 43ce8cf (SPRT [0, 15],
+    /// 2026-11-29): freestyle 20,000 nodes +7.5 (-6.7 .. +21.7) over 2,269 games, stopped (LLR
+    /// 0.00); renju 10,000 nodes H0 after 575 games, -33.3 (-62.1 .. -5.1).
     pub razor_depth: i32,
     pub razor_margin: i32,
     /// VCF at the horizon (0: off): a quiescence node that stands below beta and has a four to
@@ -183,6 +204,19 @@ pub struct SearchParams {
     /// fixed depth); at 60 per ply, with the generation-8 freestyle tables, -7.4 (-29.1 ..
     /// +14.2) over 982 games, 475-496-11, stopped.
     pub fhr_margin: i32,
+    /// Most attacker moves in the root VCTs (ours, and the opponent's as if we passed and
+    /// after each root move). 12 instead of 8, against 43ce8cf, renju 10,000 nodes, SPRT [0,
+    /// 15]: -2.0 Elo (95%: -18.1 .. +14.2) over 1,772 games, stopped (LLR -2.09).
+    pub vct_depth: u32,
+    /// The root VCTs' node budgets (our VCT, the opponent's threat as if we passed), in
+    /// tenths of a percent of the root threat budget. 300 with `vct_depth` 12, as above: H0
+    /// after 850 games, -20.5 (-43.9 .. +2.8) (under a node limit their nodes are the
+    /// search's: at 10,000 nodes a move that is up to 6,000 of them). At 500 ms a move the
+    /// budget is rarely what ends them: a middle-game VCT spends tens of nodes, not thousands.
+    pub vct_scale: u64,
+    /// Root threat-search nodes per millisecond of the hard deadline (below the real speed,
+    /// so the alpha-beta search keeps most of the time).
+    pub threat_nodes_per_ms: u64,
 }
 
 impl Default for SearchParams {
@@ -231,6 +265,9 @@ impl Default for SearchParams {
             se_depth: 0,
             se_margin: 4,
             fhr_margin: 0,
+            vct_depth: 8,
+            vct_scale: 100,
+            threat_nodes_per_ms: 200,
         }
     }
 }
@@ -285,6 +322,9 @@ impl SearchParams {
                 "se_depth" => self.se_depth = num,
                 "se_margin" => self.se_margin = num,
                 "fhr_margin" => self.fhr_margin = num,
+                "vct_depth" => self.vct_depth = count()? as u32,
+                "vct_scale" => self.vct_scale = count()? as u64,
+                "threat_nodes_per_ms" => self.threat_nodes_per_ms = count()? as u64,
                 "move_limit1" => self.move_limit[0] = count()?,
                 "move_limit2" => self.move_limit[1] = count()?,
                 "move_limit3" => self.move_limit[2] = count()?,
@@ -392,6 +432,13 @@ mod tests {
             .unwrap();
         assert_eq!((r.lmr_threes, r.tt_eval, r.improving), (2, 0, 1));
         assert_eq!((r.se_depth, r.se_margin, r.fhr_margin), (6, 3, 40));
+        let t = SearchParams::default()
+            .with_overrides("vct_depth=12,vct_scale=300,threat_nodes_per_ms=400")
+            .unwrap();
+        assert_eq!(
+            (t.vct_depth, t.vct_scale, t.threat_nodes_per_ms),
+            (12, 300, 400)
+        );
         let d = SearchParams::default();
         for bad in [
             "nmp_depth",
@@ -399,6 +446,7 @@ mod tests {
             "nmp_depth=1.5",
             "no_such=1",
             "lmr_divisor=0",
+            "vct_depth=-1",
             "prune_count=-1",
             "leaf_vcf_nodes=-5",
         ] {

@@ -13,11 +13,6 @@ use crate::search::alphabeta::{RootMove, SearchResult, Searcher, MATE};
 
 /// Deepest chain of fours the root VCF follows (attacker moves).
 const VCF_PLIES: u32 = 24;
-/// Most attacker moves in a root VCT.
-const VCT_DEPTH: u32 = 8;
-/// Threat-search nodes budgeted per millisecond of the hard deadline (below the real speed, so
-/// the alpha-beta search keeps most of the time).
-const THREAT_NODES_PER_MS: u64 = 200;
 /// Threat-search nodes when neither a node limit nor a deadline is given (depth-limited runs).
 const UNTIMED_THREAT_NODES: u64 = 400_000;
 
@@ -119,7 +114,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return n / self.threads();
         }
         match self.tm.hard_limit() {
-            Some(hard) => (hard.as_millis() as u64 * THREAT_NODES_PER_MS).max(2_000),
+            Some(hard) => (hard.as_millis() as u64 * self.params.threat_nodes_per_ms).max(2_000),
             None => UNTIMED_THREAT_NODES,
         }
     }
@@ -203,7 +198,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             });
         }
         let start = self.part_start();
-        let vct_found = self.threats.vct.find(&mut pb, VCT_DEPTH, budget / 10, tm);
+        let (vct_depth, vct_budget) =
+            (self.params.vct_depth, budget * self.params.vct_scale / 1000);
+        let vct_found = self.threats.vct.find(&mut pb, vct_depth, vct_budget, tm);
         self.nodes += self.threats.vct.nodes();
         self.part_done(ThreatPart::OurVct, start, vct_found.is_some());
         if let Some((first, depth)) = vct_found {
@@ -217,7 +214,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return None;
         }
         let start = self.part_start();
-        let theirs = self.opponent_wins(&mut pb, true, budget / 10);
+        let theirs = self.opponent_wins(&mut pb, true, budget * self.params.vct_scale / 1000);
         self.part_done(ThreatPart::Theirs, start, theirs);
         if !theirs {
             return None;
@@ -282,7 +279,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let vcf = self.threats.vcf.find(pb, VCF_PLIES, budget / 2, tm);
         self.nodes += self.threats.vcf.nodes();
         let wins = vcf.is_some() || {
-            let vct = self.threats.vct.find(pb, VCT_DEPTH, budget / 2, tm);
+            let vct = self
+                .threats
+                .vct
+                .find(pb, self.params.vct_depth, budget / 2, tm);
             self.nodes += self.threats.vct.nodes();
             vct.is_some()
         };
