@@ -33,8 +33,7 @@ pub struct SearchParams {
     /// +5.1 .. +38.4); renju 10,000 nodes H1 after 657 games, 366-285-6, +43.1 (+16.6 ..
     /// +70.0); freestyle 60,000 nodes 4,000 games, 2039-1906-55, +11.6 (+0.9 .. +22.3),
     /// undecided when the openings ran out. Standard and caro, with no policy, keep the old
-    /// limits (not measured there). The
-    /// same 60,000-node try bundled other settings instead
+    /// limits (not measured there). The same 60,000-node try bundled other settings instead
     /// (`lmr_divisor` 160, `fhr_margin` 40, `lmr_threes` 2, `improving` 2, each a few Elo
     /// up at 20,000 nodes alone): at 60,000 nodes 4,000 games, 1992-1934-74, +5.0 (95%: -5.6
     /// .. +15.7), undecided when the openings ran out. Measured against 43ce8cf and not kept

@@ -181,6 +181,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         won
     }
 
+    /// The nodes of `budget` our root VCT gets, and so does the opponent's threat as if we
+    /// passed (`vct_scale`, in tenths of a percent).
+    fn vct_share(&self, budget: u64) -> u64 {
+        budget * self.params.vct_scale / 1000
+    }
+
     fn analyse(&mut self, root: &mut Vec<RootMove>) -> Option<SearchResult> {
         let budget = self.threat_stats.budget;
         let mut pb = self.pb.clone();
@@ -198,9 +204,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             });
         }
         let start = self.part_start();
-        let (vct_depth, vct_budget) =
-            (self.params.vct_depth, budget * self.params.vct_scale / 1000);
-        let vct_found = self.threats.vct.find(&mut pb, vct_depth, vct_budget, tm);
+        let vct_budget = self.vct_share(budget);
+        let vct_found = self
+            .threats
+            .vct
+            .find(&mut pb, self.params.vct_depth, vct_budget, tm);
         self.nodes += self.threats.vct.nodes();
         self.part_done(ThreatPart::OurVct, start, vct_found.is_some());
         if let Some((first, depth)) = vct_found {
@@ -214,7 +222,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             return None;
         }
         let start = self.part_start();
-        let theirs = self.opponent_wins(&mut pb, true, budget * self.params.vct_scale / 1000);
+        let theirs = self.opponent_wins(&mut pb, true, self.vct_share(budget));
         self.part_done(ThreatPart::Theirs, start, theirs);
         if !theirs {
             return None;
