@@ -14,6 +14,9 @@
 //! Policy: softmax over the legal points near a stone of `attack[mover's code] +
 //! defend[opponent's code]`, fitted to the move the search played (cross-entropy).
 //!
+//! `--balance-winners` weights the value fit so that both colours' wins count alike (renju
+//! self-play is won mostly by black, and unweighted tables learn that share).
+//!
 //! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
 //! of (seed, job), so no position of a held-out game is trained on.
 
@@ -109,6 +112,12 @@ pub struct TrainArgs {
     /// hand values.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Weight the value fit's positions so that the games black won and the games white
+    /// won count alike (draws keep weight 1): self-play where one colour wins most games
+    /// (renju's black) otherwise teaches the tables that colour's share of wins rather than
+    /// what the shapes are worth. Losses are reported unweighted, as without it.
+    #[arg(long)]
+    pub balance_winners: bool,
 }
 
 /// `--k`: a positive, finite scale.
@@ -161,6 +170,10 @@ struct Sample {
     result: f64,
     /// Which `--data` file the position came from.
     file: usize,
+    /// Who won the game the position came from.
+    outcome: Outcome,
+    /// The position's weight in the value fit (see `--balance-winners`).
+    weight: f64,
     /// Whether the game's first searched score lies within `sente match --balance`'s margin
     /// of even: the games a balanced match plays, where an SPRT is decided.
     balanced: bool,
@@ -236,7 +249,11 @@ fn command_line(args: &TrainArgs) -> String {
         } else {
             ""
         }
-    ) + &args.k.map_or(String::new(), |k| format!(" --k {k}"))
+    ) + if args.balance_winners {
+        " --balance-winners"
+    } else {
+        ""
+    } + &args.k.map_or(String::new(), |k| format!(" --k {k}"))
         + &args
             .init
             .as_ref()
@@ -259,6 +276,8 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     // Games already read (opening and moves), to fit a repeated game once.
     let mut seen = std::collections::HashSet::new();
     let mut repeated = 0usize;
+    // Training games won by black, by white (for `--balance-winners`).
+    let mut training_wins = [0usize; 2];
     // One `data=` provenance line per file: its name, header (the self-play settings), games
     // and checksum, so the weights say exactly which data they were fitted to.
     let mut data_lines = String::new();
@@ -306,6 +325,13 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             })
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
+            if !holdout {
+                match game.outcome {
+                    Outcome::BlackWon => training_wins[0] += 1,
+                    Outcome::WhiteWon => training_wins[1] += 1,
+                    Outcome::Draw => {}
+                }
+            }
         }
         data_lines.push_str(&data_line(path, &text, MAGIC, games - games_before));
     }
@@ -337,6 +363,9 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             k
         }
     };
+    if args.balance_winners {
+        eprintln!("{}", balance_winners(&mut train, training_wins));
+    }
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.target = mix(s.target, s.hand, k, args.result_weight);
     }
@@ -559,6 +588,8 @@ fn sample(
         target,
         result: target,
         file: 0,
+        outcome,
+        weight: 1.0,
         balanced: false,
         decided: false,
         policy: if played_is_candidate {
@@ -568,6 +599,31 @@ fn sample(
         },
         hand_top1: hand_best.1,
     })
+}
+
+/// Weights the positions of games black won and of games white won (`wins`: how many games
+/// of each, black first) so that each colour's won games weigh as much as the other's, a game
+/// weighing what its positions do (a colour that wins quickly has fewer positions per game and
+/// so weighs less than its share of games even so); draws keep weight 1. Says what it did.
+fn balance_winners(data: &mut [Sample], wins: [usize; 2]) -> String {
+    let [black, white] = wins.map(|n| n as f64);
+    if black == 0.0 || white == 0.0 {
+        return format!(
+            "--balance-winners: training games won by black {black}, by white {white}: one colour never won, weights left at 1"
+        );
+    }
+    let half = (black + white) / 2.0;
+    let (wb, ww) = (half / black, half / white);
+    for s in data.iter_mut() {
+        s.weight = match s.outcome {
+            Outcome::BlackWon => wb,
+            Outcome::WhiteWon => ww,
+            Outcome::Draw => 1.0,
+        };
+    }
+    format!(
+        "--balance-winners: training games won by black {black} (weight {wb:.3}), by white {white} (weight {ww:.3})"
+    )
 }
 
 /// The value target: a game result mixed with the search's score (when there is one).
@@ -658,12 +714,13 @@ fn fit_value(data: &[Sample], params: &mut [f64], k: f64, args: &TrainArgs) {
     let n = params.len();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, lr) = (0.9, 0.999, 1.0);
-    let scale = 1.0 / data.len() as f64;
+    // The weights sum to the number of positions when every position counts once.
+    let scale = 1.0 / data.iter().map(|s| s.weight).sum::<f64>();
     for step in 1..=args.epochs {
         let mut grad = vec![0.0; n];
         for s in data {
             let p = sigmoid(value_of(s, params) / k);
-            let d = (p - s.target) / k * scale;
+            let d = (p - s.target) / k * s.weight * scale;
             for &(f, c) in &s.value {
                 grad[f as usize] += d * c as f64;
             }
@@ -867,6 +924,104 @@ pub(crate) fn utc_now() -> String {
 mod tests {
     use super::*;
 
+    /// A position of a game ending `outcome`, with no features.
+    fn bare(outcome: Outcome) -> Sample {
+        Sample {
+            value: Vec::new(),
+            threat: 0,
+            hand: 0.0,
+            mover: 0,
+            target: 0.5,
+            result: 0.5,
+            file: 0,
+            outcome,
+            weight: 1.0,
+            balanced: false,
+            decided: false,
+            policy: Vec::new(),
+            hand_top1: false,
+        }
+    }
+
+    #[test]
+    fn balanced_winners_weigh_alike_per_game() {
+        // Three games black won (6 positions), one white won (2), a draw (1).
+        let mut data: Vec<Sample> = [
+            (Outcome::BlackWon, 6),
+            (Outcome::WhiteWon, 2),
+            (Outcome::Draw, 1),
+        ]
+        .iter()
+        .flat_map(|&(o, n)| (0..n).map(move |_| bare(o)))
+        .collect();
+        balance_winners(&mut data, [3, 1]);
+        let weight = |o: Outcome| data.iter().find(|s| s.outcome == o).unwrap().weight;
+        // Each colour's games together weigh what two unweighted games would.
+        assert!((weight(Outcome::BlackWon) * 3.0 - 2.0).abs() < 1e-12);
+        assert!((weight(Outcome::WhiteWon) * 1.0 - 2.0).abs() < 1e-12);
+        assert_eq!(weight(Outcome::Draw), 1.0);
+        // One colour never won: nothing to balance against, weights stay 1.
+        let mut one_sided: Vec<Sample> = (0..3).map(|_| bare(Outcome::BlackWon)).collect();
+        let said = balance_winners(&mut one_sided, [3, 0]);
+        assert!(one_sided.iter().all(|s| s.weight == 1.0), "{said}");
+    }
+
+    #[test]
+    fn balanced_winners_pull_the_mover_bias_to_even() {
+        // Black to move in every position; black won three games, white one.
+        let data = |balance: bool| {
+            let mut d: Vec<Sample> = [
+                Outcome::BlackWon,
+                Outcome::BlackWon,
+                Outcome::BlackWon,
+                Outcome::WhiteWon,
+            ]
+            .iter()
+            .map(|&o| Sample {
+                target: o.score_for(Color::Black) as f64,
+                ..bare(o)
+            })
+            .collect();
+            if balance {
+                balance_winners(&mut d, [3, 1]);
+            }
+            d
+        };
+        let args = TrainArgs {
+            data: Vec::new(),
+            rule: "freestyle".into(),
+            out: PathBuf::new(),
+            split: HoldoutSplit {
+                seed: 1,
+                holdout: 2,
+            },
+            epochs: 300,
+            policy_epochs: 0,
+            result_weight: 1.0,
+            l2: 0.0,
+            cells_only: false,
+            compare: Vec::new(),
+            split_by: SplitBy::Opening,
+            k: None,
+            init: None,
+            balance_winners: false,
+        };
+        // The value the fit gives these positions (bias and threat entry share it).
+        let bias = |balance: bool| {
+            let mut params = vec![0.0; VALUE_PARAMS];
+            fit_value(&data(balance), &mut params, 100.0, &args);
+            value_of(&bare(Outcome::Draw), &params)
+        };
+        // Unweighted, black wins 3 in 4: the value learns logit(0.75) (110 at K = 100).
+        assert!(
+            (bias(false) - 100.0 * 3f64.ln()).abs() < 5.0,
+            "{}",
+            bias(false)
+        );
+        // Each colour's wins weighing alike: even.
+        assert!(bias(true).abs() < 5.0, "{}", bias(true));
+    }
+
     #[test]
     fn a_fit_from_init_starts_at_that_files_tables_and_names_it() {
         let dir = std::env::temp_dir().join(format!("sente-train-init-{}", std::process::id()));
@@ -905,6 +1060,7 @@ mod tests {
             split_by: SplitBy::Opening,
             k: Some(313.2),
             init,
+            balance_winners: false,
         };
         let read = || read_weights(&out, Rule::Freestyle).unwrap();
         // No steps: the init file's tables come out as they went in.
@@ -924,7 +1080,7 @@ mod tests {
         run_train(args(0, None)).unwrap();
         assert_ne!(read().tables, old.tables);
         // Steps from the init move the tables, but not far on a dozen games.
-        run_train(args(20, Some(init))).unwrap();
+        run_train(args(20, Some(init.clone()))).unwrap();
         let moved = read();
         assert_ne!(moved.tables, old.tables);
         let drift = moved.tables[0][VALUE_MINE]
@@ -934,6 +1090,14 @@ mod tests {
             .max()
             .unwrap();
         assert!(drift <= 25, "a value moved by {drift} in 20 steps");
+        // The weighing is named in the provenance (what it does: `balanced_winners_...`).
+        run_train(TrainArgs {
+            balance_winners: true,
+            ..args(20, Some(init.clone()))
+        })
+        .unwrap();
+        let balanced = read();
+        assert!(balanced.provenance.contains(" --balance-winners"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
