@@ -14,8 +14,8 @@
 //! Policy: softmax over the legal points near a stone of `attack[mover's code] +
 //! defend[opponent's code]`, fitted to the move the search played (cross-entropy).
 //!
-//! `--balance-winners` weights the value fit so that both colours' wins count alike (renju
-//! self-play is won mostly by black, and unweighted tables learn that share).
+//! `--balance-winners` weights the value fit so that both colours' wins count alike (black
+//! wins most self-play games, and unweighted tables learn that share).
 //!
 //! Full-batch Adam, deterministic; games are split into training and held-out sets by a hash
 //! of (seed, job), so no position of a held-out game is trained on.
@@ -276,8 +276,8 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     // Games already read (opening and moves), to fit a repeated game once.
     let mut seen = std::collections::HashSet::new();
     let mut repeated = 0usize;
-    // Training games won by black, by white (for `--balance-winners`).
-    let mut training_wins = [0usize; 2];
+    // Training games by outcome (black won, white won, draw; for `--balance-winners`).
+    let mut training_games = [0usize; 3];
     // One `data=` provenance line per file: its name, header (the self-play settings), games
     // and checksum, so the weights say exactly which data they were fitted to.
     let mut data_lines = String::new();
@@ -326,11 +326,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
             if !holdout {
-                match game.outcome {
-                    Outcome::BlackWon => training_wins[0] += 1,
-                    Outcome::WhiteWon => training_wins[1] += 1,
-                    Outcome::Draw => {}
-                }
+                training_games[game.outcome as usize] += 1;
             }
         }
         data_lines.push_str(&data_line(path, &text, MAGIC, games - games_before));
@@ -364,7 +360,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         }
     };
     if args.balance_winners {
-        eprintln!("{}", balance_winners(&mut train, training_wins));
+        eprintln!("{}", balance_winners(&mut train, training_games));
     }
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.target = mix(s.target, s.hand, k, args.result_weight);
@@ -601,25 +597,22 @@ fn sample(
     })
 }
 
-/// Weights the positions of games black won and of games white won (`wins`: how many games
-/// of each, black first) so that each colour's won games weigh as much as the other's, a game
+/// Weights the positions of games black won and of games white won (`games`: how many
+/// games ended each way, in [`Outcome`]'s order) so that each colour's won games weigh as much as the other's, a game
 /// weighing what its positions do (a colour that wins quickly has fewer positions per game and
 /// so weighs less than its share of games even so); draws keep weight 1. Says what it did.
-fn balance_winners(data: &mut [Sample], wins: [usize; 2]) -> String {
-    let [black, white] = wins.map(|n| n as f64);
+fn balance_winners(data: &mut [Sample], games: [usize; 3]) -> String {
+    let [black, white, _] = games.map(|n| n as f64);
     if black == 0.0 || white == 0.0 {
         return format!(
             "--balance-winners: training games won by black {black}, by white {white}: one colour never won, weights left at 1"
         );
     }
     let half = (black + white) / 2.0;
-    let (wb, ww) = (half / black, half / white);
+    let weight = [half / black, half / white, 1.0];
+    let (wb, ww) = (weight[0], weight[1]);
     for s in data.iter_mut() {
-        s.weight = match s.outcome {
-            Outcome::BlackWon => wb,
-            Outcome::WhiteWon => ww,
-            Outcome::Draw => 1.0,
-        };
+        s.weight = weight[s.outcome as usize];
     }
     format!(
         "--balance-winners: training games won by black {black} (weight {wb:.3}), by white {white} (weight {ww:.3})"
@@ -924,6 +917,35 @@ pub(crate) fn utc_now() -> String {
 mod tests {
     use super::*;
 
+    /// `sente train`'s defaults for freestyle, `epochs` steps of both fits, half the games
+    /// held out.
+    fn freestyle_args(
+        data: Vec<PathBuf>,
+        out: PathBuf,
+        epochs: usize,
+        init: Option<PathBuf>,
+    ) -> TrainArgs {
+        TrainArgs {
+            data,
+            rule: "freestyle".into(),
+            out,
+            split: HoldoutSplit {
+                seed: 1,
+                holdout: 2,
+            },
+            epochs,
+            policy_epochs: epochs,
+            result_weight: 0.5,
+            l2: 1e-6,
+            cells_only: false,
+            compare: Vec::new(),
+            split_by: SplitBy::Opening,
+            k: None,
+            init,
+            balance_winners: false,
+        }
+    }
+
     /// A position of a game ending `outcome`, with no features.
     fn bare(outcome: Outcome) -> Sample {
         Sample {
@@ -954,7 +976,7 @@ mod tests {
         .iter()
         .flat_map(|&(o, n)| (0..n).map(move |_| bare(o)))
         .collect();
-        balance_winners(&mut data, [3, 1]);
+        balance_winners(&mut data, [3, 1, 1]);
         let weight = |o: Outcome| data.iter().find(|s| s.outcome == o).unwrap().weight;
         // Each colour's games together weigh what two unweighted games would.
         assert!((weight(Outcome::BlackWon) * 3.0 - 2.0).abs() < 1e-12);
@@ -962,7 +984,7 @@ mod tests {
         assert_eq!(weight(Outcome::Draw), 1.0);
         // One colour never won: nothing to balance against, weights stay 1.
         let mut one_sided: Vec<Sample> = (0..3).map(|_| bare(Outcome::BlackWon)).collect();
-        let said = balance_winners(&mut one_sided, [3, 0]);
+        let said = balance_winners(&mut one_sided, [3, 0, 0]);
         assert!(one_sided.iter().all(|s| s.weight == 1.0), "{said}");
     }
 
@@ -983,43 +1005,30 @@ mod tests {
             })
             .collect();
             if balance {
-                balance_winners(&mut d, [3, 1]);
+                balance_winners(&mut d, [3, 1, 0]);
             }
             d
         };
         let args = TrainArgs {
-            data: Vec::new(),
-            rule: "freestyle".into(),
-            out: PathBuf::new(),
-            split: HoldoutSplit {
-                seed: 1,
-                holdout: 2,
-            },
             epochs: 300,
-            policy_epochs: 0,
             result_weight: 1.0,
             l2: 0.0,
-            cells_only: false,
-            compare: Vec::new(),
-            split_by: SplitBy::Opening,
-            k: None,
-            init: None,
-            balance_winners: false,
+            ..freestyle_args(Vec::new(), PathBuf::new(), 0, None)
         };
         // The value the fit gives these positions (bias and threat entry share it).
-        let bias = |balance: bool| {
+        let value = |balance: bool| {
             let mut params = vec![0.0; VALUE_PARAMS];
             fit_value(&data(balance), &mut params, 100.0, &args);
             value_of(&bare(Outcome::Draw), &params)
         };
         // Unweighted, black wins 3 in 4: the value learns logit(0.75) (110 at K = 100).
         assert!(
-            (bias(false) - 100.0 * 3f64.ln()).abs() < 5.0,
+            (value(false) - 100.0 * 3f64.ln()).abs() < 5.0,
             "{}",
-            bias(false)
+            value(false)
         );
         // Each colour's wins weighing alike: even.
-        assert!(bias(true).abs() < 5.0, "{}", bias(true));
+        assert!(value(true).abs() < 5.0, "{}", value(true));
     }
 
     #[test]
@@ -1044,23 +1053,8 @@ mod tests {
         let init = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/freestyle.sw");
         let out = dir.join("out.sw");
         let args = |epochs, init: Option<PathBuf>| TrainArgs {
-            data: vec![data.clone()],
-            rule: "freestyle".into(),
-            out: out.clone(),
-            split: HoldoutSplit {
-                seed: 1,
-                holdout: 2,
-            },
-            epochs,
-            policy_epochs: epochs,
-            result_weight: 0.5,
-            l2: 1e-6,
-            cells_only: false,
-            compare: Vec::new(),
-            split_by: SplitBy::Opening,
             k: Some(313.2),
-            init,
-            balance_winners: false,
+            ..freestyle_args(vec![data.clone()], out.clone(), epochs, init)
         };
         let read = || read_weights(&out, Rule::Freestyle).unwrap();
         // No steps: the init file's tables come out as they went in.
