@@ -3,13 +3,15 @@
 //! per CPU second, [`crate::cpu_time`]) and a signature (a hash of every best move, score and
 //! node count) that changes only when search behaviour changes — compare it across commits to
 //! tell a speed-up from a change of play. `--threads N` (gomoku) also searches each position
-//! on N threads right after the one-thread search and reports the time-to-depth speed-up. The
+//! on N threads right after the one-thread search and reports the time-to-depth speed-up;
+//! `--hash MB` sizes the one table the positions share (emptied between them). The
 //! other benches live with what they measure:
 //! `bench ttt` in [`crate::search::ttt`], `bench kernels` in [`crate::study::kernel_bench`],
 //! `bench go --vs` in [`crate::arena::go_levels`].
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cpu_time::thread_cpu_time;
@@ -155,17 +157,40 @@ pub fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
     board.pos(x as i64, y as i64)
 }
 
-/// Searches every bench position to `depth` (plies) on this thread.
-pub fn run_gomoku(depth: u32) -> BenchReport {
+/// The transposition table's size when `--hash` is not given: 16 MB, the size every recorded
+/// signature and nodes/s figure was measured with.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// Searches every bench position to `depth` (plies) on this thread, with a table of `hash_mb`
+/// MB.
+pub fn run_gomoku(depth: u32, hash_mb: usize) -> BenchReport {
     let mut report = BenchReport::new();
+    let mut tt = Arc::new(TranspositionTable::new(hash_mb << 20));
     for bp in POSITIONS {
-        report.add(bench_position(bp, depth, 1));
+        report.add(bench_position(bp, depth, 1, &mut tt));
     }
     report
 }
 
-/// `bp` searched to `depth` on `threads` threads, with a fresh table.
-fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine, u64, u64, i32) {
+/// Empties the table for the next position as a player does for a new game: the memory stays
+/// committed, as it is in a match after the first moves (a fresh table per position would time
+/// the kernel committing pages instead), and the search is the one a fresh table gives (entries
+/// of an older epoch read as empty), so the signature does not depend on it.
+fn forget(tt: &mut Arc<TranspositionTable>) {
+    match Arc::get_mut(tt) {
+        Some(table) => table.clear(),
+        None => *tt = Arc::new(TranspositionTable::new(tt.bytes())),
+    }
+}
+
+/// `bp` searched to `depth` on `threads` threads, with `tt` emptied first.
+fn bench_position(
+    bp: &BenchPosition,
+    depth: u32,
+    threads: usize,
+    tt: &mut Arc<TranspositionTable>,
+) -> (BenchLine, u64, u64, i32) {
+    forget(tt);
     let mut board = Board::new(bp.size, bp.size, bp.rule).expect("bench sizes are valid");
     for mv in bp.moves.split_whitespace() {
         let p = parse_pos(&board, mv).expect("bench moves are on the board");
@@ -176,7 +201,6 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     drop(warm);
     let stop = AtomicBool::new(false);
     let limit = SearchLimit::depth(depth);
-    let tt = std::sync::Arc::new(TranspositionTable::new(16 << 20));
     let mut threats = Threats::default();
     let mut helpers = smp::Helpers::new(threads - 1, 0);
     let mut pb = PatternBoard::new(&board);
@@ -196,7 +220,7 @@ fn bench_position(bp: &BenchPosition, depth: u32, threads: usize) -> (BenchLine,
     let tm = TimeManager::new(&limit, start, &stop);
     let result = smp::search(
         &pb,
-        &tt,
+        tt,
         &mut threats,
         &mut helpers,
         &tm,
@@ -276,12 +300,13 @@ impl ThreadBench {
 }
 
 /// Searches every bench position to `depth` on one thread, then on `threads` threads.
-pub fn run_gomoku_threads(depth: u32, threads: usize) -> ThreadBench {
+pub fn run_gomoku_threads(depth: u32, threads: usize, hash_mb: usize) -> ThreadBench {
     let mut one = BenchReport::new();
     let mut many = BenchReport::new();
+    let mut tt = Arc::new(TranspositionTable::new(hash_mb << 20));
     for bp in POSITIONS {
-        one.add(bench_position(bp, depth, 1));
-        many.add(bench_position(bp, depth, threads));
+        one.add(bench_position(bp, depth, 1, &mut tt));
+        many.add(bench_position(bp, depth, threads, &mut tt));
     }
     ThreadBench { threads, one, many }
 }
@@ -573,8 +598,8 @@ mod tests {
 
     #[test]
     fn bench_positions_are_legal_and_the_signature_is_stable() {
-        let a = run_gomoku(2);
-        let b = run_gomoku(2);
+        let a = run_gomoku(2, DEFAULT_HASH_MB);
+        let b = run_gomoku(2, DEFAULT_HASH_MB);
         assert_eq!(a.lines.len(), POSITIONS.len());
         assert_eq!(a.signature, b.signature);
         assert!(a.nodes > 0);

@@ -45,6 +45,11 @@ enum Cmd {
         /// one-thread search, and report the time-to-depth speed-up.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=sente::search::MAX_THREADS as i64))]
         threads: u16,
+        /// Gomoku: megabytes of the transposition table (a fresh one per position). Match
+        /// tables are larger (Gomocup's `max_memory` is 350 MB): the default keeps the recorded
+        /// signatures and figures comparable.
+        #[arg(long, default_value_t = sente::bench::DEFAULT_HASH_MB, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+        hash: usize,
         /// Go: instead of the speed bench, play this many 9x9 games mcts vs heuristic at
         /// --playouts per move (colours alternate) and print the result.
         #[arg(long)]
@@ -205,6 +210,7 @@ fn run() -> anyhow::Result<()> {
             depth,
             playouts,
             threads,
+            hash,
             vs,
         }) => {
             if game == "go" {
@@ -232,9 +238,9 @@ fn run() -> anyhow::Result<()> {
                 print!("{}", sente::study::kernel_bench::run_kernels());
             } else if threads > 1 {
                 let threads = usize::from(threads);
-                println!("{}", sente::bench::run_gomoku_threads(depth, threads));
+                println!("{}", sente::bench::run_gomoku_threads(depth, threads, hash));
             } else {
-                println!("{}", sente::bench::run_gomoku(depth));
+                println!("{}", sente::bench::run_gomoku(depth, hash));
             }
             return Ok(());
         }
