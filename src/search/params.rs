@@ -109,13 +109,17 @@ pub struct SearchParams {
     /// Plies added at a node whose opponent threatens an open four (its moves are only the
     /// answers), also at the leaves.
     pub defend_extension: i32,
-    /// Most defence extensions on one path from the root.
+    /// Most defence extensions on one path from the root. 3 against 2 (SPRT [0, 15], freestyle
+    /// 20,000 nodes, one thread, against 5bf23b7, 2026-11-30): +5.2 Elo (95%: -9.4 .. +19.9)
+    /// over 2,135 games, 1069-1037-29, stopped undecided (LLR -0.62).
     pub defend_extension_max: i32,
     /// Half-width of the root's aspiration window (0: none); doubles on each re-search.
     pub aspiration: i32,
     /// Deepest chain of fours followed in quiescence. Short on purpose: longer chains are the
     /// root VCF search's job, and at 100 ms per move a 2-ply quiescence beat 4 and 8 plies in
-    /// matches against `classic` (20 games each: 90%, 80%, 75%).
+    /// matches against `classic` (20 games each: 90%, 80%, 75%). 4 against 2 with the learned
+    /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
+    /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
     /// Null-move pruning from this many plies from the leaves on (0: off): a non-PV node whose
     /// static value is at least beta, with no threat of the opponent's to answer, lets the
@@ -205,7 +209,9 @@ pub struct SearchParams {
     pub fhr_margin: i32,
     /// Most attacker moves in the root VCTs (ours, and the opponent's as if we passed and
     /// after each root move). 12 instead of 8, against 43ce8cf, renju 10,000 nodes, SPRT [0,
-    /// 15]: -2.0 Elo (95%: -18.1 .. +14.2) over 1,772 games, stopped (LLR -2.09).
+    /// 15]: -2.0 Elo (95%: -18.1 .. +14.2) over 1,772 games, stopped (LLR -2.09); against
+    /// 5bf23b7, freestyle 20,000 nodes: -1.5 (-16.1 .. +13.1) over 2,140 games, 1045-1054-41,
+    /// stopped (LLR -2.43).
     pub vct_depth: u32,
     /// The root VCTs' node budgets (our VCT, the opponent's threat as if we passed), in
     /// tenths of a percent of the root threat budget. 300 with `vct_depth` 12, as above: H0
