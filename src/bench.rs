@@ -175,7 +175,7 @@ pub fn run_gomoku(depth: u32, hash_mb: usize) -> BenchReport {
 /// Empties the table for the next position as a player does for a new game: the memory stays
 /// committed, as it is in a match after the first moves (a fresh table per position would time
 /// the kernel committing pages instead), and the search is the one a fresh table gives (entries
-/// of an older epoch read as empty), so the signature does not depend on it.
+/// of an older epoch read as empty), so sharing it does not change the signature.
 fn forget(tt: &mut Arc<TranspositionTable>) {
     match Arc::get_mut(tt) {
         Some(table) => table.clear(),
@@ -603,6 +603,18 @@ mod tests {
         assert_eq!(a.lines.len(), POSITIONS.len());
         assert_eq!(a.signature, b.signature);
         assert!(a.nodes > 0);
+    }
+
+    #[test]
+    fn a_shared_table_emptied_between_positions_searches_as_fresh_ones_do() {
+        let shared = run_gomoku(3, 1);
+        let mut fresh = BenchReport::new();
+        for bp in POSITIONS {
+            let mut tt = Arc::new(TranspositionTable::new(1 << 20));
+            fresh.add(bench_position(bp, 3, 1, &mut tt));
+        }
+        assert_eq!(shared.signature, fresh.signature);
+        assert_eq!(shared.nodes, fresh.nodes);
     }
 
     #[test]

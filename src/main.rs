@@ -45,7 +45,7 @@ enum Cmd {
         /// one-thread search, and report the time-to-depth speed-up.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=sente::search::MAX_THREADS as i64))]
         threads: u16,
-        /// Gomoku: megabytes of the transposition table (a fresh one per position). Match
+        /// Gomoku: megabytes of the transposition table (one, emptied between positions). Match
         /// tables are larger (Gomocup's `max_memory` is 350 MB): the default keeps the recorded
         /// signatures and figures comparable.
         #[arg(long, default_value_t = sente::bench::DEFAULT_HASH_MB, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
