@@ -111,7 +111,8 @@ pub struct SearchParams {
     pub defend_extension: i32,
     /// Most defence extensions on one path from the root. 3 against 2 (SPRT [0, 15], freestyle
     /// 20,000 nodes, one thread, against 5bf23b7, 2026-11-30): +5.2 Elo (95%: -9.4 .. +19.9)
-    /// over 2,135 games, 1069-1037-29, stopped undecided (LLR -0.62).
+    /// over 2,135 games, 1069-1037-29, stopped (LLR -0.62); again on other openings, H0 after
+    /// 826 games, 383-433-10, -21.1 (-44.8 .. +2.5).
     pub defend_extension_max: i32,
     /// Half-width of the root's aspiration window (0: none); doubles on each re-search.
     pub aspiration: i32,
