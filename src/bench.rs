@@ -161,26 +161,20 @@ pub fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
 /// signature and nodes/s figure was measured with.
 pub const DEFAULT_HASH_MB: usize = 16;
 
+/// The one table of a bench run.
+fn table_of(hash_mb: usize) -> Arc<TranspositionTable> {
+    Arc::new(TranspositionTable::new(hash_mb << 20))
+}
+
 /// Searches every bench position to `depth` (plies) on this thread, with a table of `hash_mb`
 /// MB.
 pub fn run_gomoku(depth: u32, hash_mb: usize) -> BenchReport {
     let mut report = BenchReport::new();
-    let mut tt = Arc::new(TranspositionTable::new(hash_mb << 20));
+    let mut tt = table_of(hash_mb);
     for bp in POSITIONS {
         report.add(bench_position(bp, depth, 1, &mut tt));
     }
     report
-}
-
-/// Empties the table for the next position as a player does for a new game: the memory stays
-/// committed, as it is in a match after the first moves (a fresh table per position would time
-/// the kernel committing pages instead), and the search is the one a fresh table gives (entries
-/// of an older epoch read as empty), so sharing it does not change the signature.
-fn forget(tt: &mut Arc<TranspositionTable>) {
-    match Arc::get_mut(tt) {
-        Some(table) => table.clear(),
-        None => *tt = Arc::new(TranspositionTable::new(tt.bytes())),
-    }
 }
 
 /// `bp` searched to `depth` on `threads` threads, with `tt` emptied first.
@@ -190,7 +184,11 @@ fn bench_position(
     threads: usize,
     tt: &mut Arc<TranspositionTable>,
 ) -> (BenchLine, u64, u64, i32) {
-    forget(tt);
+    // Emptied as a player empties its table for a new game: the memory stays committed, as it
+    // is in a match after the first moves (a fresh table per position would time the kernel
+    // committing pages instead), and the search is the one a fresh table gives (entries of an
+    // older epoch read as empty), so sharing it does not change the signature.
+    TranspositionTable::clear_shared(tt);
     let mut board = Board::new(bp.size, bp.size, bp.rule).expect("bench sizes are valid");
     for mv in bp.moves.split_whitespace() {
         let p = parse_pos(&board, mv).expect("bench moves are on the board");
@@ -303,7 +301,7 @@ impl ThreadBench {
 pub fn run_gomoku_threads(depth: u32, threads: usize, hash_mb: usize) -> ThreadBench {
     let mut one = BenchReport::new();
     let mut many = BenchReport::new();
-    let mut tt = Arc::new(TranspositionTable::new(hash_mb << 20));
+    let mut tt = table_of(hash_mb);
     for bp in POSITIONS {
         one.add(bench_position(bp, depth, 1, &mut tt));
         many.add(bench_position(bp, depth, threads, &mut tt));

@@ -162,11 +162,7 @@ impl Player<Board> for Strong {
     }
     fn new_game(&mut self, start: &Board) {
         self.helpers.clear();
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            // Unreachable once the helpers are settled; a fresh table is as empty.
-            None => self.tt = Arc::new(TranspositionTable::new(self.tt.bytes())),
-        }
+        TranspositionTable::clear_shared(&mut self.tt);
         self.threats.clear();
         self.prepare(start.rule());
     }

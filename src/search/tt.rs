@@ -5,6 +5,7 @@
 //! a parallel search share it without locks (see [`Entry`]).
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
 
 use super::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 use crate::rules::mnk::Pos;
@@ -151,6 +152,15 @@ impl TranspositionTable {
         *self.generation.get_mut() = 0;
     }
 
+    /// Forgets every entry of a table the search threads share: in place when no other
+    /// holder is left (the helpers settled), else by a fresh table of the same size (as empty).
+    pub fn clear_shared(tt: &mut Arc<TranspositionTable>) {
+        match Arc::get_mut(tt) {
+            Some(table) => table.clear(),
+            None => *tt = Arc::new(TranspositionTable::new(tt.bytes())),
+        }
+    }
+
     /// Marks a new search, so older entries are replaced first. Called by the thread that
     /// leads a search, before any other thread starts.
     pub fn new_search(&self) {
@@ -228,6 +238,25 @@ mod tests {
             tt.probe(12345).unwrap().mv,
             None,
             "no move survives a clear"
+        );
+    }
+
+    #[test]
+    fn a_shared_table_is_cleared_in_place_or_replaced() {
+        let mut tt = Arc::new(TranspositionTable::new(1 << 16));
+        tt.store(7, Some(Pos(3)), 0, 1, Bound::Exact);
+        let before = Arc::as_ptr(&tt);
+        TranspositionTable::clear_shared(&mut tt);
+        assert!(tt.probe(7).is_none());
+        assert_eq!(Arc::as_ptr(&tt), before, "alone: cleared in place");
+        tt.store(7, Some(Pos(3)), 0, 1, Bound::Exact);
+        let other = Arc::clone(&tt);
+        TranspositionTable::clear_shared(&mut tt);
+        assert!(tt.probe(7).is_none());
+        assert_eq!(tt.bytes(), other.bytes());
+        assert!(
+            other.probe(7).is_some(),
+            "the other holder's table is left alone"
         );
     }
 
