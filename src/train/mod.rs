@@ -82,7 +82,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.5)]
     pub result_weight: f64,
     /// L2 pull of the value tables, per position, towards the hand values (towards the
-    /// `--init` file's tables when one is given).
+    /// `--init` file's tables when one is given). Fitting from the previous generation's
+    /// tables, 0 plays better (freestyle generation 11, renju 10: the default held the fit
+    /// near the old tables); the default stays, as the earlier generations' commands read it.
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
     /// Fit the cell tables only, the threat table kept at the hand threat terms and the
