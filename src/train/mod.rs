@@ -601,8 +601,9 @@ fn sample(
 
 /// Weights the positions of games black won and of games white won (`games`: how many
 /// games ended each way, in [`Outcome`]'s order) so that each colour's won games weigh as
-/// much as the other's, a game weighing what its positions do (a colour that wins quickly has fewer positions per game and
-/// so weighs less than its share of games even so); draws keep weight 1. Says what it did.
+/// much as the other's, a game weighing what its positions do (a colour that wins quickly
+/// has fewer positions per game and so weighs less than its share of games even so); draws
+/// keep weight 1. Says what it did.
 fn balance_winners(data: &mut [Sample], games: [usize; 3]) -> String {
     let [black, white, _] = games.map(|n| n as f64);
     if black == 0.0 || white == 0.0 {
