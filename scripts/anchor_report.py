@@ -10,6 +10,7 @@ opening file placed, else the milliseconds the engine took (`C[456ms]`).
 Usage:
   python3 scripts/anchor_report.py --engine sente --turn-ms 500 OUT_DIR_OR_SGF [...]
   python3 scripts/anchor_report.py --engine sente --turn-ms 500 --json OUT_DIR
+  python3 scripts/anchor_report.py --engine sente --trajectory 24 OUT_DIR
 
 Why not the manager's own score line: when an engine fails to start a game (it answered a
 command of the game's set-up with an error and played no move) c-gomoku-cli scores the game
@@ -24,6 +25,18 @@ twin is missing (left out, or an odd count) is counted in the score but in no pa
 
 Replies: every move of the engine after the opening, with the time the manager measured.
 `late` counts replies over the turn (the manager's tolerance may still have let them pass).
+
+Trajectories (`--trajectory N`): where the games are won and lost, from the search lines the
+engines print (c-gomoku-cli's `-msg messages.txt` beside games.sgf: `Game ID: G`, then
+`P) name: ... eval E ...` for ply P). The last line with an evaluation for each ply is the
+engine's final word on the position it moved in (sente's `eval`, Rapfi's `Eval`; `+M9`/`-M8`
+are wins and losses in so many plies, shown as +/-MATE_SHOWN). Each evaluation is turned to
+black's point of view, and the games are grouped by the engine's colour and result; for each
+k = 1..N the median evaluation each engine gave at its own k-th move after the opening is
+printed (so that openings of odd and even length line up), with the games that reached it.
+The engines' scales differ (a score of 300 is not the same winning chance for both): read
+each column's trend, not one against the other. An engine that prints no evaluation leaves
+its column empty.
 """
 
 import argparse
@@ -74,6 +87,96 @@ def parse_games(path):
             }
         )
     return games
+
+
+MATE_SHOWN = 3000
+MESSAGE = re.compile(r"(\d+)\) ([^:]+): (.*)")
+EVAL = re.compile(r"\b[Ee]val ([+-]?M?\d+)")
+
+
+def parse_eval(token):
+    """An evaluation token: a number, or +M<n> / -M<n> (mate), capped at +/-MATE_SHOWN."""
+    if "M" in token:
+        return -MATE_SHOWN if token.startswith("-") else MATE_SHOWN
+    return max(-MATE_SHOWN, min(MATE_SHOWN, int(token)))
+
+
+def parse_messages(path):
+    """{game number (str): {ply: (engine, evaluation from the mover's view)}}: the last line
+    with an evaluation that each engine printed for each ply."""
+    games, current = {}, None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        if line.startswith("Game ID:"):
+            current = games.setdefault(line.split(":", 1)[1].strip(), {})
+            continue
+        m = MESSAGE.match(line)
+        if current is None or not m:
+            continue
+        e = EVAL.search(m.group(3))
+        if e:
+            current[int(m.group(1))] = (m.group(2).strip(), parse_eval(e.group(1)))
+    return games
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return None if n == 0 else v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def trajectories(games, messages, engine, moves):
+    """Per group (engine's colour, result), for k = 1..`moves`, the median black-view
+    evaluation the engine gave at its k-th move after the opening and the one its opponent
+    gave at its own k-th move (whoever moved first: openings of odd and even length mix)."""
+    groups = {}
+    for g in games:
+        if engine not in (g["black"], g["white"]) or not g["moves"]:
+            continue
+        colour = "B" if g["black"] == engine else "W"
+        result = "drew" if g["result"] == "D" else "won" if g["result"] == colour else "lost"
+        plies = messages.get(g["messages_key"], {})
+        first = len(g["opening"]) + 1
+        group = groups.setdefault((colour, result), {"games": 0, "rows": {}})
+        group["games"] += 1
+        seen = {"engine": 0, "opponent": 0}
+        for ply in sorted(plies):
+            name, value = plies[ply]
+            if ply < first or name not in (g["black"], g["white"]):
+                continue
+            who = "engine" if name == engine else "opponent"
+            k = seen[who]
+            seen[who] += 1
+            if k >= moves:
+                continue
+            black_view = value if name == g["black"] else -value
+            group["rows"].setdefault(k, {"engine": [], "opponent": []})[who].append(black_view)
+    out = []
+    for (colour, result), group in sorted(groups.items(), key=lambda kv: ("BW".index(kv[0][0]), kv[0][1])):
+        rows = []
+        for k in sorted(group["rows"]):
+            row = group["rows"][k]
+            rows.append(
+                {
+                    "move": k + 1,
+                    "engine": median(row["engine"]),
+                    "engine_games": len(row["engine"]),
+                    "opponent": median(row["opponent"]),
+                    "opponent_games": len(row["opponent"]),
+                }
+            )
+        out.append({"colour": colour, "result": result, "games": group["games"], "rows": rows})
+    return out
+
+
+def trajectory_text(engine, groups):
+    out = [f"{engine}: median evaluation from black's point of view at each side's k-th move after the opening (mate = +/-{MATE_SHOWN})"]
+    for group in groups:
+        name = "black" if group["colour"] == "B" else "white"
+        out.append(f"  as {name}, {group['result']} ({group['games']} games): move  {engine} (games)  opponent (games)")
+        for row in group["rows"]:
+            cell = lambda v, n: f"{v:>7.0f} ({n})" if v is not None else f"{'-':>7} (0)"
+            out.append(f"    {row['move']:>3}  {cell(row['engine'], row['engine_games'])}  {cell(row['opponent'], row['opponent_games'])}")
+    return "\n".join(out)
 
 
 def elo(score):
@@ -190,19 +293,46 @@ def main(argv):
     ap.add_argument("--engine", required=True, help="the engine's name as the SGF gives it (PB/PW)")
     ap.add_argument("--turn-ms", type=int, default=0, help="the turn time, for the share of it the replies took")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--trajectory",
+        type=int,
+        metavar="N",
+        help="also print the median evaluations of the first N moves after the opening, by colour and result (reads messages.txt beside each games.sgf)",
+    )
     args = ap.parse_args(argv)
-    games = []
-    for p in args.paths:
+    if args.trajectory is not None and args.trajectory < 1:
+        print("anchor_report: --trajectory takes a number of moves of at least 1", file=sys.stderr)
+        return 2
+    games, messages = [], {}
+    for n, p in enumerate(args.paths):
         path = os.path.join(p, "games.sgf") if os.path.isdir(p) else p
         if not os.path.isfile(path):
             print(f"anchor_report: no such file: {path}", file=sys.stderr)
             return 2
-        games += parse_games(path)
+        part = parse_games(path)
+        if args.trajectory is not None:
+            msg = os.path.join(os.path.dirname(path), "messages.txt")
+            if not os.path.isfile(msg):
+                print(f"anchor_report: no such file: {msg} (--trajectory reads it)", file=sys.stderr)
+                return 2
+            # Game numbers restart in each directory: key them by the directory as well.
+            for key, plies in parse_messages(msg).items():
+                messages[f"{n}:{key}"] = plies
+            for g in part:
+                g["messages_key"] = f"{n}:{g['number']}"
+        games += part
     r = report(games, args.engine, args.turn_ms)
     if r["games"] == 0 and not r["left_out"]:
         print(f"anchor_report: no game of `{args.engine}` in {' '.join(args.paths)}", file=sys.stderr)
         return 1
-    print(json.dumps(r, indent=1) if args.json else text(r, args.turn_ms))
+    if args.trajectory is not None:
+        r["trajectory"] = trajectories(games, messages, args.engine, args.trajectory)
+    if args.json:
+        print(json.dumps(r, indent=1))
+    else:
+        print(text(r, args.turn_ms))
+        if args.trajectory is not None:
+            print(trajectory_text(args.engine, r["trajectory"]))
     return 0
 
 

@@ -108,3 +108,108 @@ fn a_missing_file_or_an_absent_engine_is_an_error() {
     assert!(out.stdout.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engines' search lines for games 1 and 2 of [`SGF`] as c-gomoku-cli's `-msg` writes
+/// them: per ply the last line with an evaluation counts, from the mover's view.
+const MESSAGES: &str = "\
+------------------------------
+Game ID: 1
+Engines: eng x anchor
+4) anchor: Depth 3-5 | Eval 50 | Time 1ms | gg
+5) eng: depth 1-2 | eval 10 | nodes 5 | pv jj
+5) eng: depth 2-4 | eval 120 | nodes 90 | pv jj
+6) anchor: Depth 9-12 | Eval -M5 | Time 3ms | kk
+7) eng: depth 3-3 | eval +M1 | nodes 2 | pv gh
+------------------------------
+Game ID: 2
+Engines: anchor x eng
+4) eng: depth 5-9 | eval -30 | nodes 500 | pv gg
+5) anchor: OptiTime 352ms | MaxTime 470ms
+5) anchor: Depth 7-9 | Eval 200 | Time 2ms | jj
+6) eng: depth 6-9 | eval -M4 | nodes 700 | pv kk
+";
+
+#[test]
+fn trajectories_give_each_sides_evaluation_from_blacks_view_by_colour_and_result() {
+    let dir = fixture("trajectory");
+    std::fs::write(dir.join("messages.txt"), MESSAGES).unwrap();
+    let out = run(&[
+        "--engine",
+        "eng",
+        "--json",
+        "--trajectory",
+        "4",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let groups = v["trajectory"].as_array().unwrap();
+    let group = |colour: &str, result: &str| {
+        groups
+            .iter()
+            .find(|g| g["colour"] == colour && g["result"] == result)
+            .unwrap_or_else(|| panic!("no group {colour} {result} in {groups:?}"))
+    };
+    // Game 1: eng black and won. Its first move's last line said 120; the anchor (white) said
+    // 50 for itself, -50 for black; then mates both ways seen from black: +3000.
+    let won = group("B", "won");
+    assert_eq!(won["games"], 1);
+    assert_eq!(won["rows"][0]["engine"], 120);
+    assert_eq!(won["rows"][0]["opponent"], -50);
+    assert_eq!(won["rows"][1]["engine"], 3000);
+    assert_eq!(won["rows"][1]["opponent"], 3000);
+    // Games 2 and 4: eng white and lost; only game 2 has lines (a line without an
+    // evaluation is skipped). eng's -30 is black's +30, its loss in 4 black's +3000.
+    let lost = group("W", "lost");
+    assert_eq!(lost["games"], 2);
+    assert_eq!(lost["rows"][0]["engine"], 30);
+    assert_eq!(lost["rows"][0]["engine_games"], 1);
+    assert_eq!(lost["rows"][0]["opponent"], 200);
+    assert_eq!(lost["rows"][1]["engine"], 3000);
+    assert_eq!(lost["rows"][1]["opponent_games"], 0);
+    // Game 3: eng black and lost, no lines: counted, no rows.
+    assert_eq!(group("B", "lost")["rows"].as_array().unwrap().len(), 0);
+
+    let out = run(&[
+        "--engine",
+        "eng",
+        "--trajectory",
+        "2",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("as black, won (1 games)") && stdout.contains("120 (1)"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn trajectories_need_the_messages_file_and_at_least_one_move() {
+    let dir = fixture("nomsg");
+    let out = run(&[
+        "--engine",
+        "eng",
+        "--trajectory",
+        "4",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("messages.txt"));
+    std::fs::write(dir.join("messages.txt"), MESSAGES).unwrap();
+    let out = run(&[
+        "--engine",
+        "eng",
+        "--trajectory",
+        "0",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
