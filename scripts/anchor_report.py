@@ -44,6 +44,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 
 GAME = re.compile(r"\(;(.*?)\)", re.S)
@@ -118,12 +119,6 @@ def parse_messages(path):
     return games
 
 
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return None if n == 0 else v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-
-
 def trajectories(games, messages, engine, moves):
     """Per group (engine's colour, result), for k = 1..`moves`, the median black-view
     evaluation the engine gave at its k-th move after the opening and the one its opponent
@@ -158,9 +153,9 @@ def trajectories(games, messages, engine, moves):
             rows.append(
                 {
                     "move": k + 1,
-                    "engine": median(row["engine"]),
+                    "engine": statistics.median(row["engine"]) if row["engine"] else None,
                     "engine_games": len(row["engine"]),
-                    "opponent": median(row["opponent"]),
+                    "opponent": statistics.median(row["opponent"]) if row["opponent"] else None,
                     "opponent_games": len(row["opponent"]),
                 }
             )

@@ -192,23 +192,20 @@ fn trajectories_give_each_sides_evaluation_from_blacks_view_by_colour_and_result
 #[test]
 fn trajectories_need_the_messages_file_and_at_least_one_move() {
     let dir = fixture("nomsg");
-    let out = run(&[
-        "--engine",
-        "eng",
-        "--trajectory",
-        "4",
-        dir.to_str().unwrap(),
-    ]);
+    let trajectory = |moves: &str| {
+        run(&[
+            "--engine",
+            "eng",
+            "--trajectory",
+            moves,
+            dir.to_str().unwrap(),
+        ])
+    };
+    let out = trajectory("4");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("messages.txt"));
     std::fs::write(dir.join("messages.txt"), MESSAGES).unwrap();
-    let out = run(&[
-        "--engine",
-        "eng",
-        "--trajectory",
-        "0",
-        dir.to_str().unwrap(),
-    ]);
+    let out = trajectory("0");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
