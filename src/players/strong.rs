@@ -213,10 +213,32 @@ impl GomokuPlayer for Strong {
             req.report,
         );
         result.best.filter(|&p| board.check(p).is_ok()).or_else(|| {
-            log::warn!("search returned no playable move; falling back to the first legal point");
-            board.empty_points().find(|&p| board.check(p).is_ok())
+            let fallback = board.empty_points().find(|&p| board.check(p).is_ok());
+            // No legal point at all (renju: black's last empty points all forbidden) is the
+            // game's end, not a search fault: the caller reports it.
+            if fallback.is_some() {
+                log::warn!(
+                    "search returned no playable move ({:?}) after {}; falling back to the first legal point",
+                    result.best.map(|p| board.xy(p)),
+                    history_text(board)
+                );
+            }
+            fallback
         })
     }
+}
+
+/// The moves played so far as Gomocup `x,y` pairs, for a log line that names the position.
+fn history_text(board: &Board) -> String {
+    let moves: Vec<String> = board
+        .history()
+        .iter()
+        .map(|&(p, _)| {
+            let (x, y) = board.xy(p);
+            format!("{x},{y}")
+        })
+        .collect();
+    moves.join(" ")
 }
 
 #[cfg(test)]
@@ -256,6 +278,49 @@ mod tests {
                 assert!(p.threats.vct.cache_bytes() * 2 > vct_bytes_for(limit, threads));
             }
         }
+    }
+
+    /// A renju self-play game (seed 261) that filled the board but for one point, which
+    /// renju forbids black: black has no legal move, and the player says so (no fallback).
+    const FULL_BUT_FORBIDDEN: &str = "\
+        9,6 6,8 8,9 6,9 9,9 6,7 6,6 8,8 10,9 6,10 6,11 11,9 10,7 9,8 10,8 10,6 11,7 7,8 5,8 8,10
+        9,7 8,7 9,10 11,8 12,6 13,5 10,11 10,10 11,12 12,13 9,11 7,11 7,10 9,13 5,9 5,7 7,9 4,7
+        7,7 5,12 5,10 13,7 10,14 7,12 2,7 6,12 4,12 4,9 4,10 4,5 5,6 4,6 4,8 7,6 6,5 13,6 13,8
+        14,6 12,8 13,4 13,3 4,4 4,3 9,12 8,12 5,4 6,4 6,3 7,2 9,4 8,5 10,5 12,9 12,7 14,7 11,10
+        8,3 10,2 11,3 10,13 11,13 3,5 2,4 10,4 10,3 11,4 12,4 7,3 8,4 8,2 12,11 13,11 9,2 7,4
+        11,11 8,11 12,3 14,3 2,6 2,8 3,3 1,5 7,5 8,6 5,5 9,5 2,5 2,3 3,4 5,2 3,0 3,10 5,1 4,11 2,9
+        3,1 12,5 12,2 5,13 3,11 7,14 7,1 6,0 4,2 11,5 3,9 3,12 12,10 5,0 4,0 2,2 1,6 1,12 2,11
+        1,11 3,7 3,8 1,9 0,10 13,10 14,10 13,12 0,12 2,12 13,14 3,2 11,14 13,9 13,13 12,14 0,11
+        1,7 1,8 1,4 1,3 0,13 0,5 3,14 9,0 14,0 11,2 14,2 14,4 5,3 6,2 1,13 9,14 8,14 9,1 13,1 4,13
+        0,1 14,11 14,8 0,9 0,8 14,12 14,14 6,13 3,13 14,9 14,13 8,0 7,0 8,13 7,13 8,1 14,1 2,10
+        0,2 1,0 2,0 14,5 13,0 11,6 1,1 2,1 0,3 0,6 6,14 0,0 1,14 6,1 2,14 4,14 4,1 13,2 11,0 10,0
+        0,14 12,0 0,7 10,12 1,2 2,13 12,12 10,1 11,1 12,1 0,4 3,6 1,10 5,11 5,14";
+
+    #[test]
+    fn no_legal_move_is_no_move() {
+        let mut b = Board::new(15, 15, crate::rules::Rule::Renju).unwrap();
+        for xy in FULL_BUT_FORBIDDEN.split_whitespace() {
+            let (x, y) = xy.split_once(',').unwrap();
+            let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+            assert_eq!(b.play(p), Ok(false), "{xy}");
+        }
+        assert_eq!(b.to_move(), crate::rules::Color::Black);
+        let last: Vec<Pos> = b.empty_points().collect();
+        assert_eq!(last.len(), 1);
+        assert!(b.check(last[0]).is_err(), "the last point is forbidden");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = crate::search::clock::TimeManager::new(
+            &crate::search::clock::SearchLimit::nodes(1000),
+            std::time::Instant::now(),
+            &stop,
+        );
+        let mut report = |_: &crate::players::SearchInfo| {};
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            report: &mut report,
+        };
+        assert_eq!(Strong::new().choose(&b, &mut req), None);
     }
 
     #[test]
