@@ -1684,7 +1684,6 @@ mod tests {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(loose_rfp());
         for (name, setting) in [
-            ("null moves", "nmp_depth=2"),
             ("futility", "fut_depth=2"),
             ("threat moves reduced", "lmr_threes=1"),
             ("improving", "improving=2"),
@@ -1700,6 +1699,12 @@ mod tests {
         // 1-3 and margin 150-400 tried adds nodes), so only the change is checked.
         let razored = quiet_position_nodes(loose_rfp().with_overrides("razor_depth=2").unwrap());
         assert_ne!(razored, without, "razoring changed nothing");
+        // Null moves (off by default) likewise: with the generation-13 freestyle tables they
+        // add nodes here at every margin tried (339,627 against 263,613 at 150; 408,378
+        // against 348,014 at 200; 353,773 against 326,713 at 300); with generation 12's
+        // they cut at 150, the margin this test was set to for them.
+        let null_moves = quiet_position_nodes(loose_rfp().with_overrides("nmp_depth=2").unwrap());
+        assert_ne!(null_moves, without, "null moves changed nothing");
     }
 
     #[test]
