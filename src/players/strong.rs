@@ -228,22 +228,24 @@ impl GomokuPlayer for Strong {
     }
 }
 
-/// The moves played so far as Gomocup `x,y` pairs, for a log line that names the position.
+/// The moves played so far in Gomocup names (`h8 i9 ...`, the form `sente match --openings`
+/// reads), for a log line that names the position.
 fn history_text(board: &Board) -> String {
-    let moves: Vec<String> = board
+    let names: Vec<String> = board
         .history()
         .iter()
         .map(|&(p, _)| {
             let (x, y) = board.xy(p);
-            format!("{x},{y}")
+            crate::rules::notation::gomocup_name(x, y)
         })
         .collect();
-    moves.join(" ")
+    names.join(" ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::clock::SearchLimit;
 
     #[test]
     fn table_respects_the_memory_limit() {
@@ -280,47 +282,49 @@ mod tests {
         }
     }
 
-    /// A renju self-play game (seed 261) that filled the board but for one point, which
-    /// renju forbids black: black has no legal move, and the player says so (no fallback).
+    /// A renju self-play game (seed 261, in Gomocup names) that filled the board but for one
+    /// point, which renju forbids black: black has no legal move, and the player says so (no
+    /// fallback).
     const FULL_BUT_FORBIDDEN: &str = "\
-        9,6 6,8 8,9 6,9 9,9 6,7 6,6 8,8 10,9 6,10 6,11 11,9 10,7 9,8 10,8 10,6 11,7 7,8 5,8 8,10
-        9,7 8,7 9,10 11,8 12,6 13,5 10,11 10,10 11,12 12,13 9,11 7,11 7,10 9,13 5,9 5,7 7,9 4,7
-        7,7 5,12 5,10 13,7 10,14 7,12 2,7 6,12 4,12 4,9 4,10 4,5 5,6 4,6 4,8 7,6 6,5 13,6 13,8
-        14,6 12,8 13,4 13,3 4,4 4,3 9,12 8,12 5,4 6,4 6,3 7,2 9,4 8,5 10,5 12,9 12,7 14,7 11,10
-        8,3 10,2 11,3 10,13 11,13 3,5 2,4 10,4 10,3 11,4 12,4 7,3 8,4 8,2 12,11 13,11 9,2 7,4
-        11,11 8,11 12,3 14,3 2,6 2,8 3,3 1,5 7,5 8,6 5,5 9,5 2,5 2,3 3,4 5,2 3,0 3,10 5,1 4,11 2,9
-        3,1 12,5 12,2 5,13 3,11 7,14 7,1 6,0 4,2 11,5 3,9 3,12 12,10 5,0 4,0 2,2 1,6 1,12 2,11
-        1,11 3,7 3,8 1,9 0,10 13,10 14,10 13,12 0,12 2,12 13,14 3,2 11,14 13,9 13,13 12,14 0,11
-        1,7 1,8 1,4 1,3 0,13 0,5 3,14 9,0 14,0 11,2 14,2 14,4 5,3 6,2 1,13 9,14 8,14 9,1 13,1 4,13
-        0,1 14,11 14,8 0,9 0,8 14,12 14,14 6,13 3,13 14,9 14,13 8,0 7,0 8,13 7,13 8,1 14,1 2,10
-        0,2 1,0 2,0 14,5 13,0 11,6 1,1 2,1 0,3 0,6 6,14 0,0 1,14 6,1 2,14 4,14 4,1 13,2 11,0 10,0
-        0,14 12,0 0,7 10,12 1,2 2,13 12,12 10,1 11,1 12,1 0,4 3,6 1,10 5,11 5,14";
+        j7 g9 i10 g10 j10 g8 g7 i9 k10 g11 g12 l10 k8 j9 k9 k7 l8 h9 f9 i11 j8 i8 j11 l9 m7 n6 k12
+        k11 l13 m14 j12 h12 h11 j14 f10 f8 h10 e8 h8 f13 f11 n8 k15 h13 c8 g13 e13 e10 e11 e6 f7
+        e7 e9 h7 g6 n7 n9 o7 m9 n5 n4 e5 e4 j13 i13 f5 g5 g4 h3 j5 i6 k6 m10 m8 o8 l11 i4 k3 l4
+        k14 l14 d6 c5 k5 k4 l5 m5 h4 i5 i3 m12 n12 j3 h5 l12 i12 m4 o4 c7 c9 d4 b6 h6 i7 f6 j6 c6
+        c4 d5 f3 d1 d11 f2 e12 c10 d2 m6 m3 f14 d12 h15 h2 g1 e3 l6 d10 d13 m11 f1 e1 c3 b7 b13
+        c12 b12 d8 d9 b10 a11 n11 o11 n13 a13 c13 n15 d3 l15 n10 n14 m15 a12 b8 b9 b5 b4 a14 a6
+        d15 j1 o1 l3 o3 o5 f4 g3 b14 j15 i15 j2 n2 e14 a2 o12 o9 a10 a9 o13 o15 g14 d14 o10 o14 i1
+        h1 i14 h14 i2 o2 c11 a3 b1 c1 o6 n1 l7 b2 c2 a4 a7 g15 a1 b15 g2 c15 e15 e2 n3 l1 k1 a15
+        m1 a8 k13 b3 c14 m13 k2 l2 m2 a5 d7 b11 f12 f15";
 
-    #[test]
-    fn no_legal_move_is_no_move() {
-        let mut b = Board::new(15, 15, crate::rules::Rule::Renju).unwrap();
-        for xy in FULL_BUT_FORBIDDEN.split_whitespace() {
-            let (x, y) = xy.split_once(',').unwrap();
-            let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
-            assert_eq!(b.play(p), Ok(false), "{xy}");
-        }
-        assert_eq!(b.to_move(), crate::rules::Color::Black);
-        let last: Vec<Pos> = b.empty_points().collect();
-        assert_eq!(last.len(), 1);
-        assert!(b.check(last[0]).is_err(), "the last point is forbidden");
+    /// `player`'s move in `board` under `limit`, one best move, reports dropped.
+    fn choose_under(player: &mut Strong, board: &Board, limit: SearchLimit) -> Option<Pos> {
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let tm = crate::search::clock::TimeManager::new(
-            &crate::search::clock::SearchLimit::nodes(1000),
-            std::time::Instant::now(),
-            &stop,
-        );
+        let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
         let mut report = |_: &crate::players::SearchInfo| {};
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
             report: &mut report,
         };
-        assert_eq!(Strong::new().choose(&b, &mut req), None);
+        player.choose(board, &mut req)
+    }
+
+    #[test]
+    fn no_legal_move_is_no_move() {
+        let mut b = Board::new(15, 15, crate::rules::Rule::Renju).unwrap();
+        for name in FULL_BUT_FORBIDDEN.split_whitespace() {
+            let (x, y) = crate::rules::notation::parse_gomocup_name(name).unwrap();
+            let p = b.pos(x as i64, y as i64).unwrap();
+            assert_eq!(b.play(p), Ok(false), "{name}");
+        }
+        assert_eq!(b.to_move(), crate::rules::Color::Black);
+        let last: Vec<Pos> = b.empty_points().collect();
+        assert_eq!(last.len(), 1);
+        assert!(b.check(last[0]).is_err(), "the last point is forbidden");
+        assert_eq!(
+            choose_under(&mut Strong::new(), &b, SearchLimit::nodes(1000)),
+            None
+        );
     }
 
     #[test]
@@ -329,23 +333,11 @@ mod tests {
         assert!(p.tt.bytes() + p.threats.bytes() < 1 << 20);
         let mut b = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
         b.place(b.pos(7, 7).unwrap(), crate::rules::Color::Black);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let tm = crate::search::clock::TimeManager::new(
-            &crate::search::clock::SearchLimit::depth(1),
-            std::time::Instant::now(),
-            &stop,
-        );
-        let mut report = |_: &crate::players::SearchInfo| {};
-        let mut req = MoveRequest {
-            tm: &tm,
-            nbest: 1,
-            report: &mut report,
-        };
-        assert!(p.choose(&b, &mut req).is_some());
+        assert!(choose_under(&mut p, &b, SearchLimit::depth(1)).is_some());
         assert_eq!(p.tt.bytes(), DEFAULT_TT_BYTES);
         let mut q = Strong::new();
         q.set_memory_limit(64 << 20);
-        assert!(q.choose(&b, &mut req).is_some());
+        assert!(choose_under(&mut q, &b, SearchLimit::depth(1)).is_some());
         assert_eq!(
             q.tt.bytes(),
             TranspositionTable::bytes_for(table_bytes_for(64 << 20, 1))
