@@ -111,8 +111,6 @@ pub struct Searcher<'a, 'm, 's> {
     killers: Vec<[Pos; 2]>,
     /// Defence extensions on the path to each ply (see [`Searcher::search`]).
     extensions: Vec<i32>,
-    /// Whether the node at each ply was reached by a null move (no two in a row).
-    after_null: Vec<bool>,
     /// Per colour (index [`hist_at`]), kept within +-`hist_max`: how often a quiet move at
     /// a point caused a cut-off lately (up) or was tried before the one that did (down).
     history: Vec<i32>,
@@ -178,7 +176,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             seldepth: 0,
             killers: vec![[Pos(0); 2]; MAX_PLY + 2],
             extensions: vec![0; MAX_PLY + 2],
-            after_null: vec![false; MAX_PLY + 2],
             history: vec![0; 2 * cells],
             cells,
             moves: (0..MAX_PLY + 2)
@@ -520,30 +517,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             }
             if q < alpha {
                 return q;
-            }
-        }
-        let params = &self.params;
-        // Null move: if the opponent, moving twice, still cannot bring this node below beta
-        // in a shallower search, a move of ours would not either.
-        if node_prunable
-            && params.nmp_depth > 0
-            && depth >= params.nmp_depth
-            && static_eval >= beta
-            && !self.after_null[ply]
-            && self.uses_policy()
-        {
-            let r = params.nmp_reduction + depth / params.nmp_divisor;
-            self.pb.set_to_move(o);
-            self.after_null[ply + 1] = true;
-            let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
-            self.after_null[ply + 1] = false;
-            self.pb.set_to_move(c);
-            if self.stopped {
-                return 0;
-            }
-            if score >= beta {
-                // A win found after a pass is not proven for the real position.
-                return score.min(MATE_BOUND - 1);
             }
         }
         // Internal iterative reduction: no move from the table here, so this node was not
@@ -1424,11 +1397,10 @@ mod tests {
             (true, 20, 2, 1),
             (true, 0, 0, 1),
         ] {
-            // `pruning`: the depth from which null moves, futility and razoring apply.
+            // `pruning`: the depth from which futility and razoring apply.
             let params = SearchParams {
                 use_policy,
                 aspiration,
-                nmp_depth: pruning,
                 fut_depth: pruning,
                 razor_depth: pruning,
                 tt_eval,
@@ -1699,12 +1671,6 @@ mod tests {
         // 1-3 and margin 150-400 tried adds nodes), so only the change is checked.
         let razored = quiet_position_nodes(loose_rfp().with_overrides("razor_depth=2").unwrap());
         assert_ne!(razored, without, "razoring changed nothing");
-        // Null moves (off by default) likewise: with the generation-13 freestyle tables they
-        // add nodes here at every margin tried (339,627 against 263,613 at 150; 408,378
-        // against 348,014 at 200; 353,773 against 326,713 at 300); with generation 12's
-        // they cut at 150, the margin this test was set to for them.
-        let null_moves = quiet_position_nodes(loose_rfp().with_overrides("nmp_depth=2").unwrap());
-        assert_ne!(null_moves, without, "null moves changed nothing");
     }
 
     #[test]

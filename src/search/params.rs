@@ -122,17 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// Null-move pruning from this many plies from the leaves on (0: off): a non-PV node whose
-    /// static value is at least beta, with no threat of the opponent's to answer, lets the
-    /// opponent move twice; if a search `nmp_reduction + depth / nmp_divisor` plies shallower
-    /// still fails high, so would a move of ours (in five-in-a-row a stone never hurts its
-    /// owner, so there is no zugzwang to fear). Off: at depth 3, reduction 2 + depth / 3, it
-    /// measured +0.8 Elo (95%: -15.5 .. +17.2) over 1,732 games at 20,000 nodes against off
-    /// (SPRT [0, 15] stopped undecided; the shallow reverse futility and move-count pruning
-    /// already take most of what it would cut).
-    pub nmp_depth: i32,
-    pub nmp_reduction: i32,
-    pub nmp_divisor: i32,
     /// Internal iterative reduction from this many plies from the leaves on (0: off): a node
     /// the table knows no move for is searched a ply shallower (it was not worth storing, and
     /// the shallower search finds the move to order first next time). Off: from depth 4 it
@@ -255,9 +244,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            nmp_depth: 0,
-            nmp_reduction: 2,
-            nmp_divisor: 3,
             iir_depth: 0,
             fut_depth: 0,
             fut_margin: 200,
@@ -312,9 +298,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "nmp_depth" => self.nmp_depth = num,
-                "nmp_reduction" => self.nmp_reduction = num,
-                "nmp_divisor" if num > 0 => self.nmp_divisor = num,
                 "iir_depth" => self.iir_depth = num,
                 "fut_depth" => self.fut_depth = num,
                 "fut_margin" => self.fut_margin = num,
@@ -339,7 +322,7 @@ impl SearchParams {
                 "move_limit_hand2" => self.move_limit_hand[1] = count()?,
                 "move_limit_hand3" => self.move_limit_hand[2] = count()?,
                 "move_limit_hand4" => self.move_limit_hand[3] = count()?,
-                "lmr_divisor" | "hist_lmr_fraction" | "nmp_divisor" => {
+                "lmr_divisor" | "hist_lmr_fraction" => {
                     return Err(format!("`{item}`: must be positive"))
                 }
                 _ => return Err(format!("`{name}`: no such setting")),
@@ -417,27 +400,21 @@ mod tests {
     #[test]
     fn overrides_set_named_constants_and_refuse_bad_ones() {
         let p = SearchParams::default()
-            .with_overrides("nmp_depth=3, rfp_margin=120 move_limit4=30 move_limit_hand1=7")
+            .with_overrides("aspiration=30, rfp_margin=120 move_limit4=30 move_limit_hand1=7")
             .unwrap();
-        assert_eq!(p.nmp_depth, 3);
+        assert_eq!(p.aspiration, 30);
         assert_eq!(p.rfp_margin, 120);
         assert_eq!(p.move_limit(9, true), 30);
         assert_eq!(p.move_limit(1, true), 6);
         assert_eq!(p.move_limit(1, false), 7);
         assert_eq!(p.move_limit(9, false), 24);
-        let q = SearchParams::default()
-            .with_overrides("fut_depth=2,fut_margin=150,razor_depth=1,razor_margin=250,leaf_vcf_nodes=40,leaf_vcf_plies=6")
-            .unwrap();
-        assert_eq!((q.fut_depth, q.fut_margin), (2, 150));
-        assert_eq!((q.razor_depth, q.razor_margin), (1, 250));
-        assert_eq!((q.leaf_vcf_nodes, q.leaf_vcf_plies), (40, 6));
         let r = SearchParams::default()
-            .with_overrides(
-                "lmr_threes=2,tt_eval=0,improving=1,se_depth=6,se_margin=3,fhr_margin=40",
-            )
+            .with_overrides("tt_eval=0,prune_policy=-300,defend_extension_max=3")
             .unwrap();
-        assert_eq!((r.lmr_threes, r.tt_eval, r.improving), (2, 0, 1));
-        assert_eq!((r.se_depth, r.se_margin, r.fhr_margin), (6, 3, 40));
+        assert_eq!(
+            (r.tt_eval, r.prune_policy, r.defend_extension_max),
+            (0, -300, 3)
+        );
         let t = SearchParams::default()
             .with_overrides("vct_depth=12,vct_scale=300,threat_nodes_per_ms=400")
             .unwrap();
@@ -447,14 +424,16 @@ mod tests {
         );
         let d = SearchParams::default();
         for bad in [
-            "nmp_depth",
-            "nmp_depth=x",
-            "nmp_depth=1.5",
+            "rfp_margin",
+            "rfp_margin=x",
+            "rfp_margin=1.5",
             "no_such=1",
             "lmr_divisor=0",
             "vct_depth=-1",
             "prune_count=-1",
-            "leaf_vcf_nodes=-5",
+            "vct_scale=-5",
+            // Settings of features deleted after they lost their matches.
+            "nmp_depth=3",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
