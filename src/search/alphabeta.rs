@@ -519,16 +519,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 return q;
             }
         }
-        // Internal iterative reduction: no move from the table here, so this node was not
-        // searched to any depth worth keeping; a ply less costs little and orders it next time.
-        if tt_move.is_none()
-            && excluded.is_none()
-            && self.params.iir_depth > 0
-            && depth >= self.params.iir_depth
-            && self.uses_policy()
-        {
-            depth -= 1;
-        }
         // Singular extension: is the table's move the only one that holds? Tested before the
         // move list is made (the test searches this ply again and would overwrite it).
         let mut tt_extension = 0;

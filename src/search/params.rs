@@ -122,12 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// Internal iterative reduction from this many plies from the leaves on (0: off): a node
-    /// the table knows no move for is searched a ply shallower (it was not worth storing, and
-    /// the shallower search finds the move to order first next time). Off: from depth 4 it
-    /// measured -6.7 Elo (95%: -27.4 .. +13.9) over 1,088 games at 20,000 nodes against off
-    /// (SPRT [0, 15] stopped undecided).
-    pub iir_depth: i32,
     /// Futility pruning from this many plies from the leaves down (0: off): at a non-PV node
     /// whose static value is `fut_margin` per ply below alpha, late quiet moves (neither making
     /// nor blocking a three) are skipped: one stone that makes no threat does not win that much
@@ -244,7 +238,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            iir_depth: 0,
             fut_depth: 0,
             fut_margin: 200,
             razor_depth: 0,
@@ -298,7 +291,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "iir_depth" => self.iir_depth = num,
                 "fut_depth" => self.fut_depth = num,
                 "fut_margin" => self.fut_margin = num,
                 "razor_depth" => self.razor_depth = num,
@@ -434,6 +426,7 @@ mod tests {
             "vct_scale=-5",
             // Settings of features deleted after they lost their matches.
             "nmp_depth=3",
+            "iir_depth=4",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
