@@ -565,12 +565,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // With other threads, a move one of them is searching now is deferred to the end
         // (see [`Shared::busy`]); alone, `deferred` stays empty and the moves go in order.
         let splits = self.shared.filter(|s| depth >= s.split_depth());
-        // Futility: this far below alpha so near the leaves, a quiet move will not bring the
-        // node back before the horizon.
-        let futile = prunable
-            && depth <= self.params.fut_depth
-            && static_eval + self.params.fut_margin * depth <= alpha
-            && self.uses_policy();
         // Fail-high reduction: this far above beta the node will most likely cut, so moves
         // that make no four are read a ply less deep.
         let likely_fail_high = prunable
@@ -625,10 +619,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 0
             };
-            if futile && quiet && (1..64).contains(&i) && best > -MATE_BOUND {
-                pruned |= 1 << i;
-                continue;
-            }
             // Move-count pruning: late quiet moves the policy rates low are not searched near
             // the leaves.
             if prunable
@@ -1387,11 +1377,10 @@ mod tests {
             (true, 20, 2, 1),
             (true, 0, 0, 1),
         ] {
-            // `pruning`: the depth from which futility and razoring apply.
+            // `pruning`: the depth from which razoring applies.
             let params = SearchParams {
                 use_policy,
                 aspiration,
-                fut_depth: pruning,
                 razor_depth: pruning,
                 tt_eval,
                 ..SearchParams::default()
@@ -1646,7 +1635,6 @@ mod tests {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(loose_rfp());
         for (name, setting) in [
-            ("futility", "fut_depth=2"),
             ("threat moves reduced", "lmr_threes=1"),
             ("improving", "improving=2"),
             ("fail-high reduction", "fhr_margin=40"),

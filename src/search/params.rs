@@ -122,15 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// Futility pruning from this many plies from the leaves down (0: off): at a non-PV node
-    /// whose static value is `fut_margin` per ply below alpha, late quiet moves (neither making
-    /// nor blocking a three) are skipped: one stone that makes no threat does not win that much
-    /// back before the horizon. Off: at depth 2, margin 200, it measured +2.0 Elo (95%: -28.0
-    /// .. +32.1) over 514 games at 30,000 nodes against off (SPRT [0, 10] stopped undecided;
-    /// reverse futility and move-count pruning already cut most such nodes). With `tt_eval`
-    /// on, again at depth 2: -4.3 (95%: -24.5 .. +15.9) over 1,138 games at 20,000 nodes.
-    pub fut_depth: i32,
-    pub fut_margin: i32,
     /// Razoring from this many plies from the leaves down (0: off): a non-PV node whose static
     /// value is `razor_margin` per ply below alpha is first searched by quiescence alone (our
     /// fours), and returns that when it stays below alpha. Off: at depth 2, margin 300, it
@@ -238,8 +229,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            fut_depth: 0,
-            fut_margin: 200,
             razor_depth: 0,
             razor_margin: 300,
             leaf_vcf_nodes: 0,
@@ -291,8 +280,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "fut_depth" => self.fut_depth = num,
-                "fut_margin" => self.fut_margin = num,
                 "razor_depth" => self.razor_depth = num,
                 "razor_margin" => self.razor_margin = num,
                 "leaf_vcf_nodes" => self.leaf_vcf_nodes = count()? as u64,
@@ -427,6 +414,7 @@ mod tests {
             // Settings of features deleted after they lost their matches.
             "nmp_depth=3",
             "iir_depth=4",
+            "fut_depth=2",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
