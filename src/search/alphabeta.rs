@@ -503,22 +503,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         {
             return static_eval;
         }
-        // Razoring: this far below alpha so near the leaves, only a forced win by fours could
-        // bring the node back; if quiescence (which plays them) finds none, the quiet moves
-        // are not searched.
-        if node_prunable
-            && depth <= params.razor_depth
-            && static_eval + params.razor_margin * depth < alpha
-            && self.uses_policy()
-        {
-            let q = self.quiesce(alpha - 1, alpha, ply, 0);
-            if self.stopped {
-                return 0;
-            }
-            if q < alpha {
-                return q;
-            }
-        }
         // Singular extension: is the table's move the only one that holds? Tested before the
         // move list is made (the test searches this ply again and would overwrite it).
         let mut tt_extension = 0;
@@ -1370,18 +1354,16 @@ mod tests {
             &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
             Color::Black,
         );
-        for (use_policy, aspiration, pruning, tt_eval) in [
-            (true, 0, 0, 0),
-            (true, 20, 0, 0),
-            (false, 20, 0, 1),
-            (true, 20, 2, 1),
-            (true, 0, 0, 1),
+        for (use_policy, aspiration, tt_eval) in [
+            (true, 0, 0),
+            (true, 20, 0),
+            (false, 20, 1),
+            (true, 20, 1),
+            (true, 0, 1),
         ] {
-            // `pruning`: the depth from which razoring applies.
             let params = SearchParams {
                 use_policy,
                 aspiration,
-                razor_depth: pruning,
                 tt_eval,
                 ..SearchParams::default()
             };
@@ -1643,12 +1625,6 @@ mod tests {
             let with = quiet_position_nodes(params);
             assert!(with < without, "{name}: {with} nodes, none {without}");
         }
-        // Razoring (off by default) fires here and leaves the position as it was, but with the
-        // generation-10 freestyle tables its quiescence probes cost more than it prunes in
-        // this position (207,175 nodes against 184,313 at depth 2, margin 300; every depth
-        // 1-3 and margin 150-400 tried adds nodes), so only the change is checked.
-        let razored = quiet_position_nodes(loose_rfp().with_overrides("razor_depth=2").unwrap());
-        assert_ne!(razored, without, "razoring changed nothing");
     }
 
     #[test]

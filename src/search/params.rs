@@ -122,15 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// Razoring from this many plies from the leaves down (0: off): a non-PV node whose static
-    /// value is `razor_margin` per ply below alpha is first searched by quiescence alone (our
-    /// fours), and returns that when it stays below alpha. Off: at depth 2, margin 300, it
-    /// measured 0.0 Elo (95%: -39.2 .. +39.2) over 304 games at 30,000 nodes against off (SPRT
-    /// [0, 10] stopped undecided). At depth 3, margin 150, against 43ce8cf (SPRT [0, 15],
-    /// 2026-11-29): freestyle 20,000 nodes +7.5 (-6.7 .. +21.7) over 2,269 games, stopped (LLR
-    /// 0.00); renju 10,000 nodes H0 after 575 games, -33.3 (-62.1 .. -5.1).
-    pub razor_depth: i32,
-    pub razor_margin: i32,
     /// VCF at the horizon (0: off): a quiescence node that stands below beta and has a four to
     /// play first looks for a win by continuous fours, at most `leaf_vcf_plies` of the
     /// attacker's fours and `leaf_vcf_nodes` nodes (counted as the search's own), so that a
@@ -229,8 +220,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            razor_depth: 0,
-            razor_margin: 300,
             leaf_vcf_nodes: 0,
             leaf_vcf_plies: 8,
             lmr_threes: 0,
@@ -280,8 +269,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "razor_depth" => self.razor_depth = num,
-                "razor_margin" => self.razor_margin = num,
                 "leaf_vcf_nodes" => self.leaf_vcf_nodes = count()? as u64,
                 "leaf_vcf_plies" => self.leaf_vcf_plies = count()? as u32,
                 "lmr_threes" => self.lmr_threes = num,
@@ -415,6 +402,7 @@ mod tests {
             "nmp_depth=3",
             "iir_depth=4",
             "fut_depth=2",
+            "razor_depth=2",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
