@@ -139,8 +139,6 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
-    /// The line of the last leaf VCF (a buffer kept so the leaves do not allocate).
-    vcf_line: Vec<Pos>,
     /// The static value of the search node at each ply, where the pruning rules computed it
     /// ([`NO_EVAL`] elsewhere): the node two plies down compares its own with it.
     evals: Vec<i32>,
@@ -192,7 +190,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
-            vcf_line: Vec::with_capacity(64),
             evals: vec![NO_EVAL; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
         }
@@ -769,20 +766,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             .sum::<u32>();
         if fours == 0 {
             return stand;
-        }
-        if qply == 0 && self.params.leaf_vcf_nodes > 0 {
-            let (plies, budget) = (self.params.leaf_vcf_plies, self.params.leaf_vcf_nodes);
-            let mut line = std::mem::take(&mut self.vcf_line);
-            let won = self
-                .threats
-                .vcf
-                .find_into(&mut self.pb, plies, budget, self.tm, &mut line);
-            self.nodes += self.threats.vcf.nodes();
-            let len = line.len() as i32;
-            self.vcf_line = line;
-            if won {
-                return MATE - (ply as i32 + len);
-            }
         }
         let mut best = stand;
         let mut list = std::mem::take(&mut self.moves[ply]);
@@ -1648,74 +1631,6 @@ mod tests {
         pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
         let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
         assert!(r.info.mate.is_some_and(|m| m > 0), "{:?}", r.info);
-    }
-
-    #[test]
-    fn the_leaf_vcf_sees_a_win_by_fours_longer_than_quiescence_plays() {
-        // Random middle games (black to move, no five and no open four on the board) until one
-        // holds a VCF that needs more than three fours: quiescence alone (two fours, then the
-        // open-four check) stands pat there; with the leaf VCF it scores the win, as long as
-        // the line, and leaves the board as it was.
-        let mut seed = 33u64;
-        let mut found = 0;
-        for _ in 0..4000 {
-            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-            let mut placed = 0;
-            while placed < 26 {
-                let r = crate::rules::mnk::splitmix64(&mut seed);
-                let (x, y) = (2 + (r % 11) as i64, 2 + ((r >> 8) % 11) as i64);
-                let p = b.pos(x, y).unwrap();
-                if b.is_empty(p) {
-                    let c = if placed % 2 == 0 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    b.place(p, c);
-                    placed += 1;
-                }
-            }
-            b.set_to_move(Color::Black);
-            let mut pb = PatternBoard::new(&b);
-            if [Color::Black, Color::White]
-                .iter()
-                .any(|&c| pb.count(c, P4_FIVE) > 0 || pb.count(c, P4_FLEX4) > 0)
-                || b.winner().is_some()
-            {
-                continue;
-            }
-            let stop = AtomicBool::new(false);
-            let tm = TimeManager::infinite(&stop);
-            let mut vcf = crate::search::threats::Vcf::new();
-            if vcf.find(&mut pb, 3, 1 << 20, &tm).is_some() {
-                continue;
-            }
-            let Some(line) = vcf.find(&mut pb, 8, 1 << 20, &tm) else {
-                continue;
-            };
-            let tt = TranspositionTable::new(1 << 16);
-            let quiesce = |leaf_vcf_nodes| {
-                let mut threats = Threats::default();
-                let params = SearchParams {
-                    leaf_vcf_nodes,
-                    ..SearchParams::default()
-                };
-                let pb = PatternBoard::new(&b);
-                let mut s = Searcher::new(pb, &tt, &mut threats, &tm, &params);
-                let score = s.quiesce(-INF, INF, 0, 0);
-                assert_eq!(s.pb.hash(), b.hash());
-                score
-            };
-            let (without, with) = (quiesce(0), quiesce(1 << 20));
-            assert!(without < MATE_BOUND, "{without}: quiescence alone saw it");
-            assert!(with >= MATE_BOUND, "{with}: the leaf VCF missed {line:?}");
-            assert!(MATE - with <= line.len() as i32, "{with} {line:?}");
-            found += 1;
-            if found == 3 {
-                return;
-            }
-        }
-        panic!("only {found} positions with a VCF of more than three fours");
     }
 
     #[test]

@@ -122,15 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// VCF at the horizon (0: off): a quiescence node that stands below beta and has a four to
-    /// play first looks for a win by continuous fours, at most `leaf_vcf_plies` of the
-    /// attacker's fours and `leaf_vcf_nodes` nodes (counted as the search's own), so that a
-    /// VCF longer than quiescence's own chain of fours is seen at every leaf, not only at the
-    /// root. Off: it lost at equal nodes (its nodes counted), 30,000 a move, against off: 200
-    /// nodes and 8 fours -39.9 Elo (95%: -80.4 .. -0.6) over 297 games, 40 nodes and 6 fours
-    /// -13.9 (-70.4 .. +41.9) over 150; most leaves have a four to try and few of them win.
-    pub leaf_vcf_nodes: u64,
-    pub leaf_vcf_plies: u32,
     /// Late-move reductions for threat moves too (0: off): a late move that makes or blocks
     /// an open three but makes no four is reduced as a quiet move is, `lmr_threes - 1` plies
     /// less (policy and history adjust it the same way). Only with the learned policy. Off:
@@ -220,8 +211,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            leaf_vcf_nodes: 0,
-            leaf_vcf_plies: 8,
             lmr_threes: 0,
             tt_eval: 1,
             improving: 0,
@@ -269,8 +258,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "leaf_vcf_nodes" => self.leaf_vcf_nodes = count()? as u64,
-                "leaf_vcf_plies" => self.leaf_vcf_plies = count()? as u32,
                 "lmr_threes" => self.lmr_threes = num,
                 "tt_eval" => self.tt_eval = num,
                 "improving" => self.improving = num,
@@ -403,6 +390,7 @@ mod tests {
             "iir_depth=4",
             "fut_depth=2",
             "razor_depth=2",
+            "leaf_vcf_nodes=200",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }

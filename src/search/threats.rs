@@ -142,30 +142,16 @@ impl Vcf {
         node_budget: u64,
         tm: &TimeManager<'_>,
     ) -> Option<Vec<Pos>> {
+        self.nodes = 0;
+        self.node_budget = node_budget;
+        self.aborted = false;
         let mut line = Vec::with_capacity(2 * max_plies as usize + 2);
-        if self.find_into(pb, max_plies, node_budget, tm, &mut line) {
+        let attacker = pb.to_move();
+        if self.attack(pb, attacker, max_plies, tm, &mut line) {
             Some(line)
         } else {
             None
         }
-    }
-
-    /// [`Vcf::find`] into a caller's buffer (cleared first), so that a search calling it at
-    /// every leaf does not allocate: whether a VCF was found, its line left in `line`.
-    pub fn find_into(
-        &mut self,
-        pb: &mut PatternBoard,
-        max_plies: u32,
-        node_budget: u64,
-        tm: &TimeManager<'_>,
-        line: &mut Vec<Pos>,
-    ) -> bool {
-        self.nodes = 0;
-        self.node_budget = node_budget;
-        self.aborted = false;
-        line.clear();
-        let attacker = pb.to_move();
-        self.attack(pb, attacker, max_plies, tm, line)
     }
 
     fn attack(
