@@ -588,14 +588,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 order >= self.params.attack[P4_FLEX3 as usize]
             };
-            // Threat moves reduced like quiet ones (`lmr_threes`): those making or blocking
-            // an open three but making no four.
-            let light = !quiet
-                && self.params.lmr_threes > 0
-                && Some(m) != tt_move
-                && self.pb.p4(c, m) < P4_BLOCK4
-                && self.uses_policy();
-            let policy = if (quiet || light) && self.uses_policy() {
+            let policy = if quiet && self.uses_policy() {
                 self.pb.policy_score(m)
             } else {
                 0
@@ -633,12 +626,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 // Late quiet moves are searched shallower first (and again at full depth only
                 // if they beat alpha): more so late in the list, off the PV, and for points
                 // whose history is bad.
-                let reduction = if depth >= 2 && i >= 2 && (quiet || light) {
+                let reduction = if depth >= 2 && i >= 2 && quiet {
                     let p = &self.params;
                     let mut r = self.lmr.get(depth, i) + (!pv_node as i32) * p.lmr_non_pv;
-                    if light {
-                        r -= p.lmr_threes - 1;
-                    }
                     if p.improving >= 2 && prunable && !improving {
                         r += 1;
                     }
@@ -1600,7 +1590,6 @@ mod tests {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(loose_rfp());
         for (name, setting) in [
-            ("threat moves reduced", "lmr_threes=1"),
             ("improving", "improving=2"),
             ("fail-high reduction", "fhr_margin=40"),
         ] {

@@ -122,13 +122,6 @@ pub struct SearchParams {
     /// tables (SPRT [0, 15], freestyle 20,000 nodes, one thread, against 5bf23b7, 2026-11-30):
     /// H0 after 559 games, 248-303-8, -34.3 Elo (95%: -63.3 .. -5.7).
     pub quiescence_plies: u32,
-    /// Late-move reductions for threat moves too (0: off): a late move that makes or blocks
-    /// an open three but makes no four is reduced as a quiet move is, `lmr_threes - 1` plies
-    /// less (policy and history adjust it the same way). Only with the learned policy. Off:
-    /// against off, 20,000 nodes, freestyle, SPRT [0, 15] stopped undecided: 1 measured +1.3
-    /// Elo (95%: -17.0 .. +19.5) over 1,387 games, 2 +5.4 (-8.5 .. +19.4) over 2,368 (it
-    /// searches a fixed depth in 22% fewer nodes at 1, and equal nodes buy no more).
-    pub lmr_threes: i32,
     /// Whether a table entry's score corrects the static value the pruning rules compare
     /// (0: off): a lower bound above it raises it, an upper bound below it lowers it, an
     /// exact score replaces it (a searched value says more than the static one). On: against
@@ -211,7 +204,6 @@ impl Default for SearchParams {
             prune_depth: 2,
             prune_count: 3,
             prune_policy: -400,
-            lmr_threes: 0,
             tt_eval: 1,
             improving: 0,
             se_depth: 0,
@@ -258,7 +250,6 @@ impl SearchParams {
                 "defend_extension_max" => self.defend_extension_max = num,
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
-                "lmr_threes" => self.lmr_threes = num,
                 "tt_eval" => self.tt_eval = num,
                 "improving" => self.improving = num,
                 "se_depth" => self.se_depth = num,
@@ -391,6 +382,7 @@ mod tests {
             "fut_depth=2",
             "razor_depth=2",
             "leaf_vcf_nodes=200",
+            "lmr_threes=1",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
