@@ -139,15 +139,9 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
-    /// The static value of the search node at each ply, where the pruning rules computed it
-    /// ([`NO_EVAL`] elsewhere): the node two plies down compares its own with it.
-    evals: Vec<i32>,
     /// The move a singular-extension test leaves out at each ply (none: a normal node).
     excluded: Vec<Option<Pos>>,
 }
-
-/// No static value at this ply ([`Searcher::evals`]).
-const NO_EVAL: i32 = i32::MIN;
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// A searcher for `pb`'s position with the search constants `params`.
@@ -190,7 +184,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
-            evals: vec![NO_EVAL; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
         }
     }
@@ -396,9 +389,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         }
         self.inherit_extensions(ply);
         self.seldepth = self.seldepth.max(ply as u32);
-        if let Some(e) = self.evals.get_mut(ply) {
-            *e = NO_EVAL;
-        }
         if let Some(score) = self.threats(alpha, beta, depth, ply, 0) {
             return score;
         }
@@ -476,16 +466,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 static_eval = s;
             }
         }
-        // Whether the mover's value rose since its last move: then it is more likely to hold.
-        let improving = prunable
-            && self.params.improving > 0
-            && self.uses_policy()
-            && ply >= 2
-            && self.evals[ply - 2] != NO_EVAL
-            && static_eval > self.evals[ply - 2];
-        if prunable {
-            self.evals[ply] = static_eval;
-        }
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
         let params = &self.params;
@@ -494,10 +474,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         } else {
             (params.rfp_hand_depth, params.rfp_hand_margin)
         };
-        if node_prunable
-            && depth <= rfp_depth
-            && static_eval - rfp_margin * (depth - improving as i32) >= beta
-        {
+        if node_prunable && depth <= rfp_depth && static_eval - rfp_margin * depth >= beta {
             return static_eval;
         }
         // Singular extension: is the table's move the only one that holds? Tested before the
@@ -514,11 +491,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 && self.uses_policy()
             {
                 let singular_beta = s - self.params.se_margin * depth;
-                let eval_here = self.evals[ply];
                 self.excluded[ply] = Some(m);
                 let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
                 self.excluded[ply] = None;
-                self.evals[ply] = eval_here;
                 if self.stopped {
                     return 0;
                 }
@@ -629,9 +604,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 let reduction = if depth >= 2 && i >= 2 && quiet {
                     let p = &self.params;
                     let mut r = self.lmr.get(depth, i) + (!pv_node as i32) * p.lmr_non_pv;
-                    if p.improving >= 2 && prunable && !improving {
-                        r += 1;
-                    }
                     let h = self.history[hist_at(c, m, self.cells)];
                     let h_step = p.hist_max / p.hist_lmr_fraction;
                     if h > h_step {
@@ -1589,10 +1561,7 @@ mod tests {
     fn each_pruning_rule_cuts_quiet_nodes_and_leaves_the_position_as_it_was() {
         // Each pruning rule, switched on alone, searches the same depth in fewer nodes.
         let without = quiet_position_nodes(loose_rfp());
-        for (name, setting) in [
-            ("improving", "improving=2"),
-            ("fail-high reduction", "fhr_margin=40"),
-        ] {
+        for (name, setting) in [("fail-high reduction", "fhr_margin=40")] {
             let params = loose_rfp().with_overrides(setting).unwrap();
             let with = quiet_position_nodes(params);
             assert!(with < without, "{name}: {with} nodes, none {without}");

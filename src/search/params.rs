@@ -128,14 +128,6 @@ pub struct SearchParams {
     /// off, 20,000 nodes, freestyle, SPRT [0, 15] H1 after 2,568 games, 1336-1213-19, +16.7
     /// Elo (95%: +3.3 .. +30.1).
     pub tt_eval: i32,
-    /// Whether the search looks at its static value two plies back (0: off): with 1, reverse
-    /// futility prunes a ply's margin sooner at a node whose value rose since the mover's last
-    /// move; with 2, also late quiet moves of a node whose value did not rise are reduced a
-    /// ply more. Only where the pruning rules apply (off the PV, no threat to answer). Off:
-    /// against off (with `tt_eval`), 20,000 nodes, freestyle, SPRT [0, 15] stopped undecided:
-    /// 1 measured +3.4 Elo (95%: -12.5 .. +19.3) over 1,825 games, 2 +5.3 (-7.1 .. +17.7)
-    /// over 3,000.
-    pub improving: i32,
     /// Singular extension from this many plies from the leaves on (0: off): where the table's
     /// move failed high (lower bound or exact, stored at most two plies shallower than
     /// now), the node is searched without it at half depth against `se_margin` per ply below
@@ -205,7 +197,6 @@ impl Default for SearchParams {
             prune_count: 3,
             prune_policy: -400,
             tt_eval: 1,
-            improving: 0,
             se_depth: 0,
             se_margin: 4,
             fhr_margin: 0,
@@ -251,7 +242,6 @@ impl SearchParams {
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
                 "tt_eval" => self.tt_eval = num,
-                "improving" => self.improving = num,
                 "se_depth" => self.se_depth = num,
                 "se_margin" => self.se_margin = num,
                 "fhr_margin" => self.fhr_margin = num,
@@ -383,6 +373,7 @@ mod tests {
             "razor_depth=2",
             "leaf_vcf_nodes=200",
             "lmr_threes=1",
+            "improving=1",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
