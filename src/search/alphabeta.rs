@@ -139,8 +139,6 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
-    /// The move a singular-extension test leaves out at each ply (none: a normal node).
-    excluded: Vec<Option<Pos>>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -184,7 +182,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
-            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -420,14 +417,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let hash = self.pb.hash();
         let mut tt_move = None;
         let mut tt_bound = None;
-        // A singular-extension test searches this position without one move: the table's
-        // entry is about the whole position, so it neither cuts nor is stored here.
-        let excluded = self.excluded[ply];
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
             let s = from_tt(hit.score, ply);
-            tt_bound = Some((hit.bound, s, hit.depth));
-            if !pv_node && hit.depth >= depth && excluded.is_none() {
+            tt_bound = Some((hit.bound, s));
+            if !pv_node && hit.depth >= depth {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -447,14 +441,12 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             || self.pb.count(o, P4_BLOCK4_FLEX3) > 0
             || self.pb.count(o, P4_FLEX3_2X) > 0;
         let prunable = !pv_node && !danger && alpha.abs() < MATE_BOUND && beta.abs() < MATE_BOUND;
-        // The node-level pruning rules below are for whole positions: not in an exclusion test.
-        let node_prunable = prunable && excluded.is_none();
         let mut static_eval = if prunable { self.pb.evaluate() } else { 0 };
         // A searched bound says more than the static value: use it where it is tighter (the
         // static value misjudges threats a search has already read).
         // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
         let tt_eval = prunable && self.params.tt_eval != 0 && self.uses_policy();
-        if let (true, Some((bound, s, _))) = (tt_eval, tt_bound) {
+        if let (true, Some((bound, s))) = (tt_eval, tt_bound) {
             if s.abs() < MATE_BOUND
                 && match bound {
                     Bound::Lower => s > static_eval,
@@ -474,38 +466,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         } else {
             (params.rfp_hand_depth, params.rfp_hand_margin)
         };
-        if node_prunable && depth <= rfp_depth && static_eval - rfp_margin * depth >= beta {
+        if prunable && depth <= rfp_depth && static_eval - rfp_margin * depth >= beta {
             return static_eval;
-        }
-        // Singular extension: is the table's move the only one that holds? Tested before the
-        // move list is made (the test searches this ply again and would overwrite it).
-        let mut tt_extension = 0;
-        if let (Some(m), Some((bound, s, tt_depth))) = (tt_move, tt_bound) {
-            if self.params.se_depth > 0
-                && depth >= self.params.se_depth
-                && excluded.is_none()
-                && matches!(bound, Bound::Lower | Bound::Exact)
-                && s.abs() < MATE_BOUND
-                && tt_depth >= depth - 2
-                && (ply as u32) < 2 * (self.completed + 1)
-                && self.uses_policy()
-            {
-                let singular_beta = s - self.params.se_margin * depth;
-                self.excluded[ply] = Some(m);
-                let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    tt_extension = 1;
-                } else if singular_beta >= beta {
-                    // Multi-cut: without its best move this node still reaches beta.
-                    return singular_beta;
-                } else if s >= beta {
-                    tt_extension = -1;
-                }
-            }
         }
         let n = self.generate(
             ply,
@@ -553,9 +515,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 continue;
             }
             let (m, order) = self.moves[ply][i];
-            if Some(m) == excluded {
-                continue;
-            }
             let quiet = self.quiet(m);
             // Not stored as a killer: the table's move and threats (ordered first anyway).
             let forcing = if self.uses_policy() {
@@ -587,9 +546,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 continue;
             };
             let mut new_depth = depth - 1;
-            if Some(m) == tt_move {
-                new_depth += tt_extension;
-            }
             if likely_fail_high && self.pb.p4(c, m) < P4_BLOCK4 {
                 new_depth -= 1;
             }
@@ -659,9 +615,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     }
                 }
             }
-        }
-        if excluded.is_some() {
-            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1566,29 +1519,6 @@ mod tests {
             let with = quiet_position_nodes(params);
             assert!(with < without, "{name}: {with} nodes, none {without}");
         }
-    }
-
-    #[test]
-    fn singular_extensions_read_deeper_and_keep_the_four_three() {
-        // The exclusion test and the extension add nodes at a fixed depth (and leave the
-        // position as it was: `quiet_position_nodes` checks); the tactic is still found.
-        let without = quiet_position_nodes(SearchParams::default());
-        let params = SearchParams::default()
-            .with_overrides("se_depth=4,se_margin=4")
-            .unwrap();
-        let with = quiet_position_nodes(params.clone());
-        assert!(with > without, "{with} nodes, none {without}");
-        let b = board(
-            Rule::Freestyle,
-            &[(7, 7), (8, 7), (9, 7), (10, 5), (10, 6)],
-            &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
-            Color::Black,
-        );
-        let mut pb = PatternBoard::new(&b);
-        pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
-        pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
-        let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
-        assert!(r.info.mate.is_some_and(|m| m > 0), "{:?}", r.info);
     }
 
     #[test]

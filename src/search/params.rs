@@ -128,19 +128,6 @@ pub struct SearchParams {
     /// off, 20,000 nodes, freestyle, SPRT [0, 15] H1 after 2,568 games, 1336-1213-19, +16.7
     /// Elo (95%: +3.3 .. +30.1).
     pub tt_eval: i32,
-    /// Singular extension from this many plies from the leaves on (0: off): where the table's
-    /// move failed high (lower bound or exact, stored at most two plies shallower than
-    /// now), the node is searched without it at half depth against `se_margin` per ply below
-    /// its score; if every other move fails low there, the table's move is searched a ply
-    /// deeper (it is the only one that holds); if the other moves also reach beta, the node
-    /// is cut (multi-cut); if only its score reached beta, it is searched a ply shallower.
-    /// Off: from depth 6, margin 4 per ply, against off (20,000 nodes, freestyle, SPRT [0,
-    /// 15]) H0 after 1,881 games, 917-944-20, -5.0 Elo (95%: -20.6 .. +10.6); a fixed depth
-    /// costs half as many nodes again. Rapfi finds it worth much at deeper searches than a
-    /// 20,000-node move reaches (depth 7-9); measured again at 100,000 nodes (same setting,
-    /// against off): 1,192 games, 586-581-25, +1.5 (-18.1 .. +21.0), stopped undecided.
-    pub se_depth: i32,
-    pub se_margin: i32,
     /// Fail-high reduction (0: off): at a non-PV node whose static value beats beta by
     /// `fhr_margin` per ply, every move that makes no four is searched a ply shallower (the
     /// node will most likely fail high; a four is still read to its end). Off: at 40 per ply,
@@ -197,8 +184,6 @@ impl Default for SearchParams {
             prune_count: 3,
             prune_policy: -400,
             tt_eval: 1,
-            se_depth: 0,
-            se_margin: 4,
             fhr_margin: 0,
             vct_depth: 8,
             vct_scale: 100,
@@ -242,8 +227,6 @@ impl SearchParams {
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
                 "tt_eval" => self.tt_eval = num,
-                "se_depth" => self.se_depth = num,
-                "se_margin" => self.se_margin = num,
                 "fhr_margin" => self.fhr_margin = num,
                 "vct_depth" => self.vct_depth = count()? as u32,
                 "vct_scale" => self.vct_scale = count()? as u64,
@@ -374,6 +357,7 @@ mod tests {
             "leaf_vcf_nodes=200",
             "lmr_threes=1",
             "improving=1",
+            "se_depth=6",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
