@@ -128,14 +128,6 @@ pub struct SearchParams {
     /// off, 20,000 nodes, freestyle, SPRT [0, 15] H1 after 2,568 games, 1336-1213-19, +16.7
     /// Elo (95%: +3.3 .. +30.1).
     pub tt_eval: i32,
-    /// Fail-high reduction (0: off): at a non-PV node whose static value beats beta by
-    /// `fhr_margin` per ply, every move that makes no four is searched a ply shallower (the
-    /// node will most likely fail high; a four is still read to its end). Off: at 40 per ply,
-    /// against off (20,000 nodes, freestyle, SPRT [0, 15]) +3.2 Elo (95%: -7.5 .. +13.9) over
-    /// 4,000 games, 1996-1959-45, undecided when the games ran out (22% fewer nodes at a
-    /// fixed depth); at 60 per ply, with the generation-8 freestyle tables, -7.4 (-29.1 ..
-    /// +14.2) over 982 games, 475-496-11, stopped.
-    pub fhr_margin: i32,
     /// Most attacker moves in the root VCTs (ours, and the opponent's as if we passed and
     /// after each root move). 12 instead of 8, against 43ce8cf, renju 10,000 nodes, SPRT [0,
     /// 15]: -2.0 Elo (95%: -18.1 .. +14.2) over 1,772 games, stopped (LLR -2.09); against
@@ -184,7 +176,6 @@ impl Default for SearchParams {
             prune_count: 3,
             prune_policy: -400,
             tt_eval: 1,
-            fhr_margin: 0,
             vct_depth: 8,
             vct_scale: 100,
             threat_nodes_per_ms: 200,
@@ -227,7 +218,6 @@ impl SearchParams {
                 "aspiration" => self.aspiration = num,
                 "quiescence_plies" => self.quiescence_plies = count()? as u32,
                 "tt_eval" => self.tt_eval = num,
-                "fhr_margin" => self.fhr_margin = num,
                 "vct_depth" => self.vct_depth = count()? as u32,
                 "vct_scale" => self.vct_scale = count()? as u64,
                 "threat_nodes_per_ms" => self.threat_nodes_per_ms = count()? as u64,
@@ -358,6 +348,7 @@ mod tests {
             "lmr_threes=1",
             "improving=1",
             "se_depth=6",
+            "fhr_margin=40",
         ] {
             assert!(d.clone().with_overrides(bad).is_err(), "{bad}");
         }
