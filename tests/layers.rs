@@ -1,4 +1,4 @@
-//! The direction of imports of `../shared/DESIGN.md`, checked on the source: protocol -> session
+//! The direction of imports of `docs/design.md`, checked on the source: protocol -> session
 //! -> players -> search -> eval -> rules, with the tools that drive the engine (arena, play,
 //! study, bench) above the protocols and the command line above them all. A module may use its
 //! own layer and every layer below; a path `crate::x` to a layer above fails this test, whether

@@ -1,6 +1,6 @@
-//! The seed's Go move scorer (SEEDS 003, `getBadukMoveScore(board, x, y, colour, stoneCount)`):
-//! the value of one stone of `colour` on one empty point, as a sum of terms. The `heuristic`
-//! player plays its maximum; the MCTS uses it for priors.
+//! The seed's Go move scorer (docs/sources.md, SEEDS 003, `getBadukMoveScore(board, x, y, colour,
+//! stoneCount)`): the value of one stone of `colour` on one empty point, as a sum of terms. The
+//! `heuristic` player plays its maximum; the MCTS uses it for priors.
 //!
 //! The original gives the structure and the intent of every term but no numbers beyond the
 //! phase boundaries; the weights below are ours, chosen so that the original's stated

@@ -1,5 +1,5 @@
-//! The learned map of SEEDS 001: kernels cut from finished games, the store that keeps them, and
-//! the index that finds the ones matching a position.
+//! The learned map of SEEDS 001 (docs/sources.md): kernels cut from finished games, the store that
+//! keeps them, and the index that finds the ones matching a position.
 //!
 //! # Kernels
 //!

@@ -1,7 +1,7 @@
 //! Evaluation: the seed's 5-cell window table and incremental line patterns (gomoku); the rule
-//! map and learned kernels of the learning player (SEEDS 001); the seed's Go move scorer (baduk)
-//! and the 3x3 shape patterns of Go playouts (go_patterns); the Go tree's priors (go_priors)
-//! and the ladder reading behind them (go_ladder).
+//! map and learned kernels of the learning player (docs/sources.md, SEEDS 001); the seed's Go move
+//! scorer (baduk) and the 3x3 shape patterns of Go playouts (go_patterns); the Go tree's priors
+//! (go_priors) and the ladder reading behind them (go_ladder).
 
 pub mod baduk;
 pub mod cellset;

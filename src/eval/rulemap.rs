@@ -1,7 +1,7 @@
-//! The rule map of SEEDS 001 (`RB_StoneCount`): a value for every empty point from the runs of
-//! adjacent same-colour stones in the 8 directions, for the side to move's own stones (attack)
-//! and the opponent's (defence). The learning player adds its learned map to this one and plays
-//! the argmax.
+//! The rule map of SEEDS 001 (docs/sources.md; `RB_StoneCount`): a value for every empty point
+//! from the runs of adjacent same-colour stones in the 8 directions, for the side to move's own
+//! stones (attack) and the opponent's (defence). The learning player adds its learned map to this
+//! one and plays the argmax.
 //!
 //! # Our reading of 001
 //!

@@ -1,6 +1,7 @@
-//! The seed's 5-cell window evaluation (SEEDS 003): the score table, [`evaluate_window`],
-//! [`score_position`] over every window of rows, columns and both diagonals, the small centre
-//! bonus, and [`local_score`] for updating a score after one stone without rescanning the board.
+//! The seed's 5-cell window evaluation (docs/sources.md, SEEDS 003): the score table,
+//! [`evaluate_window`], [`score_position`] over every window of rows, columns and both diagonals,
+//! the small centre bonus, and [`local_score`] for updating a score after one stone without
+//! rescanning the board.
 //!
 //! # What "open" means here
 //!

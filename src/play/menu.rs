@@ -9,7 +9,8 @@
 //! session cleanly at any prompt.
 //!
 //! Computer vs computer: the first computer plays the selected level, the second a level chosen
-//! at random (SEEDS 004's menu), both from the session's seeded generator so a session replays.
+//! at random (docs/sources.md, SEEDS 004's menu), both from the session's seeded generator so a
+//! session replays.
 
 use std::io::{self, BufRead, Write};
 

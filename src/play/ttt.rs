@@ -1,7 +1,7 @@
-//! `sente play ttt`: tic-tac-toe in a terminal (SEEDS 002 and 004), against the levels of
-//! [`crate::players::ttt`] or another human. The board drawing and the reading of moves are the
-//! position's ([`crate::rules::text`]): a move is a row and a column, `23` = row 2, column 3
-//! (spaces allowed). The menu, the game loop (`undo`, `quit` or `00`, `help`) and the score are
+//! `sente play ttt`: tic-tac-toe in a terminal (docs/sources.md, SEEDS 002 and 004), against the
+//! levels of [`crate::players::ttt`] or another human. The board drawing and the reading of moves
+//! are the position's ([`crate::rules::text`]): a move is a row and a column, `23` = row 2, column
+//! 3 (spaces allowed). The menu, the game loop (`undo`, `quit` or `00`, `help`) and the score are
 //! [`crate::play::menu`]'s, shared with gomoku and Go.
 //!
 //! Everything goes through the reader and writer given to [`run`], so whole sessions are

@@ -1,5 +1,5 @@
-//! `classic`: the seed's gomoku AI (SEEDS 003, `calculateGomokuAIMove`), kept as it was designed
-//! so that stronger levels can be measured against it.
+//! `classic`: the seed's gomoku AI (docs/sources.md, SEEDS 003, `calculateGomokuAIMove`), kept as
+//! it was designed so that stronger levels can be measured against it.
 //!
 //! Move choice, in the seed's order:
 //! 1. a move that makes five at once;

@@ -1,7 +1,8 @@
-//! `learner`: the semi-supervised gomoku player of SEEDS 001. Every move is the argmax of the
-//! rule map ([`crate::eval::rulemap`]) plus the learned map ([`crate::eval::kernels`]): each
-//! stored KxK kernel matching the board adds the reward 10 to the point it marks. Ties are broken
-//! by the player's seeded generator; an empty board gets the centre (001's opening).
+//! `learner`: the semi-supervised gomoku player of SEEDS 001 (docs/sources.md). Every move is the
+//! argmax of the rule map ([`crate::eval::rulemap`]) plus the learned map
+//! ([`crate::eval::kernels`]): each stored KxK kernel matching the board adds the reward 10 to the
+//! point it marks. Ties are broken by the player's seeded generator; an empty board gets the centre
+//! (001's opening).
 //!
 //! After each finished game ([`GomokuPlayer::game_over`]) the player stores what the game
 //! teaches (our winning point, or the point the opponent won on) and, when it has a memory file,

@@ -90,8 +90,9 @@ pub enum Rule {
     Caro,
     /// rule 9: caro and exactly five.
     CaroStandard,
-    /// No Gomocup number (`INFO rule_name no-double-three`): SEEDS 003's rule, freestyle except
-    /// that black may not make two open threes with one stone (see `rules::three_three`).
+    /// No Gomocup number (`INFO rule_name no-double-three`): the rule of SEEDS 003
+    /// (docs/sources.md), freestyle except that black may not make two open threes with one stone
+    /// (see `rules::three_three`).
     NoDoubleThree,
 }
 

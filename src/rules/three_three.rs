@@ -1,6 +1,7 @@
-//! The double-three rule of SEEDS 003's gomoku (rule `no-double-three`): black may not make two
-//! or more open threes with one stone; nothing else is forbidden (four-four and overlines are
-//! allowed, five or more wins for both sides), and a move that makes five is always allowed.
+//! The double-three rule of the gomoku of SEEDS 003 (docs/sources.md; rule `no-double-three`):
+//! black may not make two or more open threes with one stone; nothing else is forbidden (four-four
+//! and overlines are allowed, five or more wins for both sides), and a move that makes five is
+//! always allowed.
 //!
 //! An **open three** here is a line in which one more black stone makes a straight four: a run
 //! of exactly four black stones, through the new stone, with both ends empty (either end then

@@ -2,8 +2,8 @@
 //! solver, the levels and the study enumerate), with its lines, symmetries, the squares that win
 //! or make a two, and the enumeration of every reachable position.
 //!
-//! Squares are numbered 0..8 row-major (`row * 3 + col`); the lecture (SEEDS 004) numbers them
-//! 1..9, so its "take 5" is square 4 here.
+//! Squares are numbered 0..8 row-major (`row * 3 + col`); the lecture (docs/sources.md, SEEDS 004)
+//! numbers them 1..9, so its "take 5" is square 4 here.
 //!
 //! ```text
 //!   0 | 1 | 2        lecture: 1 2 3

@@ -1,7 +1,7 @@
 //! The exact tic-tac-toe solvers: negamax alpha-beta with a transposition table ([`Solver`]),
 //! plain negamax as the oracle the tests hold it against ([`negamax_value`]), the +1/0/-1
-//! minimax of SEEDS 002 ([`minimax_value`]), and `sente bench ttt` ([`bench`](fn@bench)), which
-//! solves every reachable position.
+//! minimax of SEEDS 002 in docs/sources.md ([`minimax_value`]), and `sente bench ttt`
+//! ([`bench`](fn@bench)), which solves every reachable position.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -40,8 +40,8 @@ pub fn negamax_value(g: &Grid) -> i32 {
         .unwrap_or(0)
 }
 
-/// SEEDS 002's minimax score of `g` for `me`: +1 if `me` wins, -1 if it loses, 0 for a draw; max
-/// on `me`'s turn, min on the other's.
+/// The minimax score of SEEDS 002 (docs/sources.md) of `g` for `me`: +1 if `me` wins, -1 if it
+/// loses, 0 for a draw; max on `me`'s turn, min on the other's.
 pub fn minimax_value(g: &Grid, me: Color) -> i32 {
     if let Some(w) = g.winner() {
         return if w == me { 1 } else { -1 };

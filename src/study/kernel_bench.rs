@@ -1,5 +1,5 @@
 //! `sente bench kernels`: what the learning player's kernel store costs per move as it grows,
-//! the hash index against scanning every kernel (SEEDS 001's literal loop).
+//! the hash index against scanning every kernel (docs/sources.md, SEEDS 001's literal loop).
 
 use std::time::Instant;
 

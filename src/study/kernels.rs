@@ -1,11 +1,11 @@
-//! `sente study kernels`: the experiment of SEEDS 001 (Table 2, Fig. 4 and 5). On a 13x13
-//! freestyle board, black's first stone in the centre, the `learner` plays black against the
-//! rule-only player (white), learning after every game. For each kernel size K (1x1 .. 15x15,
+//! `sente study kernels`: the experiment of SEEDS 001 in docs/sources.md (Table 2, Fig. 4 and 5).
+//! On a 13x13 freestyle board, black's first stone in the centre, the `learner` plays black against
+//! the rule-only player (white), learning after every game. For each kernel size K (1x1 .. 15x15,
 //! each with its own, initially empty store) it plays `rounds` rounds of `games` games and prints
 //! black's win rate per round in Table 2's layout (rows: rounds, columns: kernel sizes), the
-//! paper's figures beside ours for the rounds the paper prints (7..14), the average game length
-//! per round (Fig. 5's quantity; the paper gives no figures), kernel matches per round, how much
-//! the games vary and recur, and an SVG plot. `seeds` > 1 adds a table per seed and pools them.
+//! paper's figures beside ours for the rounds the paper prints (7..14), the average game length per
+//! round (Fig. 5's quantity; the paper gives no figures), kernel matches per round, how much the
+//! games vary and recur, and an SVG plot. `seeds` > 1 adds a table per seed and pools them.
 //!
 //! # The set-up, read from the paper
 //!

@@ -1,8 +1,8 @@
-//! `sente study ttt`: reproduces the tic-tac-toe GA paper (SEEDS 000, JKGS 2014 14(6)) — the
-//! pattern census, the strategy census, the strategy-fitness function of Table 6 and its
-//! distribution, and the genetic algorithm — and prints every number as computed here, next to
-//! the paper's where the paper gives one. Nothing printed is copied from the paper into an
-//! "ours" column.
+//! `sente study ttt`: reproduces the tic-tac-toe GA paper (docs/sources.md, SEEDS 000, JKGS 2014
+//! 14(6)) — the pattern census, the strategy census, the strategy-fitness function of Table 6 and
+//! its distribution, and the genetic algorithm — and prints every number as computed here, next to
+//! the paper's where the paper gives one. Nothing printed is copied from the paper into an "ours"
+//! column.
 //!
 //! Black (X) opens on the centre; squares are 0..8 row-major (the centre is 4).
 //! CLI: `sente study ttt` calls [`run`] (about 1 s in release; options in [`StudyOptions`]).

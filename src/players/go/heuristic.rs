@@ -1,6 +1,6 @@
-//! `heuristic`: the seed's Go AI (SEEDS 003, `calculateBadukAIMove`): every empty point is
-//! scored with [`crate::eval::baduk`]'s `getBadukMoveScore` and the best is played, ties broken
-//! at random (seeded). One ply, no search.
+//! `heuristic`: the seed's Go AI (docs/sources.md, SEEDS 003, `calculateBadukAIMove`): every empty
+//! point is scored with [`crate::eval::baduk`]'s `getBadukMoveScore` and the best is played, ties
+//! broken at random (seeded). One ply, no search.
 //!
 //! Choices of this implementation, which the seed leaves open:
 //! - **Legality**: a point must also pass the game's law (simple ko, superko); when every

@@ -1,5 +1,6 @@
-//! Strategy fitness (SEEDS 000, eq. 1 and Table 6): which of the eighteen cases each move of a
-//! strategy is, under a chosen reading of the paper's case wording, and the sum of their rewards.
+//! Strategy fitness (docs/sources.md, SEEDS 000, eq. 1 and Table 6): which of the eighteen cases
+//! each move of a strategy is, under a chosen reading of the paper's case wording, and the sum of
+//! their rewards.
 
 use crate::rules::ttt::{twos_made_by, winning_squares, Grid, LINES};
 

@@ -1,6 +1,6 @@
-//! The genetic algorithm of SEEDS 000 (section 3): a population of possible strategies,
-//! roulette-wheel selection, the one-parent crossover of Fig. 9 and mutation to a random
-//! possible strategy, with the selection details the paper leaves open as options.
+//! The genetic algorithm of SEEDS 000 in docs/sources.md (section 3): a population of possible
+//! strategies, roulette-wheel selection, the one-parent crossover of Fig. 9 and mutation to a
+//! random possible strategy, with the selection details the paper leaves open as options.
 //!
 //! The paper's eq. 3 (`p_i = f_i / sum f`) cannot take the negative fitness most strategies
 //! have, so the wheel runs on scaled fitness ([`Scaling`]); and half of all children are

@@ -1,4 +1,5 @@
-//! Table 2 of SEEDS 000 recomputed, two ways, each with 100,000 simulations and random playouts.
+//! Table 2 of SEEDS 000 (docs/sources.md) recomputed, two ways, each with 100,000 simulations and
+//! random playouts.
 //!
 //! * [`flat_line`]: the paper's table. Every row is the average playout result of each move in
 //!   one position, the simulations shared equally among the moves; the line takes the best move

@@ -1,5 +1,5 @@
-//! `sente study ttt`'s printout: every table of SEEDS 000 as computed here, beside the paper's
-//! figures, and the GA's SVG plot.
+//! `sente study ttt`'s printout: every table of SEEDS 000 (docs/sources.md) as computed here,
+//! beside the paper's figures, and the GA's SVG plot.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
