@@ -222,7 +222,7 @@ fn bench_position(
         &mut threats,
         &mut helpers,
         &tm,
-        crate::players::strong::search_params(),
+        crate::players::strong::search_params(pb.has_policy()),
         1,
         &mut |_| {},
     );

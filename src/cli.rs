@@ -51,6 +51,18 @@ pub struct EngineArgs {
     /// `--rule`.
     #[arg(long, value_parser = rule_name, help = help("rule"), value_name = value_name("rule"))]
     pub rule: Option<Rule>,
+    /// `--set`, each `name=value` checked against the search constants.
+    #[arg(long = "set", value_parser = search_setting, help = help("set"), value_name = value_name("set"))]
+    pub set: Vec<(String, String)>,
+}
+
+/// `--set`: `name=value` for a search constant the value suits.
+fn search_setting(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected NAME=VALUE"))?;
+    crate::search::params::SearchParams::default().set(name, value)?;
+    Ok((name.to_string(), value.to_string()))
 }
 
 /// `--rule`: a rule by name (or Gomocup number).
@@ -158,6 +170,7 @@ impl EngineArgs {
                     .kernel
                     .iter()
                     .map(|k| ("kernel".to_string(), k.to_string()))
+                    .chain(self.set.iter().cloned())
                     .collect(),
             },
             gtp: GtpOptions {
@@ -264,7 +277,34 @@ mod tests {
             memory: None,
             kernel: None,
             rule: None,
+            set: Vec::new(),
         }
+    }
+
+    #[test]
+    fn set_takes_search_constants_by_name_and_refuses_others() {
+        assert_eq!(
+            search_setting("rfp_margin=90"),
+            Ok(("rfp_margin".to_string(), "90".to_string()))
+        );
+        for bad in [
+            "rfp_margin",
+            "rfp_margin=x",
+            "lmr_divisor=0",
+            "nosuch=1",
+            "nmp_depth=3",
+        ] {
+            assert!(search_setting(bad).is_err(), "{bad}");
+        }
+        // They reach the gomoku player as its options, after `--kernel`'s.
+        let mut a = args(None, GameArg::Go);
+        a.kernel = Some(7);
+        a.set = vec![("rfp_margin".to_string(), "90".to_string())];
+        let opts = a.run_options(ProtocolArg::Gomocup).session.player_options;
+        assert_eq!(
+            opts,
+            [("kernel", "7"), ("rfp_margin", "90")].map(|(k, v)| (k.to_string(), v.to_string()))
+        );
     }
 
     #[test]

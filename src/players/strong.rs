@@ -27,30 +27,34 @@ const HELPER_VCT_BYTES: usize = 0;
 /// space, which GomocupJudge counts) and its own threat caches and buffers.
 const HELPER_BYTES: u64 = HELPER_STACK_BYTES as u64 + (2 << 20);
 
-/// Environment variable with `name=value` overrides of the search's scalar constants
+/// Environment variable with `name=value` overrides of the search's constants
 /// ([`SearchParams::with_overrides`]), for tuning matches between differently set engines
-/// built from one binary (as `SENTE_MCTS` is for the Go player).
+/// built from one binary (an alias of `--set`; as `SENTE_MCTS` is for the Go player).
 pub const TUNING_ENV: &str = "SENTE_SEARCH";
 
-/// The search constants: the defaults, changed by [`TUNING_ENV`] when it is set (read once
-/// per process; a bad setting is logged and ignored).
-pub fn search_params() -> &'static SearchParams {
-    static TUNED: OnceLock<SearchParams> = OnceLock::new();
-    TUNED.get_or_init(|| {
+/// The search constants for an evaluation with a learned policy (`policy`) or the hand-set
+/// one: [`SearchParams::default`] or [`SearchParams::hand`], changed by [`TUNING_ENV`] when it
+/// is set (read once per process; a bad setting is logged and ignored).
+pub fn search_params(policy: bool) -> &'static SearchParams {
+    static TUNED: OnceLock<[SearchParams; 2]> = OnceLock::new();
+    let sets = TUNED.get_or_init(|| {
+        let base = [SearchParams::hand(), SearchParams::default()];
         let Ok(text) = std::env::var(TUNING_ENV) else {
-            return SearchParams::default();
+            return base;
         };
-        match SearchParams::default().with_overrides(&text) {
-            Ok(p) => {
-                log::info!("gomoku search settings from {TUNING_ENV}: {p:?}");
-                p
+        let tuned = base.clone().map(|p| p.with_overrides(&text));
+        match tuned {
+            [Ok(hand), Ok(learned)] => {
+                log::info!("gomoku search settings from {TUNING_ENV}: {text}");
+                [hand, learned]
             }
-            Err(e) => {
+            [Err(e), _] | [_, Err(e)] => {
                 log::warn!("{TUNING_ENV} ignored: {e}");
-                SearchParams::default()
+                base
             }
         }
-    })
+    });
+    &sets[policy as usize]
 }
 
 /// The default search player.
@@ -65,8 +69,9 @@ pub struct Strong {
     limit: Option<u64>,
     /// Evaluate with the embedded learned tables (`eval::learned`) where the rule has them.
     learned: bool,
-    /// The search's constants ([`search_params`]).
-    params: SearchParams,
+    /// The search's constants for the hand evaluation and for a learned policy
+    /// ([`search_params`], then this player's own `set_option`s).
+    params: [SearchParams; 2],
 }
 
 impl Strong {
@@ -82,12 +87,13 @@ impl Strong {
             helpers: Helpers::new(0, HELPER_VCT_BYTES),
             limit: None,
             learned: true,
-            params: search_params().clone(),
+            params: [search_params(false).clone(), search_params(true).clone()],
         }
     }
 
-    /// The `strong-hand` level: the same search over the hand-set evaluation (what `strong`
-    /// was before the learned tables beat it; the baseline of the next generation's SPRT).
+    /// The `strong-hand` level: the same search over the hand-set evaluation, with the hand
+    /// constants ([`SearchParams::hand`]); the baseline a new generation of tables is
+    /// measured against.
     pub fn hand() -> Strong {
         Strong {
             learned: false,
@@ -189,6 +195,18 @@ impl GomokuPlayer for Strong {
     fn prepare(&mut self, rule: crate::rules::Rule) {
         crate::eval::patterns::prepare(rule);
     }
+    /// A search constant by name (`--set name=value`, `INFO name value`), in both sets.
+    fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
+        SearchParams::TUNABLES.iter().find(|t| t.name == key)?;
+        let mut params = self.params.clone();
+        for p in &mut params {
+            if let Err(e) = p.set(key, value) {
+                return Some(Err(e));
+            }
+        }
+        self.params = params;
+        Some(Ok(()))
+    }
     fn choose(&mut self, board: &Board, req: &mut MoveRequest<'_, '_>) -> Option<Pos> {
         if board.k() != 5 {
             return board.empty_points().find(|&p| board.check(p).is_ok());
@@ -208,7 +226,7 @@ impl GomokuPlayer for Strong {
             &mut self.threats,
             &mut self.helpers,
             req.tm,
-            &self.params,
+            &self.params[pb.has_policy() as usize],
             req.nbest,
             req.report,
         );
@@ -246,6 +264,22 @@ fn history_text(board: &Board) -> String {
 mod tests {
     use super::*;
     use crate::search::clock::SearchLimit;
+
+    #[test]
+    fn a_search_constant_is_set_by_name_in_both_sets_or_refused_whole() {
+        let mut p = Strong::new();
+        assert_eq!(p.set_option("rfp_margin", "90"), Some(Ok(())));
+        assert_eq!((p.params[0].rfp_margin, p.params[1].rfp_margin), (90, 90));
+        // The sets keep what tells them apart.
+        assert_eq!((p.params[0].rfp_depth, p.params[1].rfp_depth), (3, 6));
+        let before = p.params.clone();
+        assert!(matches!(p.set_option("rfp_margin", "x"), Some(Err(_))));
+        assert!(matches!(p.set_option("lmr_divisor", "0"), Some(Err(_))));
+        assert_eq!(p.params, before);
+        // Not a search constant: not this player's option.
+        assert_eq!(p.set_option("kernel", "7"), None);
+        assert_eq!(p.set_option("nmp_depth", "3"), None);
+    }
 
     #[test]
     fn table_respects_the_memory_limit() {

@@ -14,17 +14,18 @@
 //! Leaves are resolved by a quiescence search over fours only (a VCF at every leaf), so a
 //! horizon never hides a forced win by fours.
 //!
-//! Selectivity, each kept only when a node-limited SPRT against the previous version passed:
-//! the weakest candidates are not searched at all (`move_limit`), unless every move searched
-//! loses by force: a loss is only claimed once the moves left out (and those the pruning
-//! skipped) lose too, since a defence past the limit otherwise becomes a false win for the
-//! other side, which the search then plays for; near the leaves a
-//! non-PV node far above beta returns its static value (reverse futility); late quiet moves
-//! are reduced by ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more
-//! by their history ([`Searcher::update_history`]). Nothing is pruned while the opponent
-//! threatens a forced win (an open three, a 4-3 or 3-3 point), and the answers to an open
-//! three are searched a ply deeper, at most twice on a path (so long threat sequences of the
-//! opponent come into view). The constants are [`SearchParams`]'s.
+//! Selectivity: the weakest candidates are not searched at all (`move_limit*`), unless every
+//! move searched loses by force: a loss is only claimed once the moves left out (and those the
+//! pruning skipped) lose too, since a defence past the limit otherwise becomes a false win for
+//! the other side, which the search then plays for. Near the leaves a non-PV node far above
+//! beta returns its static value (reverse futility) and low-policy quiet moves are skipped
+//! (move-count pruning), both in [`crate::search::pruning`]; late quiet moves are reduced by
+//! ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more by their history
+//! ([`Searcher::update_history`]) and policy. Nothing is pruned while the opponent threatens a
+//! forced win (an open three, a 4-3 or 3-3 point), and the answers to an open three are
+//! searched a ply deeper, at most twice on a path (so long threat sequences of the opponent
+//! come into view). The constants are [`SearchParams`]'s: one set for an evaluation with a
+//! learned policy, one for the hand evaluation ([`SearchParams::hand`]).
 
 use std::time::{Duration, Instant};
 
@@ -33,7 +34,8 @@ use crate::eval::patterns::{
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::search::clock::{Stability, TimeManager};
-use crate::search::params::{LmrTable, SearchParams};
+use crate::search::params::{LmrTable, SearchParams, ORDER_ATTACK, ORDER_DEFEND};
+use crate::search::pruning::{corrected_static_value, move_count_prunes, reverse_futile};
 use crate::search::root_threats::RootThreatStats;
 use crate::search::smp::{move_key, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, open_four_point, Threats};
@@ -315,8 +317,8 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             } else {
                 self.pb.cell_value(c, p) + self.pb.cell_value(o, p) * 3 / 4
             };
-            let mut score = params.attack[a as usize]
-                + params.defend[d as usize]
+            let mut score = ORDER_ATTACK[a as usize]
+                + ORDER_DEFEND[d as usize]
                 + shape
                 + self.history[hist_at(c, p, self.cells)] / params.hist_scale;
             if Some(p) == tt_move {
@@ -395,11 +397,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // lets the search see the long ones (VCTs of 8-20 moves decided most lost games).
         // At most `defend_extension_max` on a path: an open three that stands while the
         // defender plays fours would otherwise extend every node of the chain.
-        // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
         if self.params.defend_extension > 0
             && ply + 2 * (depth.max(0) as usize) < MAX_PLY
             && self.extensions[ply + 1] < self.params.defend_extension_max
-            && self.uses_policy()
             && self.threatens_open_four(self.pb.to_move().opponent())
         {
             depth = depth.max(0) + self.params.defend_extension;
@@ -444,36 +444,15 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut static_eval = if prunable { self.pb.evaluate() } else { 0 };
         // A searched bound says more than the static value: use it where it is tighter (the
         // static value misjudges threats a search has already read).
-        // (Only with the learned policy: `strong-hand` keeps its measured behaviour.)
-        let tt_eval = prunable && self.params.tt_eval != 0 && self.uses_policy();
-        if let (true, Some((bound, s))) = (tt_eval, tt_bound) {
-            if s.abs() < MATE_BOUND
-                && match bound {
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
-                static_eval = s;
-            }
+        if let (true, Some((bound, s))) = (prunable && self.params.tt_eval, tt_bound) {
+            static_eval = corrected_static_value(static_eval, bound, s);
         }
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
-        let params = &self.params;
-        let (rfp_depth, rfp_margin) = if self.uses_policy() {
-            (params.rfp_depth, params.rfp_margin)
-        } else {
-            (params.rfp_hand_depth, params.rfp_hand_margin)
-        };
-        if prunable && depth <= rfp_depth && static_eval - rfp_margin * depth >= beta {
+        if prunable && reverse_futile(&self.params, depth, static_eval, beta) {
             return static_eval;
         }
-        let n = self.generate(
-            ply,
-            tt_move,
-            self.params.move_limit(depth, self.uses_policy()),
-        );
+        let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
             return self.no_move_score(ply);
         }
@@ -514,7 +493,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             let forcing = if self.uses_policy() {
                 Some(m) == tt_move || !quiet
             } else {
-                order >= self.params.attack[P4_FLEX3 as usize]
+                order >= ORDER_ATTACK[P4_FLEX3 as usize]
             };
             let policy = if quiet && self.uses_policy() {
                 self.pb.policy_score(m)
@@ -523,15 +502,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             };
             // Move-count pruning: late quiet moves the policy rates low are not searched near
             // the leaves.
-            if prunable
-                && !rescue
-                && quiet
-                && depth <= self.params.prune_depth
-                && i >= self.params.prune_count
-                && i < 64
-                && policy < self.params.prune_policy
-                && self.uses_policy()
-            {
+            if prunable && !rescue && quiet && move_count_prunes(&self.params, depth, i, policy) {
                 pruned |= 1 << i;
                 continue;
             }
@@ -1243,18 +1214,22 @@ mod tests {
             &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
             Color::Black,
         );
-        for (use_policy, aspiration, tt_eval) in [
-            (true, 0, 0),
-            (true, 20, 0),
-            (false, 20, 1),
-            (true, 20, 1),
-            (true, 0, 1),
+        for (hand, aspiration, tt_eval) in [
+            (false, 0, false),
+            (false, 20, false),
+            (true, 20, false),
+            (false, 20, true),
+            (false, 0, true),
         ] {
+            let base = if hand {
+                SearchParams::hand()
+            } else {
+                SearchParams::default()
+            };
             let params = SearchParams {
-                use_policy,
                 aspiration,
                 tt_eval,
-                ..SearchParams::default()
+                ..base
             };
             let mut pb = PatternBoard::new(&b);
             pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
@@ -1262,7 +1237,7 @@ mod tests {
             let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
             assert!(
                 r.info.mate.is_some_and(|m| m > 0),
-                "{use_policy} {aspiration}: {:?}",
+                "{hand} {aspiration}: {:?}",
                 r.info
             );
         }
@@ -1323,8 +1298,10 @@ mod tests {
             let limited = search(SearchParams::default(), depth);
             let wide = search(
                 SearchParams {
-                    move_limit: [225; 4],
-                    move_limit_hand: [225; 4],
+                    move_limit1: 225,
+                    move_limit2: 225,
+                    move_limit3: 225,
+                    move_limit4: 225,
                     prune_depth: 0,
                     ..SearchParams::default()
                 },
@@ -1480,7 +1457,7 @@ mod tests {
         // values (the node counts differ).
         let on = quiet_position_nodes(SearchParams::default());
         let off = quiet_position_nodes(SearchParams {
-            tt_eval: 0,
+            tt_eval: false,
             ..SearchParams::default()
         });
         assert_ne!(on, off);

@@ -16,12 +16,14 @@ pub mod playout_gamma;
 pub mod playout_lgr;
 mod playout_nakade;
 mod playout_two_libs;
+pub mod pruning;
 pub mod root_threats;
 pub mod smp;
 pub mod threat_moves;
 pub mod threats;
 pub mod tt;
 pub mod ttt;
+pub mod tunables;
 pub mod zeroed;
 
 pub use info::{format_eval, SearchInfo};

@@ -365,7 +365,7 @@ mod tests {
         let alone = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm);
         assert_eq!(alone.threat_budget(), 40_000);
         drop(alone);
-        let shared = crate::search::smp::Shared::new(2);
+        let shared = crate::search::smp::Shared::new(2, 3);
         let lead = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
             .in_parallel(0, &shared);
         assert_eq!(lead.threat_budget(), 20_000);

@@ -8,20 +8,17 @@
 //! bounds, best moves) the others read, so together they reach a depth sooner than one thread
 //! alone, and sometimes find a move it would not. A helper deepens one depth after another as
 //! the leader does, ignores the clock, and stops the moment the leader finishes. What sets the
-//! threads apart is a simplified ABDADA: at the root and at nodes at least [`SPLIT_DEPTH`]
-//! plies from the leaves, a thread marks the move it is searching ([`Shared::enter`]), and a
-//! thread that comes to a move (not a node's first) another thread is on defers it to the end
-//! of its list, by when the table usually holds the other's result. Without it the threads,
-//! searching the same depth in the same order at the same moment, found nothing of each
-//! other's in the table in time: two threads needed 1.7-1.9 times one thread's nodes to
-//! complete a depth, and came only ~7% sooner to it. Skipping depths by thread
-//! (Stockfish 7's pattern) was measured and dropped: 2 threads at 2N nodes against 1 at N
-//! scored +32 Elo with it and +79 without (600 games each). The answer is the deepest
-//! iteration any thread completed (the leader's on a tie), or a proven win; taking the
-//! leader's alone or a Stockfish-style vote measured no better. A helper offers each of its
-//! iterations as it completes it (or an interrupted one once decided, as the leader reports
-//! them), and the leader answers with what it has when it stops, without waiting for the
-//! helpers to notice the stop ([`Helpers`]).
+//! threads apart is a simplified ABDADA: at the root and at nodes at least
+//! [`SearchParams::smp_split`] plies from the leaves, a thread marks the move it is searching
+//! ([`Shared::enter`]), and a thread that comes to a move (not a node's first) another thread
+//! is on defers it to the end of its list, by when the table usually holds the other's result.
+//! Without it the threads, searching the same depth in the same order at the same moment, find
+//! little of each other's work in the table in time. Skipping depths by thread (Stockfish 7's
+//! pattern) was measured and dropped (`docs/experiments/results.tsv`). The answer is the
+//! deepest iteration any thread completed (the leader's on a tie), or a proven win. A helper
+//! offers each of its iterations as it completes it (or an interrupted one once decided, as
+//! the leader reports them), and the leader answers with what it has when it stops, without
+//! waiting for the helpers to notice the stop ([`Helpers`]).
 //!
 //! A `--nodes` budget counts every thread's nodes (each publishes its count when it polls, every
 //! 1,024 nodes), and the root threat analysis gets one thread's share of it, as on a clock it
@@ -69,26 +66,6 @@ pub struct Shared {
     split_depth: i32,
 }
 
-/// Remaining depth from which nodes mark the moves they search and defer those another thread
-/// is on: shallower nodes are too cheap for the marks to pay (`SENTE_SMP_SPLIT` overrides it
-/// for measurement, 0 turns deferring off).
-pub const SPLIT_DEPTH: i32 = 3;
-
-/// The split depth of this process: [`SPLIT_DEPTH`] unless `SENTE_SMP_SPLIT` says otherwise.
-fn split_depth() -> i32 {
-    static DEPTH: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
-    *DEPTH.get_or_init(|| {
-        match std::env::var("SENTE_SMP_SPLIT")
-            .ok()
-            .and_then(|v| v.parse::<i32>().ok())
-        {
-            Some(d) if d <= 0 => i32::MAX,
-            Some(d) => d,
-            None => SPLIT_DEPTH,
-        }
-    })
-}
-
 /// Slots of [`Shared::searching`]: each thread marks at most one move per ply of its path at
 /// once, so a few thousand slots keep collisions rare.
 const SEARCHING_SLOTS: usize = 1 << 12;
@@ -100,13 +77,9 @@ pub fn move_key(hash: u64, m: crate::rules::mnk::Pos) -> u64 {
 }
 
 impl Shared {
-    /// Nothing searched, nothing stopped, for `threads` threads.
-    pub fn new(threads: usize) -> Shared {
-        Shared::splitting_from(threads, split_depth())
-    }
-    /// As [`Shared::new`], with nodes `split_depth` or more plies from the leaves marking and
-    /// deferring moves (`i32::MAX`: none).
-    pub fn splitting_from(threads: usize, split_depth: i32) -> Shared {
+    /// Nothing searched, nothing stopped, for `threads` threads, with nodes `split_depth` or
+    /// more plies from the leaves marking and deferring moves (`i32::MAX`: none).
+    pub fn new(threads: usize, split_depth: i32) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -305,7 +278,7 @@ pub fn search(
         }
         return result;
     }
-    let shared = Arc::new(Shared::new(helpers.len() + 1));
+    let shared = Arc::new(Shared::new(helpers.len() + 1, params.smp_split_depth()));
     let mut lead = Searcher::new(pb.clone(), tt, threats, tm, params).in_parallel(0, &shared);
     let root = match lead.prepare(report) {
         Ok(root) => root,
@@ -576,7 +549,7 @@ mod tests {
 
     #[test]
     fn a_helpers_answer_is_kept_while_the_search_runs() {
-        let shared = Shared::new(2);
+        let shared = Shared::new(2, SearchParams::default().smp_split_depth());
         let info = |depth, score| SearchInfo {
             depth,
             score,
@@ -596,7 +569,7 @@ mod tests {
 
     #[test]
     fn a_move_is_busy_while_marked() {
-        let shared = Shared::new(2);
+        let shared = Shared::new(2, SearchParams::default().smp_split_depth());
         let (a, b) = (
             move_key(0x1234_5678_9abc, Pos(40)),
             move_key(0x1234_5678_9abc, Pos(41)),
@@ -621,7 +594,7 @@ mod tests {
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let tt = TranspositionTable::new(1 << 20);
         let mut threats = Threats::default();
-        let shared = Shared::splitting_from(2, SPLIT_DEPTH);
+        let shared = Shared::new(2, SearchParams::default().smp_split_depth());
         let mut lead =
             Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm).in_parallel(0, &shared);
         let root = lead.prepare(&mut |_| {}).expect("root moves to search");
@@ -645,7 +618,7 @@ mod tests {
         let mut alone = Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm);
         alone.run(1, &mut |_| {});
         assert_eq!(alone.deferred(), 0);
-        let off = Shared::splitting_from(2, i32::MAX);
+        let off = Shared::new(2, i32::MAX);
         off.enter(other);
         let mut threats = Threats::default();
         let mut lead = Searcher::with_defaults(pb, &tt, &mut threats, &tm).in_parallel(0, &off);

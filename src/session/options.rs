@@ -141,6 +141,14 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
               matching radius, learning on/off, rule-map weights",
     },
     EngineOption {
+        flag: flag("set", "NAME=VALUE"),
+        info: &[],
+        gtp: "",
+        doc: "`strong`'s search constant NAME (repeatable; Gomocup also `INFO NAME VALUE`; \
+              `SENTE_SEARCH=\"NAME=VALUE,...\"` is an alias); the names, ranges and \
+              defaults are in `src/search/params.rs`",
+    },
+    EngineOption {
         flag: flag("protocol", "auto|gomocup|gtp"),
         info: &[],
         gtp: "",

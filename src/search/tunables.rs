@@ -1,0 +1,276 @@
+//! Declared-once tunables: the [`tunables!`](crate::tunables) macro writes a parameter struct
+//! from one line per constant (doc, name, type, default, valid range) and gives it its
+//! defaults, setting and reading by name, the list of its constants with their ranges (what a
+//! tuner such as `scripts/spsa.py` or GTP `kata-list-params` shows) and the text a match record
+//! prints of the settings that played.
+
+use std::fmt::Display;
+
+/// One constant of a parameter struct, as its declaration gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    /// The name it is set by (the field's name).
+    pub name: &'static str,
+    /// The one-line doc of the field.
+    pub doc: &'static str,
+    /// The smallest value it takes.
+    pub min: f64,
+    /// The largest value it takes.
+    pub max: f64,
+}
+
+/// A value a tunable can hold: read from text, compared with its range.
+pub trait TunableValue: Copy + Display + Sized {
+    /// The value `text` spells, if it is one of this type.
+    fn parse_text(text: &str) -> Option<Self>;
+    /// The value on the range's scale.
+    fn as_f64(self) -> f64;
+}
+
+macro_rules! integer_value {
+    ($($t:ty),*) => {$(
+        impl TunableValue for $t {
+            fn parse_text(text: &str) -> Option<Self> {
+                text.parse().ok()
+            }
+            fn as_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+}
+integer_value!(i32, u32, u64, usize);
+
+impl TunableValue for f32 {
+    fn parse_text(text: &str) -> Option<Self> {
+        text.parse::<f32>().ok().filter(|v| v.is_finite())
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+impl TunableValue for f64 {
+    fn parse_text(text: &str) -> Option<Self> {
+        text.parse::<f64>().ok().filter(|v| v.is_finite())
+    }
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
+/// A switch: `0`/`1` (as a tuner sets it) or `false`/`true`.
+impl TunableValue for bool {
+    fn parse_text(text: &str) -> Option<Self> {
+        match text {
+            "0" | "false" => Some(false),
+            "1" | "true" => Some(true),
+            _ => None,
+        }
+    }
+    fn as_f64(self) -> f64 {
+        self as u8 as f64
+    }
+}
+
+/// `value` read as a `T` within `[min, max]`, or why not (naming `name`).
+pub fn parse_in_range<T: TunableValue>(
+    name: &str,
+    value: &str,
+    min: f64,
+    max: f64,
+) -> Result<T, String> {
+    let v = T::parse_text(value.trim())
+        .ok_or_else(|| format!("`{name}={value}`: not a value of this setting"))?;
+    if !(min..=max).contains(&v.as_f64()) {
+        return Err(format!("`{name}={value}`: outside {min} ..= {max}"));
+    }
+    Ok(v)
+}
+
+/// Applies `name=value` items separated by commas or spaces through `set`; the first bad item
+/// is the error (the caller keeps its old value: it sets a copy).
+pub fn apply_overrides(
+    text: &str,
+    mut set: impl FnMut(&str, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}`: expected name=value"))?;
+        set(name, value)?;
+    }
+    Ok(())
+}
+
+/// Declares a parameter struct, one constant a line:
+/// `/// doc` then `name: type = default, min ..= max;`. The struct gets `Default`,
+/// `TUNABLES` (each constant's name, doc and range), `set`/`get` by name, `with_overrides`
+/// (a `name=value` list) and `settings_text` / `changed_from` (for records).
+#[macro_export]
+macro_rules! tunables {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                #[doc = $doc:literal]
+                $field:ident : $ty:ty = $default:expr, $min:literal ..= $max:literal;
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $(
+                #[doc = $doc]
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $field: $default, )* }
+            }
+        }
+
+        impl $name {
+            /// Every constant with its doc and range, in declaration order.
+            pub const TUNABLES: &'static [$crate::search::tunables::Tunable] = &[
+                $(
+                    $crate::search::tunables::Tunable {
+                        name: stringify!($field),
+                        doc: $doc,
+                        min: $min as f64,
+                        max: $max as f64,
+                    },
+                )*
+            ];
+
+            /// Sets the constant `name` to `value`; an unknown name or a value of the wrong
+            /// type or outside the range is an error and changes nothing.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+                match name {
+                    $(
+                        stringify!($field) => {
+                            self.$field = $crate::search::tunables::parse_in_range::<$ty>(
+                                name, value, $min as f64, $max as f64,
+                            )?;
+                            Ok(())
+                        }
+                    )*
+                    _ => Err(format!("`{name}`: no such setting")),
+                }
+            }
+
+            /// The value of the constant `name`, as `set` reads it.
+            pub fn get(&self, name: &str) -> Option<String> {
+                match name {
+                    $( stringify!($field) => Some(self.$field.to_string()), )*
+                    _ => None,
+                }
+            }
+
+            /// These constants with `text`'s `name=value` items applied (commas or spaces
+            /// between them); the first bad item is the error.
+            pub fn with_overrides(mut self, text: &str) -> Result<Self, String> {
+                $crate::search::tunables::apply_overrides(text, |n, v| self.set(n, v))?;
+                Ok(self)
+            }
+
+            /// Every constant as `name=value`, space-separated (what `with_overrides` reads).
+            pub fn settings_text(&self) -> String {
+                let items: Vec<String> = vec![
+                    $( format!("{}={}", stringify!($field), self.$field), )*
+                ];
+                items.join(" ")
+            }
+
+            /// The constants that differ from `base`, as `name=value` (empty: none).
+            pub fn changed_from(&self, base: &Self) -> String {
+                let mut items: Vec<String> = Vec::new();
+                $(
+                    if self.$field != base.$field {
+                        items.push(format!("{}={}", stringify!($field), self.$field));
+                    }
+                )*
+                items.join(" ")
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    crate::tunables! {
+        /// A parameter struct for the macro's tests.
+        pub struct Example {
+            /// A count.
+            count: usize = 3, 1 ..= 10;
+            /// A signed margin.
+            margin: i32 = -5, -100 ..= 100;
+            /// A switch.
+            on: bool = false, 0 ..= 1;
+            /// A rate.
+            rate: f64 = 0.5, 0.0 ..= 2.0;
+        }
+    }
+
+    #[test]
+    fn defaults_names_and_ranges_come_from_the_declaration() {
+        let d = Example::default();
+        assert_eq!((d.count, d.margin, d.on, d.rate), (3, -5, false, 0.5));
+        let names: Vec<&str> = Example::TUNABLES.iter().map(|t| t.name).collect();
+        assert_eq!(names, ["count", "margin", "on", "rate"]);
+        assert_eq!(Example::TUNABLES[1].doc, " A signed margin.");
+        assert_eq!(
+            (Example::TUNABLES[1].min, Example::TUNABLES[1].max),
+            (-100.0, 100.0)
+        );
+    }
+
+    #[test]
+    fn set_and_get_by_name_and_refuse_what_is_out_of_range() {
+        let mut e = Example::default();
+        e.set("count", "7").unwrap();
+        e.set("on", "1").unwrap();
+        e.set("rate", "1.25").unwrap();
+        assert_eq!(e.get("count").as_deref(), Some("7"));
+        assert_eq!(e.get("on").as_deref(), Some("true"));
+        let before = e.clone();
+        for (name, value) in [
+            ("count", "0"),
+            ("count", "11"),
+            ("count", "-1"),
+            ("count", "2.5"),
+            ("margin", "x"),
+            ("on", "2"),
+            ("rate", "NaN"),
+            ("rate", "inf"),
+            ("rate", "3"),
+            ("nosuch", "1"),
+        ] {
+            assert!(e.set(name, value).is_err(), "{name}={value}");
+        }
+        assert_eq!(e, before);
+        assert_eq!(e.get("nosuch"), None);
+    }
+
+    #[test]
+    fn overrides_round_trip_through_the_settings_text() {
+        let d = Example::default();
+        let tuned = d
+            .clone()
+            .with_overrides("count=9, margin=20 on=true")
+            .unwrap();
+        assert_eq!((tuned.count, tuned.margin, tuned.on), (9, 20, true));
+        assert_eq!(
+            d.clone().with_overrides(&tuned.settings_text()),
+            Ok(tuned.clone())
+        );
+        assert_eq!(tuned.changed_from(&d), "count=9 margin=20 on=true");
+        assert_eq!(d.changed_from(&d), "");
+        assert!(d.clone().with_overrides("count").is_err());
+        assert!(d.clone().with_overrides("count=4,bad=1").is_err());
+        assert_eq!(d.clone().with_overrides("").unwrap(), d);
+    }
+}
