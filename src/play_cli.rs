@@ -110,7 +110,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
     let progress_in_place = stderr.is_terminal();
     let mut progress = stderr.lock();
     let movetime_ms = match &args.movetime {
-        Some(s) => gomoku::parse_seconds(s).map_err(|e| anyhow!("--movetime: {e}"))?,
+        Some(s) => crate::play::parse_seconds(s).map_err(|e| anyhow!("--movetime: {e}"))?,
         None => 1000,
     };
     if args.nodes == Some(0) {

@@ -20,8 +20,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::play::gomoku::{parse_seconds, seconds};
 use crate::play::menu::{ask_setting, per_move_limit, run_menu, End, ProgressLine, TerminalGame};
+use crate::play::{parse_seconds, seconds};
 use crate::players::{
     go_player, Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player, GO_LEVELS,
 };

@@ -15,6 +15,7 @@
 //! points are marked `*` and refused with their reason. The computer gets `movetime` per move (or a fixed node budget) and its search progress
 //! (depth, evaluation, nodes, principal variation) goes to the progress stream while it thinks.
 
+use crate::play::{parse_seconds, seconds};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -92,21 +93,6 @@ pub fn parse_rule(s: &str) -> Result<Rule, String> {
             let names: Vec<&str> = RULES.iter().map(|r| r.name()).collect();
             format!("Unknown rule {s:?}; the rules are {}.", names.join(", "))
         })
-}
-
-/// `1 s`, `0.5 s`.
-pub fn seconds(ms: u64) -> String {
-    format!("{} s", ms as f64 / 1000.0)
-}
-
-/// Parses a positive number of seconds (at most an hour) into milliseconds.
-pub fn parse_seconds(s: &str) -> Result<u64, String> {
-    match s.trim().trim_end_matches('s').trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 3600.0 => Ok((v * 1000.0).round().max(1.0) as u64),
-        _ => Err(format!(
-            "{s:?} is not a time per move in seconds (more than 0, at most 3600)."
-        )),
-    }
 }
 
 const HELP: &str = "Type a move as h8 (column letter, row number from 1 at the bottom, as in renju \
