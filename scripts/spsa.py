@@ -5,7 +5,7 @@ Simultaneous perturbation stochastic approximation (Spall 1992), in the form che
 tune with (Stockfish's fishtest): each iteration draws a random sign per parameter, plays the
 engine with every parameter moved up by c_k in that sign against the engine moved the other
 way, and moves each parameter along its sign by the game result. The constants are set through
-the `SENTE_SEARCH` variable (`name=value,...`, see src/search/params.rs), so one binary plays
+the `SENTE_SEARCH` variable (`name=value,...`, see src/search/ab/params.rs), so one binary plays
 both sides; every game is node-limited (`--nodes`), so the result does not depend on the load.
 
 Schedules, per parameter with final perturbation c_end and final "learning rate" r_end

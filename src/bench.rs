@@ -18,10 +18,10 @@ use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
 use crate::rules::notation::{gomocup_name, parse_gomocup_name};
+use crate::search::ab::smp;
+use crate::search::ab::tt::TranspositionTable;
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::search::smp;
 use crate::search::threats::Threats;
-use crate::search::tt::TranspositionTable;
 
 /// A bench position: board size, rule, and moves in "h8" notation played alternately from black.
 struct BenchPosition {

@@ -61,7 +61,7 @@ fn search_setting(s: &str) -> Result<(String, String), String> {
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| format!("{s:?}: expected NAME=VALUE"))?;
-    crate::search::params::SearchParams::default().set(name, value)?;
+    crate::search::ab::params::SearchParams::default().set(name, value)?;
     Ok((name.to_string(), value.to_string()))
 }
 

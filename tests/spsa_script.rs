@@ -95,7 +95,7 @@ fn a_short_run_plays_stays_in_bounds_and_resumes() {
     // The printed values are a setting the engine takes.
     let tuned = String::from_utf8(first.stdout).unwrap().trim().to_string();
     assert!(tuned.starts_with("rfp_margin="), "{tuned}");
-    sente::search::params::SearchParams::default()
+    sente::search::ab::params::SearchParams::default()
         .with_overrides(&tuned)
         .expect("the engine accepts the tuned setting");
 

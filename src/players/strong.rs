@@ -1,17 +1,17 @@
 //! `strong`, the default gomoku level: iterative-deepening PVS over incremental line patterns,
-//! a transposition table kept between moves, and VCF threat search (see `search::alphabeta`),
-//! on as many threads as the manager gives (Lazy SMP, `search::smp`).
+//! a transposition table kept between moves, and VCF threat search (see `search::ab::alphabeta`),
+//! on as many threads as the manager gives (Lazy SMP, `search::ab::smp`).
 
 use super::{Decision, GomokuPlayer, MoveRequest, Player};
 use crate::eval::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
+use crate::search::ab::params::SearchParams;
 use crate::search::clock::TimeManager;
-use crate::search::params::SearchParams;
 use std::sync::{Arc, OnceLock};
 
-use crate::search::smp::{self, Helpers, HELPER_STACK_BYTES};
+use crate::search::ab::smp::{self, Helpers, HELPER_STACK_BYTES};
+use crate::search::ab::tt::TranspositionTable;
 use crate::search::threats::{Threats, Vct};
-use crate::search::tt::TranspositionTable;
 use crate::search::MAX_THREADS;
 
 /// Table size when no memory limit is given.
@@ -383,7 +383,7 @@ mod tests {
         let mut p = Strong::new();
         p.set_memory_limit(367_001_600);
         let key = 0xDEAD_BEEF;
-        p.tt.store(key, None, 5, 3, crate::search::tt::Bound::Exact);
+        p.tt.store(key, None, 5, 3, crate::search::ab::tt::Bound::Exact);
         p.set_memory_limit(367_001_600);
         assert!(
             p.tt.probe(key).is_some(),

@@ -1,7 +1,7 @@
 //! Search: clocks, alpha-beta with iterative deepening, threat search (gomoku); Go playouts and
 //! MCTS; the exact tic-tac-toe solver. Never prints.
 
-pub mod alphabeta;
+pub mod ab;
 pub mod clock;
 mod info;
 pub mod mcts;
@@ -10,18 +10,12 @@ mod mcts_crit;
 mod mcts_root;
 mod mcts_tree;
 pub mod move_filter;
-pub mod params;
 pub mod playout;
 pub mod playout_gamma;
 pub mod playout_lgr;
 mod playout_nakade;
 mod playout_two_libs;
-pub mod pruning;
-pub mod root_threats;
-pub mod smp;
-pub mod threat_moves;
 pub mod threats;
-pub mod tt;
 pub mod ttt;
 pub mod tunables;
 pub mod zeroed;

@@ -146,7 +146,7 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         gtp: "",
         doc: "`strong`'s search constant NAME (repeatable; Gomocup also `INFO NAME VALUE`; \
               `SENTE_SEARCH=\"NAME=VALUE,...\"` is an alias); the names, ranges and \
-              defaults are in `src/search/params.rs`",
+              defaults are in `src/search/ab/params.rs`",
     },
     EngineOption {
         flag: flag("protocol", "auto|gomocup|gtp"),

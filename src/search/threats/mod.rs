@@ -9,13 +9,15 @@
 //! Renju is respected on both sides: black never plays a forbidden point, and a black defender
 //! whose only block is forbidden has lost.
 
+pub mod moves;
+
 use crate::eval::patterns::{
     PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
 use crate::rules::{renju, three_three};
 use crate::search::clock::TimeManager;
-use crate::search::threat_moves::{open_four_ready, ThreatMoves};
+use crate::search::threats::moves::{open_four_ready, ThreatMoves};
 use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// Entries in the cache of positions already shown to have no VCF.

@@ -1,14 +1,14 @@
 //! Transposition table: a fixed-size array of 16-byte entries indexed by the position hash,
 //! allocated once (sized from the memory limit) so the search never allocates. Allocation and
-//! [`TranspositionTable::clear`] are O(1) on the clock (see [`super::zeroed`]): pages are
+//! [`TranspositionTable::clear`] are O(1) on the clock (see [`crate::search::zeroed`]): pages are
 //! committed as the search touches them and a new game only advances the epoch. The threads of
 //! a parallel search share it without locks (see [`Entry`]).
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use super::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 use crate::rules::mnk::Pos;
+use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// What a stored score means relative to the window it was searched with.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

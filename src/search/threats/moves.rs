@@ -1,4 +1,4 @@
-//! The move generators of threat-space search used by [`super::threats::Vct`], kept apart so that
+//! The move generators of threat-space search used by [`super::Vct`], kept apart so that
 //! another solver of the same threat model can share them: the attacker's threats (fours, open
 //! threes, 4-3 and 3-3 points) and the defender's real answers to a three (the blocks that can kill every
 //! open-four point, and its own fours). Moves are pushed on one scratch stack that callers

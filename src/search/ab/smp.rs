@@ -26,9 +26,9 @@
 //! is exactly the one-thread search; with more, which thread reads what depends on their
 //! timing, so node-limited play no longer repeats itself.
 //!
-//! With `RUST_LOG=sente::search::smp=debug` every search logs each thread's CPU time, nodes
+//! With `RUST_LOG=sente::search::ab::smp=debug` every search logs each thread's CPU time, nodes
 //! and deepest completed iteration, when the helpers began and when the answer went out
-//! (`sente::search::alphabeta=trace` adds one line per completed iteration).
+//! (`sente::search::ab::alphabeta=trace` adds one line per completed iteration).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,11 +37,11 @@ use std::time::Duration;
 
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
-use crate::search::alphabeta::{SearchResult, Searcher, MATE_BOUND};
+use crate::search::ab::alphabeta::{SearchResult, Searcher, MATE_BOUND};
+use crate::search::ab::params::SearchParams;
+use crate::search::ab::tt::TranspositionTable;
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::search::params::SearchParams;
 use crate::search::threats::Threats;
-use crate::search::tt::TranspositionTable;
 use crate::search::SearchInfo;
 
 /// Stack of a helper thread: as the main thread's, which the searches' recursion (alpha-beta,

@@ -19,7 +19,7 @@
 //! pruning skipped) lose too, since a defence past the limit otherwise becomes a false win for
 //! the other side, which the search then plays for. Near the leaves a non-PV node far above
 //! beta returns its static value (reverse futility) and low-policy quiet moves are skipped
-//! (move-count pruning), both in [`crate::search::pruning`]; late quiet moves are reduced by
+//! (move-count pruning), both in [`crate::search::ab::pruning`]; late quiet moves are reduced by
 //! ln(depth) * ln(index) / 2, one ply more off the PV and one ply less or more by their history
 //! ([`Searcher::update_history`]) and policy. Nothing is pruned while the opponent threatens a
 //! forced win (an open three, a 4-3 or 3-3 point), and the answers to an open three are
@@ -33,13 +33,13 @@ use crate::eval::patterns::{
     PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
+use crate::search::ab::params::{LmrTable, SearchParams, ORDER_ATTACK, ORDER_DEFEND};
+use crate::search::ab::pruning::{corrected_static_value, move_count_prunes, reverse_futile};
+use crate::search::ab::root_threats::RootThreatStats;
+use crate::search::ab::smp::{move_key, Shared};
+use crate::search::ab::tt::{Bound, TranspositionTable};
 use crate::search::clock::{Stability, TimeManager};
-use crate::search::params::{LmrTable, SearchParams, ORDER_ATTACK, ORDER_DEFEND};
-use crate::search::pruning::{corrected_static_value, move_count_prunes, reverse_futile};
-use crate::search::root_threats::RootThreatStats;
-use crate::search::smp::{move_key, Shared};
 use crate::search::threats::{first_point_at, forbidden_for, open_four_point, Threats};
-use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::SearchInfo;
 
 /// Score of a win at the root; a win in n plies scores `MATE - n`.

@@ -1,10 +1,10 @@
 //! The gomoku search's pruning rules as plain functions of the values they compare, so each
 //! is tested on the numbers it is built for (no evaluation tables involved), and the search
-//! (`search::alphabeta`) states where it applies them.
+//! (`search::ab::alphabeta`) states where it applies them.
 
-use crate::search::alphabeta::MATE_BOUND;
-use crate::search::params::SearchParams;
-use crate::search::tt::Bound;
+use crate::search::ab::alphabeta::MATE_BOUND;
+use crate::search::ab::params::SearchParams;
+use crate::search::ab::tt::Bound;
 
 /// The static value the pruning compares, corrected by a table entry's score `s` of kind
 /// `bound` where that is tighter: a lower bound above it raises it, an upper bound below it

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::patterns::PatternBoard;
 use crate::rules::mnk::Pos;
-use crate::search::alphabeta::{RootMove, SearchResult, Searcher, MATE};
+use crate::search::ab::alphabeta::{RootMove, SearchResult, Searcher, MATE};
 
 /// Deepest chain of fours the root VCF follows (attacker moves).
 const VCF_PLIES: u32 = 24;
@@ -305,9 +305,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 mod tests {
     use super::*;
     use crate::rules::mnk::{Board, Color, Rule};
+    use crate::search::ab::tt::TranspositionTable;
     use crate::search::clock::{SearchLimit, TimeManager};
     use crate::search::threats::Threats;
-    use crate::search::tt::TranspositionTable;
     use std::sync::atomic::AtomicBool;
 
     fn stats(black: &[(i64, i64)], white: &[(i64, i64)], budget: u64) -> RootThreatStats {
@@ -365,7 +365,7 @@ mod tests {
         let alone = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm);
         assert_eq!(alone.threat_budget(), 40_000);
         drop(alone);
-        let shared = crate::search::smp::Shared::new(2, 3);
+        let shared = crate::search::ab::smp::Shared::new(2, 3);
         let lead = Searcher::with_defaults(PatternBoard::new(&b), &tt, &mut threats, &tm)
             .in_parallel(0, &shared);
         assert_eq!(lead.threat_budget(), 20_000);

@@ -1,4 +1,4 @@
-//! The tunable constants of the gomoku alpha-beta search (`search::alphabeta`), each declared
+//! The tunable constants of the gomoku alpha-beta search (`search::ab::alphabeta`), each declared
 //! once ([`crate::tunables`]): move-ordering weights, pruning and reduction margins, the
 //! history table's scale. Two sets: [`SearchParams::default`] for an evaluation with a learned
 //! move policy (freestyle, renju) and [`SearchParams::hand`] for the hand-set evaluation
