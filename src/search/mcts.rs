@@ -35,15 +35,11 @@
 //!   the prior's star points were drowned and the search opened on G2.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
-//! - **Playout** from the leaf (the light policy, or with [`MctsConfig::gamma_playouts`] the
-//!   gamma policy of [`super::playout_gamma`]); the area margin (komi and white's handicap
+//! - **Playout** from the leaf (the light policy); the area margin (komi and white's handicap
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
 //!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
 //!   and every sibling whose move the same colour played first later in the simulation (AMAF)
-//!   is updated. The gamma playouts stay off: they cost 2.6-3.4x the CPU per simulation
-//!   (raw playouts 3.7-4.7x, `sente bench go`) and lost even at equal playouts, 13x13 at 1000
-//!   a move, 2 opening stones, SPRT [0, 40]: H0 after 58 games, 19-39, -124.9 Elo (95%:
-//!   -233.5 .. -36.0). The light policy's optional nakade and two-liberty stages
+//!   is updated. The light policy's optional nakade and two-liberty stages
 //!   ([`MctsConfig::nakade`], [`MctsConfig::two_libs`]) stay off too: nothing gained at equal
 //!   playouts on 9x9, and slower playouts. So does its fill-board stage
 //!   ([`MctsConfig::fill_board`], MoGo's rule for large boards): 2 tries, 19x19 at 1,000
@@ -129,7 +125,6 @@ use crate::search::playout::{
     add_owners, area_margin, mean_owners, playout_with, Ending, Light, PlayoutTrace, Rng,
     MOVES_PER_POINT,
 };
-use crate::search::playout_gamma::GammaPolicy;
 use crate::search::playout_lgr::{Replies, WithReplies};
 
 /// Bytes one tree node takes.
@@ -247,9 +242,7 @@ struct Ctx<'a> {
     color: Color,
     komi: f32,
     ending: Ending,
-    /// The gamma playout policy, when [`MctsConfig::gamma_playouts`] (else the light one).
-    gamma_policy: Option<GammaPolicy>,
-    /// The light playout policy, used when there is no gamma policy.
+    /// The light playout policy.
     light: Light,
     /// Several threads: visits are counted with a locked add.
     shared: bool,
@@ -373,10 +366,6 @@ impl Mcts {
             } else {
                 Ending::Mercy
             },
-            gamma_policy: self
-                .cfg
-                .gamma_playouts
-                .then(|| GammaPolicy::with_rest(self.cfg.gamma_rest)),
             light: self.cfg.light_policy(),
             shared: self.workers.len() > 1,
             crit: crit.as_ref(),
@@ -741,31 +730,16 @@ impl Worker {
             let (komi, ending) = (ctx.komi, ctx.ending);
             let replies = &self.replies;
             let (two, tactics_first) = (lgrf > 1, cfg.lgrf_tactics_first);
-            match (ctx.gamma_policy, lgrf > 0) {
-                (Some(policy), false) => {
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
-                (None, false) => {
-                    playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
-                }
-                (Some(inner), true) => {
-                    let policy = WithReplies {
-                        inner,
-                        replies,
-                        two,
-                        tactics_first,
-                    };
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
-                (None, true) => {
-                    let policy = WithReplies {
-                        inner: ctx.light,
-                        replies,
-                        two,
-                        tactics_first,
-                    };
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
+            if lgrf > 0 {
+                let policy = WithReplies {
+                    inner: ctx.light,
+                    replies,
+                    two,
+                    tactics_first,
+                };
+                playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
+            } else {
+                playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
             }
         };
         if lgrf > 0 {

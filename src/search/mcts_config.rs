@@ -42,13 +42,6 @@ pub struct MctsConfig {
     /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
     /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
     pub gamma_priors: f32,
-    /// Whether the playouts draw their moves by the learned gammas
-    /// ([`crate::search::playout_gamma`]) rather than the light policy. Off by default: it
-    /// lost at equal playouts and costs several times the CPU (see [`super::mcts`]).
-    pub gamma_playouts: bool,
-    /// The gamma playouts' weight of the rest of the board, as a factor on its gammas' own
-    /// ([`crate::search::playout_gamma::GammaPolicy::with_rest`]).
-    pub gamma_rest: f32,
     /// Whether the light playouts answer a stone next to a small eye space of its colour at the
     /// space's vital point ([`crate::search::playout::Light::nakade`]). Off by default: 9x9 at
     /// 2,000 playouts a move, SPRT [0, 40], H0 after 212 games (99-113, -23.0 Elo, 95%: -70.6
@@ -133,8 +126,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
-            gamma_playouts: false,
-            gamma_rest: 1.0,
             nakade: false,
             two_libs: false,
             fill_board: 0,
@@ -205,8 +196,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "gamma_playouts" => self.gamma_playouts = num != 0.0,
-                "gamma_rest" => self.gamma_rest = num as f32,
                 "nakade" => self.nakade = num != 0.0,
                 "two_libs" => self.two_libs = num != 0.0,
                 "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
@@ -248,8 +237,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("gamma_playouts={}", u8::from(c.gamma_playouts)),
-            format!("gamma_rest={}", c.gamma_rest),
             format!("nakade={}", u8::from(c.nakade)),
             format!("two_libs={}", u8::from(c.two_libs)),
             format!("fill_board={}", c.fill_board),
@@ -367,6 +354,15 @@ mod tests {
         assert_ne!(tuned, d);
         assert_eq!(d.with_overrides(&tuned.settings_text()), Ok(tuned));
         assert!(tuned.settings_text().contains("explore=0.25"));
+    }
+
+    #[test]
+    fn the_names_of_deleted_settings_are_refused() {
+        let d = MctsConfig::default();
+        for name in ["gamma_playouts", "gamma_rest"] {
+            let err = d.with_overrides(&format!("{name}=1")).unwrap_err();
+            assert!(err.contains("no such setting"), "{name}: {err}");
+        }
     }
 
     #[test]

@@ -24,8 +24,7 @@
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
-//! [`super::playout_gamma`] is a heavier policy ([`Policy`]) drawing moves by the learned
-//! gammas; [`playout_with`] plays out with any policy.
+//! [`playout_with`] plays out with any policy ([`Policy`]).
 //!
 //! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
 //! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
