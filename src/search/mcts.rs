@@ -44,14 +44,7 @@
 //!   playouts on 9x9, and slower playouts. So does its fill-board stage
 //!   ([`MctsConfig::fill_board`], MoGo's rule for large boards): 2 tries, 19x19 at 1,000
 //!   playouts, 2 opening stones, SPRT [0, 40], 111-118 after 229 games, -10.6 Elo (95%: -56.1
-//!   .. +34.5), LLR -2.31 (stopped), at about the same playouts per second. The last good
-//!   reply with forgetting ([`MctsConfig::lgrf`], [`super::playout_lgr`], Baier and Drake
-//!   2010: each simulation's winner's moves stored as the replies to the moves before them,
-//!   the loser's forgotten, the playouts answering with them) is there and off: 19x19 at
-//!   1,000 playouts, 2 opening stones, SPRT [0, 40]: LGRF-2 before the capture and escape
-//!   answers (as in the paper) 25-39 after 64 games, -77.2 Elo (95%: -171.8 .. +7.1); after
-//!   them 12-27 after 39, -140.9 (-284.4 .. -33.1); LGRF-1 after them 71-73 after 144,
-//!   -4.8 (-62.2 .. +52.3), stopped. They also cost simulations per second (`sente bench go`).
+//!   .. +34.5), LLR -2.31 (stopped), at about the same playouts per second.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1
@@ -108,7 +101,7 @@ use crate::eval::go_features::features;
 use crate::eval::go_gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::PriorReader;
-use crate::rules::go::board::{GoBoard, BLACK, WHITE};
+use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -123,9 +116,7 @@ use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
     add_owners, area_margin, mean_owners, playout_with, Ending, Light, PlayoutTrace, Rng,
-    MOVES_PER_POINT,
 };
-use crate::search::playout_lgr::{Replies, WithReplies};
 
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
@@ -224,11 +215,6 @@ struct Worker {
     owners: Option<Vec<i64>>,
     /// Simulations this thread ran in this search.
     sims: u64,
-    /// The simulation's moves in turn, tree and playout (0 for a pass), when the playouts
-    /// use the last good replies.
-    moves: Vec<u16>,
-    /// This thread's last good replies (kept from one search to the next, as the game goes on).
-    replies: Replies,
 }
 
 /// What every thread of one search reads.
@@ -338,12 +324,7 @@ impl Mcts {
         let root_board = self.root_board.take().expect("prepared root");
         let crit = (self.cfg.crit_bonus > 0.0).then(|| Criticality::new(root_board.array_len()));
         for (i, w) in self.workers.iter_mut().enumerate() {
-            w.start(
-                thread_seed(seed, i),
-                &root_board,
-                reporting.ownership,
-                self.cfg.lgrf,
-            );
+            w.start(thread_seed(seed, i), &root_board, reporting.ownership);
         }
         let ctx = Ctx {
             arena: &self.arena,
@@ -536,13 +517,11 @@ impl Worker {
             ladders: LadderReader::new(),
             owners: None,
             sims: 0,
-            moves: Vec::new(),
-            replies: Replies::default(),
         }
     }
 
     /// Readies the thread for a search from `root_board`.
-    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool, lgrf: u8) {
+    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool) {
         self.rng = Rng::new(seed);
         self.sims = 0;
         let len = root_board.array_len();
@@ -553,12 +532,6 @@ impl Worker {
             self.scratch = Some(root_board.clone());
         }
         self.owners = ownership.then(|| vec![0i64; len]);
-        if lgrf > 0 {
-            self.replies.fit(len, lgrf > 1);
-            // Tree moves and a playout's (at most MOVES_PER_POINT a point): no growth in the
-            // search but for an unusually deep tree.
-            self.moves.reserve(len * (MOVES_PER_POINT + 1));
-        }
     }
 
     /// The first thread's loop: it makes every decision (the clock, the clear choice, the
@@ -646,8 +619,6 @@ impl Worker {
         let scratch = self.scratch.as_mut().expect("started");
         scratch.copy_from(ctx.root_board);
         self.first_mover.fill(0);
-        let lgrf = cfg.lgrf;
-        self.moves.clear();
         self.path.clear();
         self.path.push(ROOT);
         let mut node = ROOT;
@@ -697,9 +668,6 @@ impl Worker {
             };
             arena.get(node).add_visit(ctx.shared);
             let mv = arena.get(child).mv();
-            if lgrf > 0 {
-                self.moves.push(if mv == PASS { 0 } else { mv });
-            }
             if mv == PASS {
                 scratch.pass();
                 passes += 1;
@@ -723,34 +691,12 @@ impl Worker {
         } else {
             let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
-                moves: (lgrf > 0).then_some(&mut self.moves),
             };
             let trace = Some(&mut trace);
             let rng = &mut self.rng;
             let (komi, ending) = (ctx.komi, ctx.ending);
-            let replies = &self.replies;
-            let (two, tactics_first) = (lgrf > 1, cfg.lgrf_tactics_first);
-            if lgrf > 0 {
-                let policy = WithReplies {
-                    inner: ctx.light,
-                    replies,
-                    two,
-                    tactics_first,
-                };
-                playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-            } else {
-                playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
-            }
+            playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
         };
-        if lgrf > 0 {
-            let winner = (margin != 0.0).then_some(if margin > 0.0 { BLACK } else { WHITE });
-            let before = [
-                ctx.root_board.move_before_last().map_or(0, |p| p.0),
-                ctx.root_board.last_move().map_or(0, |(p, _)| p.0),
-            ];
-            self.replies
-                .learn(before, &self.moves, ctx.color as u8, winner);
-        }
         backup(arena, &self.path, &self.first_mover, margin);
         if let Some(crit) = ctx.crit {
             crit.record(scratch, margin);
@@ -1111,39 +1057,6 @@ mod tests {
         assert_eq!(a.playouts, 2000);
         let total: u64 = a.moves.iter().map(|m| m.visits).sum();
         assert_eq!(total, 2000);
-    }
-
-    #[test]
-    fn last_good_replies_are_learned_from_the_simulations_and_change_the_search() {
-        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
-        g.play(mv(&g, "E5"), Color::Black).unwrap();
-        let plain = run(&mut Mcts::new(3), &g, Color::White, 2000);
-        for (lgrf, tactics_first) in [(1, false), (2, false), (1, true), (2, true)] {
-            let cfg = MctsConfig {
-                lgrf,
-                lgrf_tactics_first: tactics_first,
-                ..MctsConfig::default()
-            };
-            let mut m = Mcts::with_config(cfg, 3);
-            let r = run(&mut m, &g, Color::White, 2000);
-            assert_eq!(r.playouts, 2000);
-            assert_ne!(r.moves, plain.moves, "lgrf {lgrf} changed nothing");
-            let best = r.best.expect("a move");
-            assert!(g.clone().play(best, Color::White).is_ok(), "{best:?}");
-            // The tables hold replies, every one an empty point of the root position or one
-            // played later in some simulation (never a wall or a pass).
-            let replies = &m.workers[0].replies;
-            let b = g.board();
-            let stored: Vec<usize> = (0..b.array_len())
-                .flat_map(|last| [replies.reply1(BLACK, last), replies.reply1(WHITE, last)])
-                .filter(|&r| r != 0)
-                .collect();
-            assert!(stored.len() > 10, "lgrf {lgrf}: {} replies", stored.len());
-            assert!(stored.iter().all(|&p| b.on_board(Point(p as u16))));
-            // The same seed and budget replay the search exactly.
-            let again = run(&mut Mcts::with_config(cfg, 3), &g, Color::White, 2000);
-            assert_eq!(again.moves, r.moves);
-        }
     }
 
     #[test]

@@ -57,14 +57,6 @@ pub struct MctsConfig {
     /// whose eight neighbours are all empty is played; 0 turns it off). Off by default: it won
     /// nothing on 19x19 at 1,000 playouts a move (see [`super::mcts`]).
     pub fill_board: u8,
-    /// Last good reply with forgetting in the playouts ([`crate::search::playout_lgr`],
-    /// Baier and Drake 2010): 0 off, 1 the reply to the last move (LGRF-1), 2 the reply to
-    /// the last two moves first, then to the last one (LGRF-2). Off by default: no variant won
-    /// on 19x19 at 1,000 playouts a move (see [`super::mcts`]).
-    pub lgrf: u8,
-    /// Whether the playouts' capture and atari escape next to the last stone come before the
-    /// last good reply (else the reply comes first, as in the paper).
-    pub lgrf_tactics_first: bool,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off):
@@ -129,8 +121,6 @@ impl Default for MctsConfig {
             nakade: false,
             two_libs: false,
             fill_board: 0,
-            lgrf: 0,
-            lgrf_tactics_first: false,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_late: true,
@@ -199,8 +189,6 @@ impl MctsConfig {
                 "nakade" => self.nakade = num != 0.0,
                 "two_libs" => self.two_libs = num != 0.0,
                 "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
-                "lgrf" => self.lgrf = num.clamp(0.0, 2.0) as u8,
-                "lgrf_tactics_first" => self.lgrf_tactics_first = num != 0.0,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_late" => self.widen_late = num != 0.0,
@@ -240,8 +228,6 @@ impl MctsConfig {
             format!("nakade={}", u8::from(c.nakade)),
             format!("two_libs={}", u8::from(c.two_libs)),
             format!("fill_board={}", c.fill_board),
-            format!("lgrf={}", c.lgrf),
-            format!("lgrf_tactics_first={}", u8::from(c.lgrf_tactics_first)),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_late={}", u8::from(c.widen_late)),
@@ -359,7 +345,7 @@ mod tests {
     #[test]
     fn the_names_of_deleted_settings_are_refused() {
         let d = MctsConfig::default();
-        for name in ["gamma_playouts", "gamma_rest"] {
+        for name in ["gamma_playouts", "gamma_rest", "lgrf", "lgrf_tactics_first"] {
             let err = d.with_overrides(&format!("{name}=1")).unwrap_err();
             assert!(err.contains("no such setting"), "{name}: {err}");
         }

@@ -86,15 +86,11 @@ pub fn mercy_lead(points: usize) -> i32 {
     (points / 6 + 5).max(18) as i32
 }
 
-/// What [`playout`] writes besides the score: the first colour to play each point (AMAF) and,
-/// when asked, every move in turn.
+/// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
     /// that played it first. The caller clears it.
     pub first_mover: &'a mut [u8],
-    /// The moves in turn (0 for a pass) are appended here when it is given (the last good
-    /// replies learn from them, [`super::playout_lgr`]).
-    pub moves: Option<&'a mut Vec<u16>>,
 }
 
 /// How a playout may end besides two passes and the move limit.
@@ -200,9 +196,6 @@ fn play_out<P: Policy>(
                 if t.first_mover[p] == 0 {
                     t.first_mover[p] = to_move as u8;
                 }
-            }
-            if let Some(moves) = t.moves.as_deref_mut() {
-                moves.push(played.map_or(0, |p| p as u16));
             }
         }
         match played {
