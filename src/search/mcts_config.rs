@@ -42,11 +42,6 @@ pub struct MctsConfig {
     /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
     /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
     pub gamma_priors: f32,
-    /// Whether the light playouts answer a stone next to a small eye space of its colour at the
-    /// space's vital point ([`crate::search::playout::Light::nakade`]). Off by default: 9x9 at
-    /// 2,000 playouts a move, SPRT [0, 40], H0 after 212 games (99-113, -23.0 Elo, 95%: -70.6
-    /// .. +23.8), and the raw playouts ran about a quarter slower per CPU second.
-    pub nakade: bool,
     /// Whether the light playouts run from or chase into atari a group with two liberties next
     /// to the last stone ([`crate::search::playout::Light::two_libs`]). Off by default: 9x9 at
     /// 2,000 playouts a move, 167-167 after 334 games of an SPRT [0, 40] (stopped undecided:
@@ -118,7 +113,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
-            nakade: false,
             two_libs: false,
             fill_board: 0,
             max_nodes: 2_000_000,
@@ -141,7 +135,6 @@ impl MctsConfig {
     /// The light playout policy these settings ask for (its optional stages).
     pub fn light_policy(&self) -> Light {
         Light {
-            nakade: self.nakade,
             two_libs: self.two_libs,
             fill_board: self.fill_board,
         }
@@ -186,7 +179,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "nakade" => self.nakade = num != 0.0,
                 "two_libs" => self.two_libs = num != 0.0,
                 "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
                 "max_nodes" => self.max_nodes = num as usize,
@@ -225,7 +217,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("nakade={}", u8::from(c.nakade)),
             format!("two_libs={}", u8::from(c.two_libs)),
             format!("fill_board={}", c.fill_board),
             format!("max_nodes={}", c.max_nodes),
@@ -345,7 +336,13 @@ mod tests {
     #[test]
     fn the_names_of_deleted_settings_are_refused() {
         let d = MctsConfig::default();
-        for name in ["gamma_playouts", "gamma_rest", "lgrf", "lgrf_tactics_first"] {
+        for name in [
+            "gamma_playouts",
+            "gamma_rest",
+            "lgrf",
+            "lgrf_tactics_first",
+            "nakade",
+        ] {
             let err = d.with_overrides(&format!("{name}=1")).unwrap_err();
             assert!(err.contains("no such setting"), "{name}: {err}");
         }

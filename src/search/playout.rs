@@ -7,10 +7,8 @@
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
 //!
-//!    Two optional stages come next ([`Light`]'s flags, off by default: they won nothing at
-//!    equal playouts and cost speed, see [`super::mcts_config::MctsConfig::nakade`]): the vital
-//!    point of a small eye space next to the last stone ([`super::playout_nakade`]) and
-//!    two-liberty tactics around it ([`super::playout_two_libs`]);
+//!    An optional stage comes next ([`Light::two_libs`], off by default): two-liberty tactics
+//!    around the last stone ([`super::playout_two_libs`]);
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
@@ -42,7 +40,6 @@ use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::playout_nakade::nakade_move;
 use crate::search::playout_two_libs::two_liberty_move;
 
 /// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
@@ -110,14 +107,12 @@ pub trait Policy {
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
 }
 
-/// The light policy of the module doc. Two stages may be added after capture and escape: with
-/// `nakade`, the vital point of a small eye space next to the last stone
-/// ([`super::playout_nakade`]); with `two_libs`, running from or chasing into atari a group
-/// with two liberties next to it ([`super::playout_two_libs`]). Before the random stage,
-/// `fill_board` tries of the fill-board rule (0: none; see the module notes).
+/// The light policy of the module doc. A stage may be added after capture and escape: with
+/// `two_libs`, running from or chasing into atari a group with two liberties next to it
+/// ([`super::playout_two_libs`]). Before the random stage, `fill_board` tries of the
+/// fill-board rule (0: none; see the module notes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Light {
-    pub nakade: bool,
     pub two_libs: bool,
     pub fill_board: u8,
 }
@@ -126,11 +121,10 @@ impl Policy for Light {
     #[inline(always)]
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
         let fill = self.fill_board;
-        match (self.nakade, self.two_libs) {
-            (false, false) => choose_stages::<false, false>(board, c, fill, rng),
-            (true, false) => choose_stages::<true, false>(board, c, fill, rng),
-            (false, true) => choose_stages::<false, true>(board, c, fill, rng),
-            (true, true) => choose_stages::<true, true>(board, c, fill, rng),
+        if self.two_libs {
+            choose_stages::<true>(board, c, fill, rng)
+        } else {
+            choose_stages::<false>(board, c, fill, rng)
         }
     }
 }
@@ -237,7 +231,7 @@ pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
 
 /// The light policy's move for `c`, with or without the optional stages.
 #[inline(always)]
-fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
+fn choose_stages<const TWO_LIBS: bool>(
     board: &GoBoard,
     c: Color,
     fill_tries: u8,
@@ -248,11 +242,6 @@ fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
         let last = last.idx();
         if let Some(p) = respond_to_last(board, last, me) {
             return Some(p);
-        }
-        if NAKADE {
-            if let Some(p) = nakade_move(board, last, me) {
-                return Some(p);
-            }
         }
         if TWO_LIBS {
             if let Some(p) = two_liberty_move(board, last, me, rng) {
@@ -596,10 +585,6 @@ mod tests {
     fn playouts_with_the_optional_stages_end_legally_and_the_stages_fire() {
         let mut rng = Rng::new(9);
         for light in [
-            Light {
-                nakade: true,
-                ..Light::default()
-            },
             Light {
                 two_libs: true,
                 ..Light::default()
