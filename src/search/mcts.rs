@@ -39,10 +39,8 @@
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
 //!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
 //!   and every sibling whose move the same colour played first later in the simulation (AMAF)
-//!   is updated. The light policy's optional two-liberty stage
-//!   ([`MctsConfig::two_libs`]) stays off: nothing gained at equal playouts on 9x9, and slower
-//!   playouts. So does its fill-board stage
-//!   ([`MctsConfig::fill_board`], MoGo's rule for large boards): 2 tries, 19x19 at 1,000
+//!   is updated. The light policy's fill-board stage
+//!   ([`MctsConfig::fill_board`], MoGo's rule for large boards) stays off: 2 tries, 19x19 at 1,000
 //!   playouts, 2 opening stones, SPRT [0, 40], 111-118 after 229 games, -10.6 Elo (95%: -56.1
 //!   .. +34.5), LLR -2.31 (stopped), at about the same playouts per second.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag

@@ -42,11 +42,6 @@ pub struct MctsConfig {
     /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
     /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
     pub gamma_priors: f32,
-    /// Whether the light playouts run from or chase into atari a group with two liberties next
-    /// to the last stone ([`crate::search::playout::Light::two_libs`]). Off by default: 9x9 at
-    /// 2,000 playouts a move, 167-167 after 334 games of an SPRT [0, 40] (stopped undecided:
-    /// nothing gained at equal playouts), and the raw playouts ran at about half the speed.
-    pub two_libs: bool,
     /// Tries of the light playouts' fill-board stage before the random one
     /// ([`crate::search::playout::Light::fill_board`]: the first of that many random points
     /// whose eight neighbours are all empty is played; 0 turns it off). Off by default: it won
@@ -113,7 +108,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
-            two_libs: false,
             fill_board: 0,
             max_nodes: 2_000_000,
             widen_over: 100,
@@ -135,7 +129,6 @@ impl MctsConfig {
     /// The light playout policy these settings ask for (its optional stages).
     pub fn light_policy(&self) -> Light {
         Light {
-            two_libs: self.two_libs,
             fill_board: self.fill_board,
         }
     }
@@ -179,7 +172,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "two_libs" => self.two_libs = num != 0.0,
                 "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
@@ -217,7 +209,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("two_libs={}", u8::from(c.two_libs)),
             format!("fill_board={}", c.fill_board),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),

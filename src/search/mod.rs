@@ -12,7 +12,6 @@ mod mcts_tree;
 pub mod move_filter;
 pub mod params;
 pub mod playout;
-mod playout_two_libs;
 pub mod root_threats;
 pub mod smp;
 pub mod threat_moves;

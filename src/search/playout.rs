@@ -6,9 +6,6 @@
 //!    in atari is taken;
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
-//!
-//!    An optional stage comes next ([`Light::two_libs`], off by default): two-liberty tactics
-//!    around the last stone ([`super::playout_two_libs`]);
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
@@ -40,7 +37,6 @@ use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::playout_two_libs::two_liberty_move;
 
 /// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
 #[derive(Clone, Debug)]
@@ -107,25 +103,17 @@ pub trait Policy {
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
 }
 
-/// The light policy of the module doc. A stage may be added after capture and escape: with
-/// `two_libs`, running from or chasing into atari a group with two liberties next to it
-/// ([`super::playout_two_libs`]). Before the random stage, `fill_board` tries of the
+/// The light policy of the module doc. Before the random stage, `fill_board` tries of the
 /// fill-board rule (0: none; see the module notes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Light {
-    pub two_libs: bool,
     pub fill_board: u8,
 }
 
 impl Policy for Light {
     #[inline(always)]
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-        let fill = self.fill_board;
-        if self.two_libs {
-            choose_stages::<true>(board, c, fill, rng)
-        } else {
-            choose_stages::<false>(board, c, fill, rng)
-        }
+        choose_stages(board, c, self.fill_board, rng)
     }
 }
 
@@ -231,22 +219,12 @@ pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
 
 /// The light policy's move for `c`, with or without the optional stages.
 #[inline(always)]
-fn choose_stages<const TWO_LIBS: bool>(
-    board: &GoBoard,
-    c: Color,
-    fill_tries: u8,
-    rng: &mut Rng,
-) -> Option<usize> {
+fn choose_stages(board: &GoBoard, c: Color, fill_tries: u8, rng: &mut Rng) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
         if let Some(p) = respond_to_last(board, last, me) {
             return Some(p);
-        }
-        if TWO_LIBS {
-            if let Some(p) = two_liberty_move(board, last, me, rng) {
-                return Some(p);
-            }
         }
         if let Some(p) = pattern_move(board, last, me, rng) {
             return Some(p);
@@ -584,16 +562,10 @@ mod tests {
     #[test]
     fn playouts_with_the_optional_stages_end_legally_and_the_stages_fire() {
         let mut rng = Rng::new(9);
-        for light in [
-            Light {
-                two_libs: true,
-                ..Light::default()
-            },
-            Light {
-                fill_board: 3,
-                ..Light::default()
-            },
-        ] {
+        for light in [Light {
+            fill_board: 3,
+            ..Light::default()
+        }] {
             for size in [9usize, 13] {
                 let start = GoBoard::new(size, size).unwrap();
                 let mut b = start.clone();

@@ -508,12 +508,6 @@ impl GoBoard {
     pub(crate) fn group_size(&self, h: usize) -> usize {
         at(&self.size, h) as usize
     }
-    /// The pseudo-liberties of the group with head `h`: (stone, empty neighbour) pairs, so at
-    /// least its liberties and at most four times as many.
-    #[inline]
-    pub(crate) fn pseudo_liberties(&self, h: usize) -> usize {
-        at(&self.libs, h).count() as usize
-    }
     /// Whether the group with head `h` has exactly one liberty.
     #[inline]
     pub(crate) fn in_atari(&self, h: usize) -> bool {
