@@ -491,13 +491,12 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
     run_go_with(playouts, &crate::search::mcts::MctsConfig::default())
 }
 
-/// [`run_go`] with the search set as `cfg` says; its light playout policy also plays the raw
-/// playouts.
+/// [`run_go`] with the search set as `cfg` says.
 pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
     use crate::search::mcts::{Mcts, Mode, Reporting, SearchSpec};
     use crate::search::move_filter::NO_FILTER;
-    use crate::search::playout::{playout_with, Ending, Rng};
+    use crate::search::playout::{playout, Ending, Rng};
 
     let mut lines = Vec::new();
     let mut signature = 0x0060_BE4C_u64;
@@ -521,11 +520,10 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
         let mut rng = Rng::new(1);
         let (margin_sum, playout_time, playout_cpu) = timed(|| {
             let mut sum = 0i64;
-            let light = cfg.light_policy();
             for _ in 0..n {
                 scratch.copy_from(&start_board);
                 let (b, r) = (&mut scratch, &mut rng);
-                sum += playout_with(&light, b, color, komi, r, None, Ending::Mercy) as i64;
+                sum += playout(b, color, komi, r, None, Ending::Mercy) as i64;
             }
             sum
         });

@@ -39,10 +39,7 @@
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
 //!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
 //!   and every sibling whose move the same colour played first later in the simulation (AMAF)
-//!   is updated. The light policy's fill-board stage
-//!   ([`MctsConfig::fill_board`], MoGo's rule for large boards) stays off: 2 tries, 19x19 at 1,000
-//!   playouts, 2 opening stones, SPRT [0, 40], 111-118 after 229 games, -10.6 Elo (95%: -56.1
-//!   .. +34.5), LLR -2.31 (stopped), at about the same playouts per second.
+//!   is updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
 //!   soft deadline ends the search when the most visited move leads the next by 2:1
@@ -113,7 +110,7 @@ use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout_with, Ending, Light, PlayoutTrace, Rng,
+    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
 
 /// Bytes one tree node takes.
@@ -226,8 +223,6 @@ struct Ctx<'a> {
     color: Color,
     komi: f32,
     ending: Ending,
-    /// The light playout policy.
-    light: Light,
     /// Several threads: visits are counted with a locked add.
     shared: bool,
     /// The search's criticality, when [`MctsConfig::crit_bonus`] asks for it.
@@ -345,7 +340,6 @@ impl Mcts {
             } else {
                 Ending::Mercy
             },
-            light: self.cfg.light_policy(),
             shared: self.workers.len() > 1,
             crit: crit.as_ref(),
         };
@@ -693,7 +687,7 @@ impl Worker {
             let trace = Some(&mut trace);
             let rng = &mut self.rng;
             let (komi, ending) = (ctx.komi, ctx.ending);
-            playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
+            playout(scratch, to_move, komi, rng, trace, ending)
         };
         backup(arena, &self.path, &self.first_mover, margin);
         if let Some(crit) = ctx.crit {

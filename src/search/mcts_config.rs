@@ -5,7 +5,6 @@
 
 use crate::eval::go_priors::PriorWeights;
 use crate::rules::Color;
-use crate::search::playout::Light;
 
 /// Tunable constants of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,11 +41,6 @@ pub struct MctsConfig {
     /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
     /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
     pub gamma_priors: f32,
-    /// Tries of the light playouts' fill-board stage before the random one
-    /// ([`crate::search::playout::Light::fill_board`]: the first of that many random points
-    /// whose eight neighbours are all empty is played; 0 turns it off). Off by default: it won
-    /// nothing on 19x19 at 1,000 playouts a move (see [`super::mcts`]).
-    pub fill_board: u8,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
     /// Progressive widening applies to nodes with more children than this (0 turns it off):
@@ -108,7 +102,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
-            fill_board: 0,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_late: true,
@@ -126,13 +119,6 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// The light playout policy these settings ask for (its optional stages).
-    pub fn light_policy(&self) -> Light {
-        Light {
-            fill_board: self.fill_board,
-        }
-    }
-
     /// The priors' numbers as the evaluation takes them.
     pub(super) fn prior_weights(&self) -> PriorWeights {
         PriorWeights {
@@ -172,7 +158,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_late" => self.widen_late = num != 0.0,
@@ -209,7 +194,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("fill_board={}", c.fill_board),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_late={}", u8::from(c.widen_late)),

@@ -9,13 +9,7 @@
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
-//! 4. optionally (`fill_board` tries, [`Light::fill_board`], off by default) **fill the
-//!    board** (MoGo's rule, Chatriot et al. 2008; Pachi's `fillboardtries`): a few points drawn
-//!    at random, the first whose eight neighbours are all empty played. On a large board the
-//!    random stage otherwise spends the opening of every playout on scattered stones next to
-//!    others, so the playouts never see the empty corners and sides taken first as real games
-//!    take them; a point with an empty 3x3 is always legal, never an eye, never a self-atari;
-//! 5. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
@@ -103,17 +97,14 @@ pub trait Policy {
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
 }
 
-/// The light policy of the module doc. Before the random stage, `fill_board` tries of the
-/// fill-board rule (0: none; see the module notes).
+/// The light policy of the module doc.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Light {
-    pub fill_board: u8,
-}
+pub struct Light;
 
 impl Policy for Light {
     #[inline(always)]
     fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-        choose_stages(board, c, self.fill_board, rng)
+        choose_stages(board, c, rng)
     }
 }
 
@@ -128,7 +119,7 @@ pub fn playout(
     trace: Option<&mut PlayoutTrace<'_>>,
     ending: Ending,
 ) -> f32 {
-    playout_with(&Light::default(), board, to_move, komi, rng, trace, ending)
+    playout_with(&Light, board, to_move, komi, rng, trace, ending)
 }
 
 /// [`playout`] with the moves chosen by `policy`.
@@ -193,7 +184,7 @@ fn play_out<P: Policy>(
 /// One playout move: the light policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    step_with(&Light::default(), board, c, rng)
+    step_with(&Light, board, c, rng)
 }
 
 /// One playout move of `policy`.
@@ -214,12 +205,12 @@ fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng
 /// The default light policy's move for `c`, or `None` to pass.
 #[inline]
 pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    Light::default().choose(board, c, rng)
+    Light.choose(board, c, rng)
 }
 
-/// The light policy's move for `c`, with or without the optional stages.
+/// The light policy's move for `c`.
 #[inline(always)]
-fn choose_stages(board: &GoBoard, c: Color, fill_tries: u8, rng: &mut Rng) -> Option<usize> {
+fn choose_stages(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
@@ -230,29 +221,7 @@ fn choose_stages(board: &GoBoard, c: Color, fill_tries: u8, rng: &mut Rng) -> Op
             return Some(p);
         }
     }
-    if fill_tries > 0 {
-        if let Some(p) = fill_board_move(board, fill_tries, rng) {
-            return Some(p);
-        }
-    }
     random_move(board, me, rng)
-}
-
-/// The fill-board rule: up to `tries` empty points drawn at random (at most one per eight
-/// empty points, as Pachi bounds it, so a nearly full board wastes no draws), the first whose
-/// eight neighbours are all empty (its 3x3 code is 0: no stone, no wall). Such a point has four
-/// liberties, so it is legal for either colour and neither an eye nor a self-atari.
-#[inline]
-pub(crate) fn fill_board_move(board: &GoBoard, tries: u8, rng: &mut Rng) -> Option<usize> {
-    let empties = board.empty_points();
-    let tries = usize::from(tries).min(empties.len() / 8);
-    for _ in 0..tries {
-        let p = empties[rng.below(empties.len())] as usize;
-        if board.nbr3(p) == 0 {
-            return Some(p);
-        }
-    }
-    None
 }
 
 /// A random acceptable empty point, scanned from a random start.
@@ -557,114 +526,6 @@ mod tests {
             }
         }
         assert!(mercy > 0, "no playout met the mercy rule");
-    }
-
-    #[test]
-    fn playouts_with_the_optional_stages_end_legally_and_the_stages_fire() {
-        let mut rng = Rng::new(9);
-        for light in [Light {
-            fill_board: 3,
-            ..Light::default()
-        }] {
-            for size in [9usize, 13] {
-                let start = GoBoard::new(size, size).unwrap();
-                let mut b = start.clone();
-                let mut differs = 0;
-                for _ in 0..30 {
-                    b.copy_from(&start);
-                    let margin = playout_with(
-                        &light,
-                        &mut b,
-                        Color::Black,
-                        0.0,
-                        &mut rng,
-                        None,
-                        Ending::ToTheEnd,
-                    );
-                    b.validate();
-                    assert_eq!(margin, area_margin(&b) as f32);
-                    let left = acceptable_moves_left(&b);
-                    assert!(
-                        left.contains(&0) && left.iter().all(|&n| n <= 1),
-                        "{left:?}"
-                    );
-                }
-                // The stage answers some positions differently from the plain policy: replay
-                // playouts and compare each move's choice under both with the same draws.
-                for _ in 0..30 {
-                    b.copy_from(&start);
-                    let mut c = Color::Black;
-                    for _ in 0..size * size * 2 {
-                        let mut r1 = rng.clone();
-                        let mut r2 = rng.clone();
-                        let with = light.choose(&b, c, &mut r1);
-                        differs += usize::from(with != Light::default().choose(&b, c, &mut r2));
-                        match with {
-                            Some(p) => {
-                                b.play_raw(p, c as u8);
-                            }
-                            None => b.pass(),
-                        }
-                        rng = r1;
-                        c = c.opponent();
-                    }
-                }
-                assert!(
-                    differs > 0,
-                    "{light:?} never changed a move on {size}x{size}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn fill_board_plays_only_points_with_an_empty_neighbourhood() {
-        let mut rng = Rng::new(4);
-        // The empty board: any point off the first line (a wall is not empty).
-        let b = GoBoard::new(19, 19).unwrap();
-        let mut misses = 0;
-        for _ in 0..200 {
-            // One try misses when it draws a first-line point (72 of 361).
-            let Some(p) = fill_board_move(&b, 1, &mut rng) else {
-                misses += 1;
-                continue;
-            };
-            let (x, y) = b.xy(Point(p as u16));
-            assert!((1..18).contains(&x) && (1..18).contains(&y), "{x},{y}");
-        }
-        assert!(
-            (10..80).contains(&misses),
-            "{misses} misses in 200 single tries"
-        );
-        assert_eq!(fill_board_move(&b, 0, &mut rng), None);
-        // A stone within one step of every point: nothing to fill, however many tries.
-        let mut b = GoBoard::new(9, 9).unwrap();
-        for x in (1..9).step_by(3) {
-            for y in (1..9).step_by(3) {
-                b.play_raw(b.point(x, y).unwrap().idx(), BLACK);
-            }
-        }
-        for _ in 0..50 {
-            assert_eq!(fill_board_move(&b, 255, &mut rng), None);
-        }
-        // One empty 3x3 left in the middle of stones: that centre, when drawn.
-        let mut b = GoBoard::new(9, 9).unwrap();
-        for p in b.points().collect::<Vec<_>>() {
-            let (x, y) = b.xy(p);
-            let far = x.abs_diff(4) > 1 || y.abs_diff(4) > 1;
-            if far && (x + y) % 2 == 0 {
-                b.play_raw(p.idx(), WHITE);
-            }
-        }
-        let centre = b.point(4, 4).unwrap().idx();
-        let mut found = 0;
-        for _ in 0..400 {
-            if let Some(p) = fill_board_move(&b, 255, &mut rng) {
-                assert_eq!(p, centre);
-                found += 1;
-            }
-        }
-        assert!(found > 0, "the centre was never drawn");
     }
 
     /// Plays past the point where the mercy rule would end a playout: the side that led by the
