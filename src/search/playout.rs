@@ -13,8 +13,6 @@
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
 //!
-//! [`playout_with`] plays out with any policy ([`Policy`]).
-//!
 //! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
 //! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
 //!
@@ -90,24 +88,6 @@ pub enum Ending {
     ToTheEnd,
 }
 
-/// A playout policy: the move of `c` on `board`, or `None` to pass. Whatever it plays must be
-/// legal and, for playouts to end, it may pass only when the light policy's random stage
-/// finds nothing ([`random_move`]).
-pub trait Policy {
-    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
-}
-
-/// The light policy of the module doc.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Light;
-
-impl Policy for Light {
-    #[inline(always)]
-    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-        choose_stages(board, c, rng)
-    }
-}
-
 /// Plays `board` out with `to_move` first, until it ends as `ending` allows; returns black's
 /// area margin minus `komi`. The board is left in the final position.
 #[inline]
@@ -119,33 +99,18 @@ pub fn playout(
     trace: Option<&mut PlayoutTrace<'_>>,
     ending: Ending,
 ) -> f32 {
-    playout_with(&Light, board, to_move, komi, rng, trace, ending)
-}
-
-/// [`playout`] with the moves chosen by `policy`.
-#[inline]
-pub fn playout_with<P: Policy>(
-    policy: &P,
-    board: &mut GoBoard,
-    to_move: Color,
-    komi: f32,
-    rng: &mut Rng,
-    trace: Option<&mut PlayoutTrace<'_>>,
-    ending: Ending,
-) -> f32 {
     let mercy = match ending {
         Ending::Mercy => mercy_lead(board.width() * board.height()),
         Ending::ToTheEnd => i32::MAX,
     };
-    play_out(policy, board, to_move, komi, rng, trace, mercy)
+    play_out(board, to_move, komi, rng, trace, mercy)
 }
 
 /// The playout loop; it stops early when the stone lead exceeds `mercy`. Kept out of line so
-/// that one copy per policy serves every caller: inlined into two, the policy stages were no
-/// longer inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
+/// that one copy serves every caller: inlined into two, the policy's stages were no longer
+/// inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
 #[inline(never)]
-fn play_out<P: Policy>(
-    policy: &P,
+fn play_out(
     board: &mut GoBoard,
     mut to_move: Color,
     komi: f32,
@@ -163,7 +128,7 @@ fn play_out<P: Policy>(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        let played = step_with(policy, board, to_move, rng);
+        let played = step(board, to_move, rng);
         if let Some(t) = trace.as_deref_mut() {
             if let Some(p) = played {
                 if t.first_mover[p] == 0 {
@@ -181,16 +146,10 @@ fn play_out<P: Policy>(
     area_margin(board) as f32 - komi
 }
 
-/// One playout move: the light policy's choice for `c` played (returned), or a pass (`None`).
+/// One playout move: the policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    step_with(&Light, board, c, rng)
-}
-
-/// One playout move of `policy`.
-#[inline(always)]
-fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    match policy.choose(board, c, rng) {
+    match choose(board, c, rng) {
         Some(p) => {
             board.play_unhashed(p, c as u8);
             Some(p)
@@ -202,15 +161,9 @@ fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng
     }
 }
 
-/// The default light policy's move for `c`, or `None` to pass.
-#[inline]
-pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    Light.choose(board, c, rng)
-}
-
-/// The light policy's move for `c`.
+/// The policy's move for `c` (the stages of the module doc), or `None` to pass.
 #[inline(always)]
-fn choose_stages(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
+pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
@@ -226,7 +179,7 @@ fn choose_stages(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
 
 /// A random acceptable empty point, scanned from a random start.
 #[inline]
-pub(crate) fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
+fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -248,7 +201,7 @@ pub(crate) fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usiz
 
 /// Capture or atari escape around the last stone.
 #[inline]
-pub(crate) fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
+fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
     if board.cell(last) == EMPTY {
         return None;
     }
