@@ -1,90 +1,70 @@
 //! Monte Carlo tree search for Go: UCT with RAVE (all-moves-as-first), priors from the learned
-//! move gammas (or the seed's move scorer), light playouts ([`super::playout`]) and tree reuse
-//! between moves.
+//! move gammas, light playouts ([`super::playout`]) and tree reuse between moves.
 //!
-//! - **Tree**: one arena of nodes; a node's children are contiguous. A node holds the move
-//!   that led to it, the colour that played it and its statistics from that colour's side.
+//! - **Tree**: one arena of nodes ([`super::mcts_tree`]); a node's children are contiguous. A
+//!   node holds the move that led to it, the colour that played it and its statistics from that
+//!   colour's side.
 //! - **Expansion**: the root at once, any other node once it has been visited
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
-//!   eye (at the root also the game's superko law); a pass child exists only when there is no
-//!   such point or when every such point is a self-atari (or a run into a ladder): a seki's
-//!   shared liberties, where passing keeps both groups alive. Each child gets a prior: a
-//!   virtual [`MctsConfig::prior_visits`] visits at a winrate and a probability (the widening's
-//!   order). By default ([`MctsConfig::gamma_priors`] 1) both come from the learned
-//!   Bradley-Terry gammas ([`crate::eval::go_gammas`]): the probability is the move's gamma over
-//!   the sum of its siblings', the winrate runs from 0.1 to 0.9 with the square root of the
-//!   gamma relative to the best sibling's. With `gamma_priors` 0 they are the hand priors
-//!   ([`crate::eval::go_priors`], from the seed's move scorer): a winrate between 0.35 and 0.65
-//!   that falls with the score's distance below the best, and 0.1 for a self-atari that
-//!   captures nothing. Node-limited, 2 opening stones, SPRT [0, 40] against the hand priors:
-//!   19x19 at 500 playouts H1 after 12 games (11-1); 13x13 at 1000 playouts H1 after 179
-//!   games (107-72, +69 Elo); 9x9 at 3000 playouts 150-131 after 281 games (+24, stopped
-//!   undecided).
-//! - **Progressive widening** on big boards: a node with more than
-//!   [`MctsConfig::widen_over`] children (19x19 and 13x13, never 9x9) keeps them in the prior's
-//!   order, and the selection looks only at the first `k`, where `k` grows with the logarithm
-//!   of the node's visits (Chaslot et al., progressive unpruning). With the learned priors'
-//!   order it goes on all game ([`MctsConfig::widen_late`]): against widening only while the
-//!   root is in the scorer's opening phase (up to 30 stones on 19x19), node-limited, 2 opening
-//!   stones, SPRT [0, 40]: 19x19 at 500 playouts H1 after 34 games (27-7, +235 Elo), 13x13 at
-//!   1000 playouts H1 after 13 games (12-1). With the hand priors, whose crude order would hide
-//!   fighting moves past the opening, `widen_late` 0 searches every child there. Without widening
-//!   the 19x19 opening search spreads ~70 visits over each of 361 root children, RAVE weighs
-//!   ~97% of every value, and the AMAF statistics of light playouts favour 2nd-line moves (mean AMAF
-//!   winrate 0.487 on the 2nd line against 0.477 on the 3rd and 4th from the empty board), so
-//!   the prior's star points were drowned and the search opened on G2.
+//!   eye and that the seed's move scorer does not rule out (at the root also the game's superko
+//!   law); a pass child exists only when there is no such point or when every such point is a
+//!   self-atari (or a run into a ladder, [`crate::eval::go_ladder`]): a seki's shared
+//!   liberties, where passing keeps both groups alive.
+//! - **Priors**: each child starts with [`MctsConfig::prior_visits`] virtual visits at a
+//!   winrate, and a probability that orders progressive widening. With
+//!   [`MctsConfig::gamma_priors`] 1 (the default) both come from the learned Bradley-Terry
+//!   gammas ([`crate::eval::go_gammas`]): the probability is the move's gamma over the sum of
+//!   its siblings', the winrate runs from [`MctsConfig::bad_prior`] to
+//!   [`MctsConfig::prior_cap`] with the square root of the gamma relative to the best
+//!   sibling's. Below 1 they blend with the hand priors ([`crate::eval::go_priors`]: the move
+//!   scorer's ranking plus bonuses for answers to the last move and for ataris a ladder turns
+//!   into captures), which are all there is when no gamma table is embedded.
+//! - **Progressive widening** on big boards: a node with more than [`MctsConfig::widen_over`]
+//!   children (19x19 and 13x13, never 9x9) keeps them in the prior's order, and the selection
+//!   looks only at the first `k`, where `k` grows with the logarithm of the node's visits
+//!   (Chaslot et al., progressive unpruning), all game long ([`MctsConfig::widen_late`]; off,
+//!   only while the root is in the scorer's opening phase, since the hand priors' crude order
+//!   would hide fighting moves later). Without widening the 19x19 opening search spreads its
+//!   visits over all 361 root children, RAVE weighs nearly every value, and the light
+//!   playouts' AMAF statistics, which favour 2nd-line moves, drown the priors.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
-//!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
+//!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule),
+//!   plus the criticality bonus.
+//! - **Criticality** ([`MctsConfig::crit_bonus`], [`super::mcts_crit`], Coulom 2009): a bonus
+//!   for points whose owner at the end of the search's simulations goes with the winner (a
+//!   fight's key points), read from the root's statistics at every depth.
 //! - **Playout** from the leaf (the light policy); the area margin (komi and white's handicap
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
-//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
-//!   and every sibling whose move the same colour played first later in the simulation (AMAF)
-//!   is updated.
+//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on
+//!   the path and every sibling whose move the same colour played first later in the
+//!   simulation (AMAF) is updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
-//!   soft deadline ends the search when the most visited move leads the next by 2:1
-//!   ([`MctsConfig::clear_ratio`]), otherwise
-//!   the search runs to the hard deadline. In turn mode (the move's time is lost if unused) the
-//!   search runs to the hard deadline unless the leader's lead in visits exceeds the
-//!   simulations still to come at the current rate, or only one move is allowed.
-//! - **Hand priors** also favour the answers to the last move: points within distance 2
-//!   ([`MctsConfig::near_prior`]) and neighbours that complete a 3x3 shape pattern
-//!   ([`MctsConfig::pattern_prior`]). They read ladders ([`crate::eval::go_ladder`],
-//!   [`MctsConfig::ladders`]), which light playouts cannot: the scorer rewards every run out of
-//!   atari, so a run into a ladder that works gets a self-atari's prior instead, and an atari
-//!   that a ladder turns into a capture gets [`MctsConfig::ladder_prior`]. Node-limited, 2,000
-//!   playouts a move, 200 9x9 games each: reading with a bonus of 0.1 beat not reading 114-86
-//!   (+49 Elo), a bonus of 0.25 beat 0.1 115-85 (+52), and 0.4 against 0.25 was even (98-102).
-//! - **Criticality** ([`MctsConfig::crit_bonus`], [`super::mcts_crit`], Coulom 2009): the
-//!   selection adds a bonus for points whose owner at the end of the search's simulations goes
-//!   with the winner (a fight's key points), read from the root's statistics at every depth.
-//!   Against the same search without it, SPRT [0, 40], bonus 0.3: 9x9 at 2,000 playouts H1
-//!   after 290 games (166-124, +50.7 Elo, 95%: +10.8 .. +92.0); 13x13 at 1,000 playouts, 2
-//!   opening stones, H1 after 392 games (220-172, +42.8, 95%: +8.4 .. +78.0); 19x19 at 1,000
-//!   playouts, 2 opening stones, H1 after 143 games (88-55, +81.6, 95%: +24.8 .. +143.2). It
-//!   costs about 3% of the simulations per CPU second (`sente bench go`, 9x9 and 19x19).
+//!   soft deadline ends the search when the most visited move leads the next by
+//!   [`MctsConfig::clear_ratio`] to 1, otherwise the search runs to the hard deadline. In turn
+//!   mode (the move's time is lost if unused) the search runs to the hard deadline unless the
+//!   leader's lead in visits exceeds the simulations still to come at the current rate, or
+//!   only one move is allowed.
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
 //! - **Ownership** (on request, [`Reporting::ownership`], for `kata-analyze ... ownership
 //!   true`): every simulation's final board adds each point's owner to a running sum, and
 //!   reports carry the mean over this search's simulations (reused visits have no board to
-//!   count). The playouts then run to the end, past the mercy rule, as every ownership playout
-//!   does ([`Ending::ToTheEnd`]): a playout cut short leaves the
-//!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
-//!   chosen once per simulation and a search without it runs exactly as before.
-//!
-//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree ([`super::mcts_tree`]: atomic
-//!   statistics, expansions claimed by one thread, no lock). Each thread has its own board,
-//!   path, AMAF marks and random generator (seeded from the search's seed and its number; the
-//!   first thread's is the one-thread seed). A node's visit is counted on the way down, its
-//!   result on the way back: in between, the visit weighs as a loss (virtual loss), so the
-//!   other threads' selections spread to other moves. Alone, nothing reads a visit before its
-//!   result, so one thread searches exactly as a plain sequential search. The first thread
-//!   runs on the caller's and makes every decision (clock, clear choice, reports); the others
-//!   simulate until it is done, the budget is spent or the stop flag is raised. Each thread
-//!   claims a simulation before it starts one, so a playout budget is exact; a report's
-//!   ownership is the first thread's (the final one merges all).
+//!   count). The playouts then run to the end, past the mercy rule ([`Ending::ToTheEnd`]): a
+//!   playout cut short leaves the disputed points owned by nobody. That costs time, so it is
+//!   chosen once per search and a search without it runs exactly as before.
+//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree (atomic statistics, expansions
+//!   claimed by one thread, no lock). Each thread has its own board, path, AMAF marks and
+//!   random generator (seeded from the search's seed and its number; the first thread's is the
+//!   one-thread seed). A node's visit is counted on the way down, its result on the way back:
+//!   in between, the visit weighs as a loss (virtual loss), so the other threads' selections
+//!   spread to other moves. Alone, nothing reads a visit before its result, so one thread
+//!   searches exactly as a plain sequential search. The first thread runs on the caller's and
+//!   makes every decision (clock, clear choice, reports); the others simulate until it is
+//!   done, the budget is spent or the stop flag is raised. Each thread claims a simulation
+//!   before it starts one, so a playout budget is exact; a report's ownership is the first
+//!   thread's (the final one merges all).
 //!
 //! Deterministic for a given seed, command history and playout budget, on one thread (with
 //! more, which thread reads what depends on their timing).

@@ -1,7 +1,6 @@
-//! The Go tree search's tunable settings ([`MctsConfig`]: exploration, RAVE, priors, ladder
-//! reading, the playout policy, the node cap, progressive widening, the soft stop and dynamic
-//! komi), set by name for tuning matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS`
-//! variable), and the widening and dynamic komi schedules they define.
+//! The Go tree search's tunable settings ([`MctsConfig`]), set by name for tuning matches
+//! ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the progressive widening
+//! and dynamic komi schedules they define.
 
 use crate::eval::go_priors::PriorWeights;
 use crate::rules::Color;
@@ -17,68 +16,45 @@ pub struct MctsConfig {
     pub rave_equiv: f32,
     /// UCT exploration constant.
     pub explore: f32,
-    /// Added to the prior winrate of a move that answers the last move with a 3x3 shape
-    /// pattern (one of its eight neighbours, [`crate::eval::go_patterns`]).
+    /// Hand prior: added to the winrate of a 3x3 pattern's answer next to the last move.
     pub pattern_prior: f32,
-    /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
+    /// Hand prior: added to the winrate of a move within Manhattan distance 2 of the last move.
     pub near_prior: f32,
-    /// Whether expansions read ladders ([`crate::eval::go_ladder`]): running from atari into
-    /// a ladder gets a self-atari's prior, and an atari that catches in a ladder gets
-    /// [`MctsConfig::ladder_prior`].
+    /// Whether expansions read ladders ([`crate::eval::go_ladder`]; a run into one is a bad move).
     pub ladders: bool,
-    /// Added to the prior winrate of an atari that a ladder turns into a capture.
+    /// Hand prior: added to the winrate of an atari that a ladder turns into a capture.
     pub ladder_prior: f32,
-    /// The prior winrate of a self-atari that captures nothing (or a run into a ladder).
+    /// The prior winrate of a bad move (a self-atari capturing nothing, a run into a ladder).
     pub bad_prior: f32,
-    /// The prior winrate of a good move far below the best ...
+    /// Hand prior: the winrate of a good move far below the best ([`PriorWeights::prior_of`]) ...
     pub prior_floor: f32,
-    /// ... plus at most this for the best (see [`PriorWeights::prior_of`]) ...
+    /// ... plus at most this for the best ...
     pub prior_span: f32,
-    /// ... and, bonuses included, at most this.
+    /// ... and, bonuses included, at most this (also the learned priors' winrate for the best).
     pub prior_cap: f32,
-    /// Weight (0 to 1) of the learned priors ([`crate::eval::go_gammas`], fitted to GNU Go's
-    /// moves) against the hand priors, in both the prior winrate and the probability that
-    /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
-    /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
+    /// Weight (0 to 1) of the learned gammas ([`crate::eval::go_gammas`]) against the hand priors.
     pub gamma_priors: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
-    /// Progressive widening applies to nodes with more children than this (0 turns it off):
-    /// their children are ranked by prior and only the first
-    /// `widen_start + log(1 + visits / widen_visits) / log(widen_growth)` are searched (past
-    /// the opening only with [`MctsConfig::widen_late`]).
+    /// Progressive widening applies to nodes with more children than this (0 turns it off).
     pub widen_over: u16,
-    /// Whether progressive widening goes on past the opening. On by default: with the learned
-    /// priors' order ([`MctsConfig::gamma_priors`]) it beat widening in the opening alone on
-    /// 19x19 and 13x13 (see [`super::mcts`]). Off, the root's phase decides, as it did with the
-    /// hand priors (set it off with `gamma_priors` 0 for their old behaviour).
+    /// Whether progressive widening goes on past the opening (else the root's phase decides).
     pub widen_late: bool,
-    /// Children searched from the first visit of a widened node.
+    /// Children searched from the first visit of a widened node ...
     pub widen_start: f32,
-    /// Visits of a widened node after which one more child is searched ...
+    /// ... one more after this many visits ...
     pub widen_visits: f32,
     /// ... and the factor by which that number grows for each further child.
     pub widen_growth: f32,
-    /// Under a clock that carries saved time over ([`super::mcts::Mode::Play`]), the search
-    /// ends past the soft deadline once the most visited move has this many times the visits
-    /// of the next.
+    /// Past the soft deadline ([`super::mcts::Mode::Play`]), stop at this ratio of the top visits.
     pub clear_ratio: u32,
-    /// Dynamic komi in handicap games (Pachi's linear schedule, Baudis 2011): the searching
-    /// side counts playouts against komi raised by this many points per handicap stone, so
-    /// that black does not coast on a lead it will lose by slack moves and white does not play
-    /// desperately from a lost-looking start; 0 turns it off. The extra komi falls linearly to
-    /// nothing by [`MctsConfig::dyn_komi_end`].
+    /// Dynamic komi in handicap games (Pachi's linear schedule): points per handicap stone, 0 off.
     pub dyn_komi_stone: f32,
-    /// The move, as a fraction of the board's points, by which dynamic komi is gone (0.5: move
-    /// 180 on 19x19, 40 on 9x9, when the player may start to resign).
+    /// The move, as a fraction of the board's points, by which dynamic komi is gone.
     pub dyn_komi_end: f32,
     /// Whom dynamic komi plays for: 1 black (taking the handicap), 2 white (giving it), 3 both.
-    /// Black only by default, as Pachi: for white it lost (9x9, two stones, komi 0.5, 8,000
-    /// playouts giving the stones to 1,000: 9 wins in 40 against 20 in 40 without).
     pub dyn_komi_sides: u8,
-    /// Criticality ([`super::mcts_crit`], Coulom 2009): the selection adds this times a point's
-    /// criticality over the search's simulations (clamped at 0) to a child's value; 0 turns it
-    /// off. 0.3 by default: it won on 9x9, 13x13 and 19x19 at equal playouts (see [`super::mcts`]).
+    /// Weight of a point's criticality in the selection ([`super::mcts_crit`]), 0 off.
     pub crit_bonus: f32,
     /// Simulations of the search before criticality is read (fewer give noise).
     pub crit_min_sims: u32,
@@ -217,7 +193,8 @@ pub(super) fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
 }
 
 /// How many of a node's `n_children` children (ranked by prior when widening applies) the
-/// selection looks at after `visits` visits.
+/// selection looks at after `visits` visits: `widen_start + log(1 + visits / widen_visits) /
+/// log(widen_growth)`, at least one, at most all.
 pub(super) fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
     if !widens(cfg, n_children as usize) {
         return n_children;
@@ -235,7 +212,9 @@ pub(super) fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
 /// stones after `moves` moves on a board of `points` points ([`MctsConfig::dyn_komi_stone`]):
 /// the same sign for both sides (white, who gave the stones, is owed them back), nothing
 /// without a handicap of two stones or more, past the schedule's end or for a side the
-/// setting leaves out.
+/// setting leaves out. Black, counting against the raised komi, does not coast on a lead it
+/// would lose by slack moves; the extra komi falls linearly to nothing by
+/// [`MctsConfig::dyn_komi_end`].
 pub fn dynamic_komi(
     cfg: &MctsConfig,
     handicap: usize,
