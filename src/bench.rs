@@ -400,8 +400,6 @@ pub struct GoBenchLine {
 pub struct GoBenchReport {
     pub lines: Vec<GoBenchLine>,
     pub signature: u64,
-    /// Whether the playouts (raw and in the search) were the gamma policy's.
-    pub gamma_playouts: bool,
 }
 
 fn per_second(n: u64, t: Duration) -> u64 {
@@ -472,9 +470,6 @@ impl fmt::Display for GoBenchReport {
                 l.best
             )?;
         }
-        if self.gamma_playouts {
-            writeln!(f, "playout policy: gamma (SENTE_MCTS gamma_playouts=1)")?;
-        }
         for size in [9, 19] {
             writeln!(
                 f,
@@ -496,14 +491,12 @@ pub fn run_go(playouts: u64) -> GoBenchReport {
     run_go_with(playouts, &crate::search::mcts::MctsConfig::default())
 }
 
-/// [`run_go`] with the search set as `cfg` says; its playout policy
-/// ([`crate::search::mcts::MctsConfig::gamma_playouts`]) also plays the raw playouts.
+/// [`run_go`] with the search set as `cfg` says.
 pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBenchReport {
     use crate::rules::go::{move_name, parse_move, GoGame, GoRules};
     use crate::search::mcts::{Mcts, Mode, Reporting, SearchSpec};
     use crate::search::move_filter::NO_FILTER;
-    use crate::search::playout::{playout_with, Ending, Rng};
-    use crate::search::playout_gamma::GammaPolicy;
+    use crate::search::playout::{playout, Ending, Rng};
 
     let mut lines = Vec::new();
     let mut signature = 0x0060_BE4C_u64;
@@ -527,16 +520,10 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
         let mut rng = Rng::new(1);
         let (margin_sum, playout_time, playout_cpu) = timed(|| {
             let mut sum = 0i64;
-            let gamma = GammaPolicy::with_rest(cfg.gamma_rest);
             for _ in 0..n {
                 scratch.copy_from(&start_board);
                 let (b, r) = (&mut scratch, &mut rng);
-                sum += if cfg.gamma_playouts {
-                    playout_with(&gamma, b, color, komi, r, None, Ending::Mercy)
-                } else {
-                    let light = cfg.light_policy();
-                    playout_with(&light, b, color, komi, r, None, Ending::Mercy)
-                } as i64;
+                sum += playout(b, color, komi, r, None, Ending::Mercy) as i64;
             }
             sum
         });
@@ -583,11 +570,7 @@ pub fn run_go_with(playouts: u64, cfg: &crate::search::mcts::MctsConfig) -> GoBe
             best,
         });
     }
-    GoBenchReport {
-        lines,
-        signature,
-        gamma_playouts: cfg.gamma_playouts,
-    }
+    GoBenchReport { lines, signature }
 }
 
 #[cfg(test)]
@@ -622,14 +605,5 @@ mod tests {
         assert_eq!(a.lines.len(), GO_POSITIONS.len());
         assert_eq!(a.signature, b.signature);
         assert!(a.lines.iter().all(|l| l.search_playouts == l.playouts));
-        // The gamma playouts play differently (raw playouts and search alike).
-        let cfg = crate::search::mcts::MctsConfig {
-            gamma_playouts: true,
-            ..Default::default()
-        };
-        let g = run_go_with(200, &cfg);
-        assert_ne!(g.signature, a.signature);
-        assert!(g.to_string().contains("playout policy: gamma"));
-        assert_eq!(run_go_with(200, &cfg).signature, g.signature);
     }
 }

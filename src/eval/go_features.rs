@@ -114,16 +114,16 @@ fn distance_level(board: &GoBoard, p: usize, q: Option<Point>) -> u32 {
 /// Coulom's distance level of two points `dx` and `dy` apart (the playouts' gamma policy
 /// measures it too, from padded coordinates).
 #[inline(always)]
-pub(crate) fn coulom_distance(dx: usize, dy: usize) -> usize {
+fn coulom_distance(dx: usize, dy: usize) -> usize {
     (dx + dy + dx.max(dy)).clamp(2, 17)
 }
 
 /// What a stone of `me` at empty `p` does to the groups beside it: the stones it captures
 /// (and whether a capture frees one of `me`'s groups from atari), whether it runs from atari
 /// (a group of `me`'s in atari touches it) and whether it ataris a group of two liberties.
-/// Read by the features below and by the playouts' gamma policy.
+/// Read by the features below.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct NeighbourGroups {
+struct NeighbourGroups {
     pub captured: usize,
     pub frees: bool,
     pub runs: bool,
@@ -150,7 +150,7 @@ impl NeighbourGroups {
 
 /// [`NeighbourGroups`] of `me` playing at `p` (each neighbouring group counted once).
 #[inline]
-pub(crate) fn neighbour_groups(board: &GoBoard, p: usize, me: u8) -> NeighbourGroups {
+fn neighbour_groups(board: &GoBoard, p: usize, me: u8) -> NeighbourGroups {
     let opp = 3 - me;
     let mut g = NeighbourGroups::default();
     let mut seen = [0usize; 4];
@@ -352,7 +352,7 @@ fn nearest_stone_level(board: &GoBoard, x: usize, y: usize) -> u32 {
 }
 
 /// Whether the enemy string with head `h` (in atari) touches an own string in atari.
-pub(crate) fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
+fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
     let mut s = h;
     loop {
         for n in board.neighbors(s) {

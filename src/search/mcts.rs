@@ -1,106 +1,70 @@
 //! Monte Carlo tree search for Go: UCT with RAVE (all-moves-as-first), priors from the learned
-//! move gammas (or the seed's move scorer), light playouts ([`super::playout`]) and tree reuse
-//! between moves.
+//! move gammas, light playouts ([`super::playout`]) and tree reuse between moves.
 //!
-//! - **Tree**: one arena of nodes; a node's children are contiguous. A node holds the move
-//!   that led to it, the colour that played it and its statistics from that colour's side.
+//! - **Tree**: one arena of nodes ([`super::mcts_tree`]); a node's children are contiguous. A
+//!   node holds the move that led to it, the colour that played it and its statistics from that
+//!   colour's side.
 //! - **Expansion**: the root at once, any other node once it has been visited
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
-//!   eye (at the root also the game's superko law); a pass child exists only when there is no
-//!   such point or when every such point is a self-atari (or a run into a ladder): a seki's
-//!   shared liberties, where passing keeps both groups alive. Each child gets a prior: a
-//!   virtual [`MctsConfig::prior_visits`] visits at a winrate and a probability (the widening's
-//!   order). By default ([`MctsConfig::gamma_priors`] 1) both come from the learned
-//!   Bradley-Terry gammas ([`crate::eval::go_gammas`]): the probability is the move's gamma over
-//!   the sum of its siblings', the winrate runs from 0.1 to 0.9 with the square root of the
-//!   gamma relative to the best sibling's. With `gamma_priors` 0 they are the hand priors
-//!   ([`crate::eval::go_priors`], from the seed's move scorer): a winrate between 0.35 and 0.65
-//!   that falls with the score's distance below the best, and 0.1 for a self-atari that
-//!   captures nothing. Node-limited, 2 opening stones, SPRT [0, 40] against the hand priors:
-//!   19x19 at 500 playouts H1 after 12 games (11-1); 13x13 at 1000 playouts H1 after 179
-//!   games (107-72, +69 Elo); 9x9 at 3000 playouts 150-131 after 281 games (+24, stopped
-//!   undecided).
-//! - **Progressive widening** on big boards: a node with more than
-//!   [`MctsConfig::widen_over`] children (19x19 and 13x13, never 9x9) keeps them in the prior's
-//!   order, and the selection looks only at the first `k`, where `k` grows with the logarithm
-//!   of the node's visits (Chaslot et al., progressive unpruning). With the learned priors'
-//!   order it goes on all game ([`MctsConfig::widen_late`]): against widening only while the
-//!   root is in the scorer's opening phase (up to 30 stones on 19x19), node-limited, 2 opening
-//!   stones, SPRT [0, 40]: 19x19 at 500 playouts H1 after 34 games (27-7, +235 Elo), 13x13 at
-//!   1000 playouts H1 after 13 games (12-1). With the hand priors, whose crude order would hide
-//!   fighting moves past the opening, `widen_late` 0 searches every child there. Without widening
-//!   the 19x19 opening search spreads ~70 visits over each of 361 root children, RAVE weighs
-//!   ~97% of every value, and the AMAF statistics of light playouts favour 2nd-line moves (mean AMAF
-//!   winrate 0.487 on the 2nd line against 0.477 on the 3rd and 4th from the empty board), so
-//!   the prior's star points were drowned and the search opened on G2.
+//!   eye and that the seed's move scorer does not rule out (at the root also the game's superko
+//!   law); a pass child exists only when there is no such point or when every such point is a
+//!   self-atari (or a run into a ladder, [`crate::eval::go_ladder`]): a seki's shared
+//!   liberties, where passing keeps both groups alive.
+//! - **Priors**: each child starts with [`MctsConfig::prior_visits`] virtual visits at a
+//!   winrate, and a probability that orders progressive widening. With
+//!   [`MctsConfig::gamma_priors`] 1 (the default) both come from the learned Bradley-Terry
+//!   gammas ([`crate::eval::go_gammas`]): the probability is the move's gamma over the sum of
+//!   its siblings', the winrate runs from [`MctsConfig::bad_prior`] to
+//!   [`MctsConfig::prior_cap`] with the square root of the gamma relative to the best
+//!   sibling's. Below 1 they blend with the hand priors ([`crate::eval::go_priors`]: the move
+//!   scorer's ranking plus bonuses for answers to the last move and for ataris a ladder turns
+//!   into captures), which are all there is when no gamma table is embedded.
+//! - **Progressive widening** on big boards: a node with more than [`MctsConfig::widen_over`]
+//!   children (19x19 and 13x13, never 9x9) keeps them in the prior's order, and the selection
+//!   looks only at the first `k`, where `k` grows with the logarithm of the node's visits
+//!   (Chaslot et al., progressive unpruning), all game long ([`MctsConfig::widen_late`]; off,
+//!   only while the root is in the scorer's opening phase, since the hand priors' crude order
+//!   would hide fighting moves later). Without widening the 19x19 opening search spreads its
+//!   visits over all 361 root children, RAVE weighs nearly every value, and the light
+//!   playouts' AMAF statistics, which favour 2nd-line moves, drown the priors.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
-//!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule).
-//! - **Playout** from the leaf (the light policy, or with [`MctsConfig::gamma_playouts`] the
-//!   gamma policy of [`super::playout_gamma`]); the area margin (komi and white's handicap
+//!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule),
+//!   plus the criticality bonus.
+//! - **Criticality** ([`MctsConfig::crit_bonus`], [`super::mcts_crit`], Coulom 2009): a bonus
+//!   for points whose owner at the end of the search's simulations goes with the winner (a
+//!   fight's key points), read from the root's statistics at every depth.
+//! - **Playout** from the leaf (the light policy); the area margin (komi and white's handicap
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
-//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on the path
-//!   and every sibling whose move the same colour played first later in the simulation (AMAF)
-//!   is updated. The gamma playouts stay off: they cost 2.6-3.4x the CPU per simulation
-//!   (raw playouts 3.7-4.7x, `sente bench go`) and lost even at equal playouts, 13x13 at 1000
-//!   a move, 2 opening stones, SPRT [0, 40]: H0 after 58 games, 19-39, -124.9 Elo (95%:
-//!   -233.5 .. -36.0). The light policy's optional nakade and two-liberty stages
-//!   ([`MctsConfig::nakade`], [`MctsConfig::two_libs`]) stay off too: nothing gained at equal
-//!   playouts on 9x9, and slower playouts. So does its fill-board stage
-//!   ([`MctsConfig::fill_board`], MoGo's rule for large boards): 2 tries, 19x19 at 1,000
-//!   playouts, 2 opening stones, SPRT [0, 40], 111-118 after 229 games, -10.6 Elo (95%: -56.1
-//!   .. +34.5), LLR -2.31 (stopped), at about the same playouts per second. The last good
-//!   reply with forgetting ([`MctsConfig::lgrf`], [`super::playout_lgr`], Baier and Drake
-//!   2010: each simulation's winner's moves stored as the replies to the moves before them,
-//!   the loser's forgotten, the playouts answering with them) is there and off: 19x19 at
-//!   1,000 playouts, 2 opening stones, SPRT [0, 40]: LGRF-2 before the capture and escape
-//!   answers (as in the paper) 25-39 after 64 games, -77.2 Elo (95%: -171.8 .. +7.1); after
-//!   them 12-27 after 39, -140.9 (-284.4 .. -33.1); LGRF-1 after them 71-73 after 144,
-//!   -4.8 (-62.2 .. +52.3), stopped. They also cost simulations per second (`sente bench go`).
+//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on
+//!   the path and every sibling whose move the same colour played first later in the
+//!   simulation (AMAF) is updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
 //!   and the clock are polled every 8 simulations. In play mode (saved time carries over) the
-//!   soft deadline ends the search when the most visited move leads the next by 2:1
-//!   ([`MctsConfig::clear_ratio`]), otherwise
-//!   the search runs to the hard deadline. In turn mode (the move's time is lost if unused) the
-//!   search runs to the hard deadline unless the leader's lead in visits exceeds the
-//!   simulations still to come at the current rate, or only one move is allowed.
-//! - **Hand priors** also favour the answers to the last move: points within distance 2
-//!   ([`MctsConfig::near_prior`]) and neighbours that complete a 3x3 shape pattern
-//!   ([`MctsConfig::pattern_prior`]). They read ladders ([`crate::eval::go_ladder`],
-//!   [`MctsConfig::ladders`]), which light playouts cannot: the scorer rewards every run out of
-//!   atari, so a run into a ladder that works gets a self-atari's prior instead, and an atari
-//!   that a ladder turns into a capture gets [`MctsConfig::ladder_prior`]. Node-limited, 2,000
-//!   playouts a move, 200 9x9 games each: reading with a bonus of 0.1 beat not reading 114-86
-//!   (+49 Elo), a bonus of 0.25 beat 0.1 115-85 (+52), and 0.4 against 0.25 was even (98-102).
-//! - **Criticality** ([`MctsConfig::crit_bonus`], [`super::mcts_crit`], Coulom 2009): the
-//!   selection adds a bonus for points whose owner at the end of the search's simulations goes
-//!   with the winner (a fight's key points), read from the root's statistics at every depth.
-//!   Against the same search without it, SPRT [0, 40], bonus 0.3: 9x9 at 2,000 playouts H1
-//!   after 290 games (166-124, +50.7 Elo, 95%: +10.8 .. +92.0); 13x13 at 1,000 playouts, 2
-//!   opening stones, H1 after 392 games (220-172, +42.8, 95%: +8.4 .. +78.0); 19x19 at 1,000
-//!   playouts, 2 opening stones, H1 after 143 games (88-55, +81.6, 95%: +24.8 .. +143.2). It
-//!   costs about 3% of the simulations per CPU second (`sente bench go`, 9x9 and 19x19).
+//!   soft deadline ends the search when the most visited move leads the next by
+//!   [`MctsConfig::clear_ratio`] to 1, otherwise the search runs to the hard deadline. In turn
+//!   mode (the move's time is lost if unused) the search runs to the hard deadline unless the
+//!   leader's lead in visits exceeds the simulations still to come at the current rate, or
+//!   only one move is allowed.
 //! - **Reuse**: when the new position descends from the last root by moves found in the tree,
 //!   that subtree becomes the new root (copied into a fresh arena).
 //! - **Memory**: past [`MctsConfig::max_nodes`] the tree stops growing; simulations go on.
 //! - **Ownership** (on request, [`Reporting::ownership`], for `kata-analyze ... ownership
 //!   true`): every simulation's final board adds each point's owner to a running sum, and
 //!   reports carry the mean over this search's simulations (reused visits have no board to
-//!   count). The playouts then run to the end, past the mercy rule, as every ownership playout
-//!   does ([`Ending::ToTheEnd`]): a playout cut short leaves the
-//!   disputed points owned by nobody. That costs time (longer playouts and the count), so it is
-//!   chosen once per simulation and a search without it runs exactly as before.
-//!
-//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree ([`super::mcts_tree`]: atomic
-//!   statistics, expansions claimed by one thread, no lock). Each thread has its own board,
-//!   path, AMAF marks and random generator (seeded from the search's seed and its number; the
-//!   first thread's is the one-thread seed). A node's visit is counted on the way down, its
-//!   result on the way back: in between, the visit weighs as a loss (virtual loss), so the
-//!   other threads' selections spread to other moves. Alone, nothing reads a visit before its
-//!   result, so one thread searches exactly as a plain sequential search. The first thread
-//!   runs on the caller's and makes every decision (clock, clear choice, reports); the others
-//!   simulate until it is done, the budget is spent or the stop flag is raised. Each thread
-//!   claims a simulation before it starts one, so a playout budget is exact; a report's
-//!   ownership is the first thread's (the final one merges all).
+//!   count). The playouts then run to the end, past the mercy rule ([`Ending::ToTheEnd`]): a
+//!   playout cut short leaves the disputed points owned by nobody. That costs time, so it is
+//!   chosen once per search and a search without it runs exactly as before.
+//! - **Threads** ([`Mcts::set_threads`]): all grow the one tree (atomic statistics, expansions
+//!   claimed by one thread, no lock). Each thread has its own board, path, AMAF marks and
+//!   random generator (seeded from the search's seed and its number; the first thread's is the
+//!   one-thread seed). A node's visit is counted on the way down, its result on the way back:
+//!   in between, the visit weighs as a loss (virtual loss), so the other threads' selections
+//!   spread to other moves. Alone, nothing reads a visit before its result, so one thread
+//!   searches exactly as a plain sequential search. The first thread runs on the caller's and
+//!   makes every decision (clock, clear choice, reports); the others simulate until it is
+//!   done, the budget is spent or the stop flag is raised. Each thread claims a simulation
+//!   before it starts one, so a playout budget is exact; a report's ownership is the first
+//!   thread's (the final one merges all).
 //!
 //! Deterministic for a given seed, command history and playout budget, on one thread (with
 //! more, which thread reads what depends on their timing).
@@ -112,7 +76,7 @@ use crate::eval::go_features::features;
 use crate::eval::go_gammas;
 use crate::eval::go_ladder::LadderReader;
 use crate::eval::go_priors::PriorReader;
-use crate::rules::go::board::{GoBoard, BLACK, WHITE};
+use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -126,11 +90,8 @@ use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout_with, Ending, Light, PlayoutTrace, Rng,
-    MOVES_PER_POINT,
+    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
 };
-use crate::search::playout_gamma::GammaPolicy;
-use crate::search::playout_lgr::{Replies, WithReplies};
 
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
@@ -229,11 +190,6 @@ struct Worker {
     owners: Option<Vec<i64>>,
     /// Simulations this thread ran in this search.
     sims: u64,
-    /// The simulation's moves in turn, tree and playout (0 for a pass), when the playouts
-    /// use the last good replies.
-    moves: Vec<u16>,
-    /// This thread's last good replies (kept from one search to the next, as the game goes on).
-    replies: Replies,
 }
 
 /// What every thread of one search reads.
@@ -247,10 +203,6 @@ struct Ctx<'a> {
     color: Color,
     komi: f32,
     ending: Ending,
-    /// The gamma playout policy, when [`MctsConfig::gamma_playouts`] (else the light one).
-    gamma_policy: Option<GammaPolicy>,
-    /// The light playout policy, used when there is no gamma policy.
-    light: Light,
     /// Several threads: visits are counted with a locked add.
     shared: bool,
     /// The search's criticality, when [`MctsConfig::crit_bonus`] asks for it.
@@ -345,12 +297,7 @@ impl Mcts {
         let root_board = self.root_board.take().expect("prepared root");
         let crit = (self.cfg.crit_bonus > 0.0).then(|| Criticality::new(root_board.array_len()));
         for (i, w) in self.workers.iter_mut().enumerate() {
-            w.start(
-                thread_seed(seed, i),
-                &root_board,
-                reporting.ownership,
-                self.cfg.lgrf,
-            );
+            w.start(thread_seed(seed, i), &root_board, reporting.ownership);
         }
         let ctx = Ctx {
             arena: &self.arena,
@@ -373,11 +320,6 @@ impl Mcts {
             } else {
                 Ending::Mercy
             },
-            gamma_policy: self
-                .cfg
-                .gamma_playouts
-                .then(|| GammaPolicy::with_rest(self.cfg.gamma_rest)),
-            light: self.cfg.light_policy(),
             shared: self.workers.len() > 1,
             crit: crit.as_ref(),
         };
@@ -547,13 +489,11 @@ impl Worker {
             ladders: LadderReader::new(),
             owners: None,
             sims: 0,
-            moves: Vec::new(),
-            replies: Replies::default(),
         }
     }
 
     /// Readies the thread for a search from `root_board`.
-    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool, lgrf: u8) {
+    fn start(&mut self, seed: u64, root_board: &GoBoard, ownership: bool) {
         self.rng = Rng::new(seed);
         self.sims = 0;
         let len = root_board.array_len();
@@ -564,12 +504,6 @@ impl Worker {
             self.scratch = Some(root_board.clone());
         }
         self.owners = ownership.then(|| vec![0i64; len]);
-        if lgrf > 0 {
-            self.replies.fit(len, lgrf > 1);
-            // Tree moves and a playout's (at most MOVES_PER_POINT a point): no growth in the
-            // search but for an unusually deep tree.
-            self.moves.reserve(len * (MOVES_PER_POINT + 1));
-        }
     }
 
     /// The first thread's loop: it makes every decision (the clock, the clear choice, the
@@ -657,8 +591,6 @@ impl Worker {
         let scratch = self.scratch.as_mut().expect("started");
         scratch.copy_from(ctx.root_board);
         self.first_mover.fill(0);
-        let lgrf = cfg.lgrf;
-        self.moves.clear();
         self.path.clear();
         self.path.push(ROOT);
         let mut node = ROOT;
@@ -708,9 +640,6 @@ impl Worker {
             };
             arena.get(node).add_visit(ctx.shared);
             let mv = arena.get(child).mv();
-            if lgrf > 0 {
-                self.moves.push(if mv == PASS { 0 } else { mv });
-            }
             if mv == PASS {
                 scratch.pass();
                 passes += 1;
@@ -734,49 +663,12 @@ impl Worker {
         } else {
             let mut trace = PlayoutTrace {
                 first_mover: &mut self.first_mover,
-                moves: (lgrf > 0).then_some(&mut self.moves),
             };
             let trace = Some(&mut trace);
             let rng = &mut self.rng;
             let (komi, ending) = (ctx.komi, ctx.ending);
-            let replies = &self.replies;
-            let (two, tactics_first) = (lgrf > 1, cfg.lgrf_tactics_first);
-            match (ctx.gamma_policy, lgrf > 0) {
-                (Some(policy), false) => {
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
-                (None, false) => {
-                    playout_with(&ctx.light, scratch, to_move, komi, rng, trace, ending)
-                }
-                (Some(inner), true) => {
-                    let policy = WithReplies {
-                        inner,
-                        replies,
-                        two,
-                        tactics_first,
-                    };
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
-                (None, true) => {
-                    let policy = WithReplies {
-                        inner: ctx.light,
-                        replies,
-                        two,
-                        tactics_first,
-                    };
-                    playout_with(&policy, scratch, to_move, komi, rng, trace, ending)
-                }
-            }
+            playout(scratch, to_move, komi, rng, trace, ending)
         };
-        if lgrf > 0 {
-            let winner = (margin != 0.0).then_some(if margin > 0.0 { BLACK } else { WHITE });
-            let before = [
-                ctx.root_board.move_before_last().map_or(0, |p| p.0),
-                ctx.root_board.last_move().map_or(0, |(p, _)| p.0),
-            ];
-            self.replies
-                .learn(before, &self.moves, ctx.color as u8, winner);
-        }
         backup(arena, &self.path, &self.first_mover, margin);
         if let Some(crit) = ctx.crit {
             crit.record(scratch, margin);
@@ -1137,39 +1029,6 @@ mod tests {
         assert_eq!(a.playouts, 2000);
         let total: u64 = a.moves.iter().map(|m| m.visits).sum();
         assert_eq!(total, 2000);
-    }
-
-    #[test]
-    fn last_good_replies_are_learned_from_the_simulations_and_change_the_search() {
-        let mut g = GoGame::new(9, 9, GoRules::default()).unwrap();
-        g.play(mv(&g, "E5"), Color::Black).unwrap();
-        let plain = run(&mut Mcts::new(3), &g, Color::White, 2000);
-        for (lgrf, tactics_first) in [(1, false), (2, false), (1, true), (2, true)] {
-            let cfg = MctsConfig {
-                lgrf,
-                lgrf_tactics_first: tactics_first,
-                ..MctsConfig::default()
-            };
-            let mut m = Mcts::with_config(cfg, 3);
-            let r = run(&mut m, &g, Color::White, 2000);
-            assert_eq!(r.playouts, 2000);
-            assert_ne!(r.moves, plain.moves, "lgrf {lgrf} changed nothing");
-            let best = r.best.expect("a move");
-            assert!(g.clone().play(best, Color::White).is_ok(), "{best:?}");
-            // The tables hold replies, every one an empty point of the root position or one
-            // played later in some simulation (never a wall or a pass).
-            let replies = &m.workers[0].replies;
-            let b = g.board();
-            let stored: Vec<usize> = (0..b.array_len())
-                .flat_map(|last| [replies.reply1(BLACK, last), replies.reply1(WHITE, last)])
-                .filter(|&r| r != 0)
-                .collect();
-            assert!(stored.len() > 10, "lgrf {lgrf}: {} replies", stored.len());
-            assert!(stored.iter().all(|&p| b.on_board(Point(p as u16))));
-            // The same seed and budget replay the search exactly.
-            let again = run(&mut Mcts::with_config(cfg, 3), &g, Color::White, 2000);
-            assert_eq!(again.moves, r.moves);
-        }
     }
 
     #[test]

@@ -1,11 +1,9 @@
-//! The Go tree search's tunable settings ([`MctsConfig`]: exploration, RAVE, priors, ladder
-//! reading, the playout policy, the node cap, progressive widening, the soft stop and dynamic
-//! komi), set by name for tuning matches ([`MctsConfig::with_overrides`], the `SENTE_MCTS`
-//! variable), and the widening and dynamic komi schedules they define.
+//! The Go tree search's tunable settings ([`MctsConfig`]), set by name for tuning matches
+//! ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the progressive widening
+//! and dynamic komi schedules they define.
 
 use crate::eval::go_priors::PriorWeights;
 use crate::rules::Color;
-use crate::search::playout::Light;
 
 /// Tunable constants of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,98 +16,45 @@ pub struct MctsConfig {
     pub rave_equiv: f32,
     /// UCT exploration constant.
     pub explore: f32,
-    /// Added to the prior winrate of a move that answers the last move with a 3x3 shape
-    /// pattern (one of its eight neighbours, [`crate::eval::go_patterns`]).
+    /// Hand prior: added to the winrate of a 3x3 pattern's answer next to the last move.
     pub pattern_prior: f32,
-    /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
+    /// Hand prior: added to the winrate of a move within Manhattan distance 2 of the last move.
     pub near_prior: f32,
-    /// Whether expansions read ladders ([`crate::eval::go_ladder`]): running from atari into
-    /// a ladder gets a self-atari's prior, and an atari that catches in a ladder gets
-    /// [`MctsConfig::ladder_prior`].
+    /// Whether expansions read ladders ([`crate::eval::go_ladder`]; a run into one is a bad move).
     pub ladders: bool,
-    /// Added to the prior winrate of an atari that a ladder turns into a capture.
+    /// Hand prior: added to the winrate of an atari that a ladder turns into a capture.
     pub ladder_prior: f32,
-    /// The prior winrate of a self-atari that captures nothing (or a run into a ladder).
+    /// The prior winrate of a bad move (a self-atari capturing nothing, a run into a ladder).
     pub bad_prior: f32,
-    /// The prior winrate of a good move far below the best ...
+    /// Hand prior: the winrate of a good move far below the best ([`PriorWeights::prior_of`]) ...
     pub prior_floor: f32,
-    /// ... plus at most this for the best (see [`PriorWeights::prior_of`]) ...
+    /// ... plus at most this for the best ...
     pub prior_span: f32,
-    /// ... and, bonuses included, at most this.
+    /// ... and, bonuses included, at most this (also the learned priors' winrate for the best).
     pub prior_cap: f32,
-    /// Weight (0 to 1) of the learned priors ([`crate::eval::go_gammas`], fitted to GNU Go's
-    /// moves) against the hand priors, in both the prior winrate and the probability that
-    /// orders progressive widening; 0 keeps the hand priors alone. 1 by default: it beat the
-    /// hand priors on 19x19 and 13x13 (see [`super::mcts`]).
+    /// Weight (0 to 1) of the learned gammas ([`crate::eval::go_gammas`]) against the hand priors.
     pub gamma_priors: f32,
-    /// Whether the playouts draw their moves by the learned gammas
-    /// ([`crate::search::playout_gamma`]) rather than the light policy. Off by default: it
-    /// lost at equal playouts and costs several times the CPU (see [`super::mcts`]).
-    pub gamma_playouts: bool,
-    /// The gamma playouts' weight of the rest of the board, as a factor on its gammas' own
-    /// ([`crate::search::playout_gamma::GammaPolicy::with_rest`]).
-    pub gamma_rest: f32,
-    /// Whether the light playouts answer a stone next to a small eye space of its colour at the
-    /// space's vital point ([`crate::search::playout::Light::nakade`]). Off by default: 9x9 at
-    /// 2,000 playouts a move, SPRT [0, 40], H0 after 212 games (99-113, -23.0 Elo, 95%: -70.6
-    /// .. +23.8), and the raw playouts ran about a quarter slower per CPU second.
-    pub nakade: bool,
-    /// Whether the light playouts run from or chase into atari a group with two liberties next
-    /// to the last stone ([`crate::search::playout::Light::two_libs`]). Off by default: 9x9 at
-    /// 2,000 playouts a move, 167-167 after 334 games of an SPRT [0, 40] (stopped undecided:
-    /// nothing gained at equal playouts), and the raw playouts ran at about half the speed.
-    pub two_libs: bool,
-    /// Tries of the light playouts' fill-board stage before the random one
-    /// ([`crate::search::playout::Light::fill_board`]: the first of that many random points
-    /// whose eight neighbours are all empty is played; 0 turns it off). Off by default: it won
-    /// nothing on 19x19 at 1,000 playouts a move (see [`super::mcts`]).
-    pub fill_board: u8,
-    /// Last good reply with forgetting in the playouts ([`crate::search::playout_lgr`],
-    /// Baier and Drake 2010): 0 off, 1 the reply to the last move (LGRF-1), 2 the reply to
-    /// the last two moves first, then to the last one (LGRF-2). Off by default: no variant won
-    /// on 19x19 at 1,000 playouts a move (see [`super::mcts`]).
-    pub lgrf: u8,
-    /// Whether the playouts' capture and atari escape next to the last stone come before the
-    /// last good reply (else the reply comes first, as in the paper).
-    pub lgrf_tactics_first: bool,
     /// Nodes the tree may hold.
     pub max_nodes: usize,
-    /// Progressive widening applies to nodes with more children than this (0 turns it off):
-    /// their children are ranked by prior and only the first
-    /// `widen_start + log(1 + visits / widen_visits) / log(widen_growth)` are searched (past
-    /// the opening only with [`MctsConfig::widen_late`]).
+    /// Progressive widening applies to nodes with more children than this (0 turns it off).
     pub widen_over: u16,
-    /// Whether progressive widening goes on past the opening. On by default: with the learned
-    /// priors' order ([`MctsConfig::gamma_priors`]) it beat widening in the opening alone on
-    /// 19x19 and 13x13 (see [`super::mcts`]). Off, the root's phase decides, as it did with the
-    /// hand priors (set it off with `gamma_priors` 0 for their old behaviour).
+    /// Whether progressive widening goes on past the opening (else the root's phase decides).
     pub widen_late: bool,
-    /// Children searched from the first visit of a widened node.
+    /// Children searched from the first visit of a widened node ...
     pub widen_start: f32,
-    /// Visits of a widened node after which one more child is searched ...
+    /// ... one more after this many visits ...
     pub widen_visits: f32,
     /// ... and the factor by which that number grows for each further child.
     pub widen_growth: f32,
-    /// Under a clock that carries saved time over ([`super::mcts::Mode::Play`]), the search
-    /// ends past the soft deadline once the most visited move has this many times the visits
-    /// of the next.
+    /// Past the soft deadline ([`super::mcts::Mode::Play`]), stop at this ratio of the top visits.
     pub clear_ratio: u32,
-    /// Dynamic komi in handicap games (Pachi's linear schedule, Baudis 2011): the searching
-    /// side counts playouts against komi raised by this many points per handicap stone, so
-    /// that black does not coast on a lead it will lose by slack moves and white does not play
-    /// desperately from a lost-looking start; 0 turns it off. The extra komi falls linearly to
-    /// nothing by [`MctsConfig::dyn_komi_end`].
+    /// Dynamic komi in handicap games (Pachi's linear schedule): points per handicap stone, 0 off.
     pub dyn_komi_stone: f32,
-    /// The move, as a fraction of the board's points, by which dynamic komi is gone (0.5: move
-    /// 180 on 19x19, 40 on 9x9, when the player may start to resign).
+    /// The move, as a fraction of the board's points, by which dynamic komi is gone.
     pub dyn_komi_end: f32,
     /// Whom dynamic komi plays for: 1 black (taking the handicap), 2 white (giving it), 3 both.
-    /// Black only by default, as Pachi: for white it lost (9x9, two stones, komi 0.5, 8,000
-    /// playouts giving the stones to 1,000: 9 wins in 40 against 20 in 40 without).
     pub dyn_komi_sides: u8,
-    /// Criticality ([`super::mcts_crit`], Coulom 2009): the selection adds this times a point's
-    /// criticality over the search's simulations (clamped at 0) to a child's value; 0 turns it
-    /// off. 0.3 by default: it won on 9x9, 13x13 and 19x19 at equal playouts (see [`super::mcts`]).
+    /// Weight of a point's criticality in the selection ([`super::mcts_crit`]), 0 off.
     pub crit_bonus: f32,
     /// Simulations of the search before criticality is read (fewer give noise).
     pub crit_min_sims: u32,
@@ -133,13 +78,6 @@ impl Default for MctsConfig {
             prior_span: w.span_q,
             prior_cap: w.cap_q,
             gamma_priors: 1.0,
-            gamma_playouts: false,
-            gamma_rest: 1.0,
-            nakade: false,
-            two_libs: false,
-            fill_board: 0,
-            lgrf: 0,
-            lgrf_tactics_first: false,
             max_nodes: 2_000_000,
             widen_over: 100,
             widen_late: true,
@@ -157,15 +95,6 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// The light playout policy these settings ask for (its optional stages).
-    pub fn light_policy(&self) -> Light {
-        Light {
-            nakade: self.nakade,
-            two_libs: self.two_libs,
-            fill_board: self.fill_board,
-        }
-    }
-
     /// The priors' numbers as the evaluation takes them.
     pub(super) fn prior_weights(&self) -> PriorWeights {
         PriorWeights {
@@ -205,13 +134,6 @@ impl MctsConfig {
                 "prior_span" => self.prior_span = num as f32,
                 "prior_cap" => self.prior_cap = num as f32,
                 "gamma_priors" => self.gamma_priors = num as f32,
-                "gamma_playouts" => self.gamma_playouts = num != 0.0,
-                "gamma_rest" => self.gamma_rest = num as f32,
-                "nakade" => self.nakade = num != 0.0,
-                "two_libs" => self.two_libs = num != 0.0,
-                "fill_board" => self.fill_board = num.clamp(0.0, 255.0) as u8,
-                "lgrf" => self.lgrf = num.clamp(0.0, 2.0) as u8,
-                "lgrf_tactics_first" => self.lgrf_tactics_first = num != 0.0,
                 "max_nodes" => self.max_nodes = num as usize,
                 "widen_over" => self.widen_over = num as u16,
                 "widen_late" => self.widen_late = num != 0.0,
@@ -248,13 +170,6 @@ impl MctsConfig {
             format!("prior_span={}", c.prior_span),
             format!("prior_cap={}", c.prior_cap),
             format!("gamma_priors={}", c.gamma_priors),
-            format!("gamma_playouts={}", u8::from(c.gamma_playouts)),
-            format!("gamma_rest={}", c.gamma_rest),
-            format!("nakade={}", u8::from(c.nakade)),
-            format!("two_libs={}", u8::from(c.two_libs)),
-            format!("fill_board={}", c.fill_board),
-            format!("lgrf={}", c.lgrf),
-            format!("lgrf_tactics_first={}", u8::from(c.lgrf_tactics_first)),
             format!("max_nodes={}", c.max_nodes),
             format!("widen_over={}", c.widen_over),
             format!("widen_late={}", u8::from(c.widen_late)),
@@ -278,7 +193,8 @@ pub(super) fn widens(cfg: &MctsConfig, n_children: usize) -> bool {
 }
 
 /// How many of a node's `n_children` children (ranked by prior when widening applies) the
-/// selection looks at after `visits` visits.
+/// selection looks at after `visits` visits: `widen_start + log(1 + visits / widen_visits) /
+/// log(widen_growth)`, at least one, at most all.
 pub(super) fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
     if !widens(cfg, n_children as usize) {
         return n_children;
@@ -296,7 +212,9 @@ pub(super) fn widened(cfg: &MctsConfig, n_children: u16, visits: u32) -> u16 {
 /// stones after `moves` moves on a board of `points` points ([`MctsConfig::dyn_komi_stone`]):
 /// the same sign for both sides (white, who gave the stones, is owed them back), nothing
 /// without a handicap of two stones or more, past the schedule's end or for a side the
-/// setting leaves out.
+/// setting leaves out. Black, counting against the raised komi, does not coast on a lead it
+/// would lose by slack moves; the extra komi falls linearly to nothing by
+/// [`MctsConfig::dyn_komi_end`].
 pub fn dynamic_komi(
     cfg: &MctsConfig,
     handicap: usize,
@@ -367,6 +285,21 @@ mod tests {
         assert_ne!(tuned, d);
         assert_eq!(d.with_overrides(&tuned.settings_text()), Ok(tuned));
         assert!(tuned.settings_text().contains("explore=0.25"));
+    }
+
+    #[test]
+    fn the_names_of_deleted_settings_are_refused() {
+        let d = MctsConfig::default();
+        for name in [
+            "gamma_playouts",
+            "gamma_rest",
+            "lgrf",
+            "lgrf_tactics_first",
+            "nakade",
+        ] {
+            let err = d.with_overrides(&format!("{name}=1")).unwrap_err();
+            assert!(err.contains("no such setting"), "{name}: {err}");
+        }
     }
 
     #[test]

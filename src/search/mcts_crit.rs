@@ -1,4 +1,4 @@
-//! Criticality (Coulom 2009), the Go tree search's optional bonus for the points whose owner
+//! Criticality (Coulom 2009), the Go tree search's bonus for the points whose owner
 //! decides the game ([`MctsConfig::crit_bonus`]).
 //!
 //! A point is critical when owning it goes with winning: over the search's simulations, the

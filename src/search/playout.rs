@@ -6,26 +6,12 @@
 //!    in atari is taken;
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
-//!
-//!    Two optional stages come next ([`Light`]'s flags, off by default: they won nothing at
-//!    equal playouts and cost speed, see [`super::mcts_config::MctsConfig::nakade`]): the vital
-//!    point of a small eye space next to the last stone ([`super::playout_nakade`]) and
-//!    two-liberty tactics around it ([`super::playout_two_libs`]);
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
 //!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
-//! 4. optionally (`fill_board` tries, [`Light::fill_board`], off by default) **fill the
-//!    board** (MoGo's rule, Chatriot et al. 2008; Pachi's `fillboardtries`): a few points drawn
-//!    at random, the first whose eight neighbours are all empty played. On a large board the
-//!    random stage otherwise spends the opening of every playout on scattered stones next to
-//!    others, so the playouts never see the empty corners and sides taken first as real games
-//!    take them; a point with an empty 3x3 is always legal, never an eye, never a self-atari;
-//! 5. otherwise a **random** empty point, scanned from a random start, that is legal, does not
+//! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
 //!    (single-stone throw-ins stay allowed, for ko and nakade). No such point: pass.
-//!
-//! [`super::playout_gamma`] is a heavier policy ([`Policy`]) drawing moves by the learned
-//! gammas; [`playout_with`] plays out with any policy.
 //!
 //! The eye, liberty-count and pattern tests read the board's incremental 3x3 neighbourhood
 //! codes ([`crate::rules::go::nbr3`]), so most of them are one table lookup.
@@ -43,8 +29,6 @@ use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
-use crate::search::playout_nakade::nakade_move;
-use crate::search::playout_two_libs::two_liberty_move;
 
 /// A small, fast generator (wyrand) for playouts; seeded, so runs replay exactly.
 #[derive(Clone, Debug)]
@@ -78,24 +62,18 @@ impl Rng {
 pub const MOVES_PER_POINT: usize = 3;
 
 /// A playout ends early (mercy rule) when one colour has more stones than the other by more
-/// than this: a sixth of the points plus five, at least 18. Measured with this policy by
-/// playing on past the trigger (`the_mercy_rule_almost_never_changes_the_winner`): the lead's
-/// side goes on to lose in about 0.04% of 9x9 playouts (18), 0.02% on 13x13 (33) and under
-/// 0.03% on 19x19 (65), while about 50%, 40% and 30% of the playouts end early. A third of
-/// the points, the rule before, ended a third of the 9x9 playouts early.
+/// than this: a sixth of the points plus five, at least 18. Played on past that lead, the
+/// leading side goes on to lose in well under 0.1% of the playouts on every board size
+/// (`the_mercy_rule_almost_never_changes_the_winner`), while a third to a half of them end early.
 pub fn mercy_lead(points: usize) -> i32 {
     (points / 6 + 5).max(18) as i32
 }
 
-/// What [`playout`] writes besides the score: the first colour to play each point (AMAF) and,
-/// when asked, every move in turn.
+/// What [`playout`] writes besides the score: the first colour to play each point (AMAF).
 pub struct PlayoutTrace<'a> {
     /// Indexed by point: 0 = not played in this playout, else the colour (1 black, 2 white)
     /// that played it first. The caller clears it.
     pub first_mover: &'a mut [u8],
-    /// The moves in turn (0 for a pass) are appended here when it is given (the last good
-    /// replies learn from them, [`super::playout_lgr`]).
-    pub moves: Option<&'a mut Vec<u16>>,
 }
 
 /// How a playout may end besides two passes and the move limit.
@@ -106,38 +84,6 @@ pub enum Ending {
     /// Only by passes or the move limit: a playout cut short leaves points in dispute that
     /// belong to nobody, which the margin's sign survives but an ownership map does not.
     ToTheEnd,
-}
-
-/// A playout policy: the move of `c` on `board`, or `None` to pass. Whatever it plays must be
-/// legal and, for playouts to end, it may pass only when the light policy's random stage
-/// finds nothing ([`random_move`]).
-pub trait Policy {
-    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize>;
-}
-
-/// The light policy of the module doc. Two stages may be added after capture and escape: with
-/// `nakade`, the vital point of a small eye space next to the last stone
-/// ([`super::playout_nakade`]); with `two_libs`, running from or chasing into atari a group
-/// with two liberties next to it ([`super::playout_two_libs`]). Before the random stage,
-/// `fill_board` tries of the fill-board rule (0: none; see the module notes).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Light {
-    pub nakade: bool,
-    pub two_libs: bool,
-    pub fill_board: u8,
-}
-
-impl Policy for Light {
-    #[inline(always)]
-    fn choose(&self, board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-        let fill = self.fill_board;
-        match (self.nakade, self.two_libs) {
-            (false, false) => choose_stages::<false, false>(board, c, fill, rng),
-            (true, false) => choose_stages::<true, false>(board, c, fill, rng),
-            (false, true) => choose_stages::<false, true>(board, c, fill, rng),
-            (true, true) => choose_stages::<true, true>(board, c, fill, rng),
-        }
-    }
 }
 
 /// Plays `board` out with `to_move` first, until it ends as `ending` allows; returns black's
@@ -151,33 +97,18 @@ pub fn playout(
     trace: Option<&mut PlayoutTrace<'_>>,
     ending: Ending,
 ) -> f32 {
-    playout_with(&Light::default(), board, to_move, komi, rng, trace, ending)
-}
-
-/// [`playout`] with the moves chosen by `policy`.
-#[inline]
-pub fn playout_with<P: Policy>(
-    policy: &P,
-    board: &mut GoBoard,
-    to_move: Color,
-    komi: f32,
-    rng: &mut Rng,
-    trace: Option<&mut PlayoutTrace<'_>>,
-    ending: Ending,
-) -> f32 {
     let mercy = match ending {
         Ending::Mercy => mercy_lead(board.width() * board.height()),
         Ending::ToTheEnd => i32::MAX,
     };
-    play_out(policy, board, to_move, komi, rng, trace, mercy)
+    play_out(board, to_move, komi, rng, trace, mercy)
 }
 
 /// The playout loop; it stops early when the stone lead exceeds `mercy`. Kept out of line so
-/// that one copy per policy serves every caller: inlined into two, the policy stages were no
-/// longer inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
+/// that one copy serves every caller: inlined into two, the policy's stages were no longer
+/// inlined into it, and the 9x9 playouts ran 4% slower (`sente bench go`).
 #[inline(never)]
-fn play_out<P: Policy>(
-    policy: &P,
+fn play_out(
     board: &mut GoBoard,
     mut to_move: Color,
     komi: f32,
@@ -195,15 +126,12 @@ fn play_out<P: Policy>(
             // winner: the margin is counted now, with the lead in stones as black's area.
             break;
         }
-        let played = step_with(policy, board, to_move, rng);
+        let played = step(board, to_move, rng);
         if let Some(t) = trace.as_deref_mut() {
             if let Some(p) = played {
                 if t.first_mover[p] == 0 {
                     t.first_mover[p] = to_move as u8;
                 }
-            }
-            if let Some(moves) = t.moves.as_deref_mut() {
-                moves.push(played.map_or(0, |p| p as u16));
             }
         }
         match played {
@@ -216,16 +144,10 @@ fn play_out<P: Policy>(
     area_margin(board) as f32 - komi
 }
 
-/// One playout move: the light policy's choice for `c` played (returned), or a pass (`None`).
+/// One playout move: the policy's choice for `c` played (returned), or a pass (`None`).
 #[inline(always)]
 pub fn step(board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    step_with(&Light::default(), board, c, rng)
-}
-
-/// One playout move of `policy`.
-#[inline(always)]
-fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    match policy.choose(board, c, rng) {
+    match choose(board, c, rng) {
         Some(p) => {
             board.play_unhashed(p, c as u8);
             Some(p)
@@ -237,68 +159,25 @@ fn step_with<P: Policy>(policy: &P, board: &mut GoBoard, c: Color, rng: &mut Rng
     }
 }
 
-/// The default light policy's move for `c`, or `None` to pass.
-#[inline]
-pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
-    Light::default().choose(board, c, rng)
-}
-
-/// The light policy's move for `c`, with or without the optional stages.
+/// The policy's move for `c` (the stages of the module doc), or `None` to pass.
 #[inline(always)]
-fn choose_stages<const NAKADE: bool, const TWO_LIBS: bool>(
-    board: &GoBoard,
-    c: Color,
-    fill_tries: u8,
-    rng: &mut Rng,
-) -> Option<usize> {
+pub fn choose(board: &GoBoard, c: Color, rng: &mut Rng) -> Option<usize> {
     let me = c as u8;
     if let Some((last, _)) = board.last_move() {
         let last = last.idx();
         if let Some(p) = respond_to_last(board, last, me) {
             return Some(p);
         }
-        if NAKADE {
-            if let Some(p) = nakade_move(board, last, me) {
-                return Some(p);
-            }
-        }
-        if TWO_LIBS {
-            if let Some(p) = two_liberty_move(board, last, me, rng) {
-                return Some(p);
-            }
-        }
         if let Some(p) = pattern_move(board, last, me, rng) {
-            return Some(p);
-        }
-    }
-    if fill_tries > 0 {
-        if let Some(p) = fill_board_move(board, fill_tries, rng) {
             return Some(p);
         }
     }
     random_move(board, me, rng)
 }
 
-/// The fill-board rule: up to `tries` empty points drawn at random (at most one per eight
-/// empty points, as Pachi bounds it, so a nearly full board wastes no draws), the first whose
-/// eight neighbours are all empty (its 3x3 code is 0: no stone, no wall). Such a point has four
-/// liberties, so it is legal for either colour and neither an eye nor a self-atari.
-#[inline]
-pub(crate) fn fill_board_move(board: &GoBoard, tries: u8, rng: &mut Rng) -> Option<usize> {
-    let empties = board.empty_points();
-    let tries = usize::from(tries).min(empties.len() / 8);
-    for _ in 0..tries {
-        let p = empties[rng.below(empties.len())] as usize;
-        if board.nbr3(p) == 0 {
-            return Some(p);
-        }
-    }
-    None
-}
-
 /// A random acceptable empty point, scanned from a random start.
 #[inline]
-pub(crate) fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
+fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usize> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -320,7 +199,7 @@ pub(crate) fn random_move(board: &GoBoard, me: u8, rng: &mut Rng) -> Option<usiz
 
 /// Capture or atari escape around the last stone.
 #[inline]
-pub(crate) fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
+fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
     if board.cell(last) == EMPTY {
         return None;
     }
@@ -598,124 +477,6 @@ mod tests {
             }
         }
         assert!(mercy > 0, "no playout met the mercy rule");
-    }
-
-    #[test]
-    fn playouts_with_the_optional_stages_end_legally_and_the_stages_fire() {
-        let mut rng = Rng::new(9);
-        for light in [
-            Light {
-                nakade: true,
-                ..Light::default()
-            },
-            Light {
-                two_libs: true,
-                ..Light::default()
-            },
-            Light {
-                fill_board: 3,
-                ..Light::default()
-            },
-        ] {
-            for size in [9usize, 13] {
-                let start = GoBoard::new(size, size).unwrap();
-                let mut b = start.clone();
-                let mut differs = 0;
-                for _ in 0..30 {
-                    b.copy_from(&start);
-                    let margin = playout_with(
-                        &light,
-                        &mut b,
-                        Color::Black,
-                        0.0,
-                        &mut rng,
-                        None,
-                        Ending::ToTheEnd,
-                    );
-                    b.validate();
-                    assert_eq!(margin, area_margin(&b) as f32);
-                    let left = acceptable_moves_left(&b);
-                    assert!(
-                        left.contains(&0) && left.iter().all(|&n| n <= 1),
-                        "{left:?}"
-                    );
-                }
-                // The stage answers some positions differently from the plain policy: replay
-                // playouts and compare each move's choice under both with the same draws.
-                for _ in 0..30 {
-                    b.copy_from(&start);
-                    let mut c = Color::Black;
-                    for _ in 0..size * size * 2 {
-                        let mut r1 = rng.clone();
-                        let mut r2 = rng.clone();
-                        let with = light.choose(&b, c, &mut r1);
-                        differs += usize::from(with != Light::default().choose(&b, c, &mut r2));
-                        match with {
-                            Some(p) => {
-                                b.play_raw(p, c as u8);
-                            }
-                            None => b.pass(),
-                        }
-                        rng = r1;
-                        c = c.opponent();
-                    }
-                }
-                assert!(
-                    differs > 0,
-                    "{light:?} never changed a move on {size}x{size}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn fill_board_plays_only_points_with_an_empty_neighbourhood() {
-        let mut rng = Rng::new(4);
-        // The empty board: any point off the first line (a wall is not empty).
-        let b = GoBoard::new(19, 19).unwrap();
-        let mut misses = 0;
-        for _ in 0..200 {
-            // One try misses when it draws a first-line point (72 of 361).
-            let Some(p) = fill_board_move(&b, 1, &mut rng) else {
-                misses += 1;
-                continue;
-            };
-            let (x, y) = b.xy(Point(p as u16));
-            assert!((1..18).contains(&x) && (1..18).contains(&y), "{x},{y}");
-        }
-        assert!(
-            (10..80).contains(&misses),
-            "{misses} misses in 200 single tries"
-        );
-        assert_eq!(fill_board_move(&b, 0, &mut rng), None);
-        // A stone within one step of every point: nothing to fill, however many tries.
-        let mut b = GoBoard::new(9, 9).unwrap();
-        for x in (1..9).step_by(3) {
-            for y in (1..9).step_by(3) {
-                b.play_raw(b.point(x, y).unwrap().idx(), BLACK);
-            }
-        }
-        for _ in 0..50 {
-            assert_eq!(fill_board_move(&b, 255, &mut rng), None);
-        }
-        // One empty 3x3 left in the middle of stones: that centre, when drawn.
-        let mut b = GoBoard::new(9, 9).unwrap();
-        for p in b.points().collect::<Vec<_>>() {
-            let (x, y) = b.xy(p);
-            let far = x.abs_diff(4) > 1 || y.abs_diff(4) > 1;
-            if far && (x + y) % 2 == 0 {
-                b.play_raw(p.idx(), WHITE);
-            }
-        }
-        let centre = b.point(4, 4).unwrap().idx();
-        let mut found = 0;
-        for _ in 0..400 {
-            if let Some(p) = fill_board_move(&b, 255, &mut rng) {
-                assert_eq!(p, centre);
-                found += 1;
-            }
-        }
-        assert!(found > 0, "the centre was never drawn");
     }
 
     /// Plays past the point where the mercy rule would end a playout: the side that led by the

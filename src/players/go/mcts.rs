@@ -1,5 +1,6 @@
-//! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the seed's scorer as
-//! prior, light playouts, tree reuse) plus the player's decisions around it:
+//! `mcts`, the default Go level: [`crate::search::mcts`] (UCT + RAVE with the learned move
+//! gammas and a ladder reader as prior, light playouts, tree reuse) plus the player's decisions
+//! around it:
 //!
 //! - **Pass** when the opponent has just passed and we win the position, counted under the
 //!   game's rules (scoring, komi, handicap bonus), both with every stone on the board alive
@@ -460,7 +461,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn describe(&self) -> String {
         format!(
-            "mcts: UCT with RAVE, the heuristic level's move scores and a ladder reader as prior, light \
+            "mcts: UCT with RAVE, the learned move gammas and a ladder reader as prior, light \
              playouts, tree reuse; {}; resigns below {:.0}% (claims above {:.0}% when allowed) after \
              {} visits; search settings{}: {}",
             match self.search.threads() {

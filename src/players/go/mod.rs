@@ -175,8 +175,8 @@ pub fn decide_quietly<G: GoPlayer + ?Sized>(
 pub const GO_LEVELS: &[(&str, &str)] = &[
     (
         "mcts",
-        "Monte Carlo tree search (UCT with RAVE) guided by the heuristic level's move scores and \
-         a ladder reader, light playouts, tree reuse (default)",
+        "Monte Carlo tree search (UCT with RAVE) guided by learned move gammas and a ladder \
+         reader, light playouts, tree reuse (default)",
     ),
     (
         "heuristic",

@@ -225,8 +225,6 @@ pub struct GoBoard {
     /// The stone played before the last move (0: none, or a pass).
     prev: u16,
     last_color: u8,
-    /// Stones the last move captured (0 after a pass).
-    last_captured: u16,
     /// Whether suicide of more than zero stones is allowed (the Rules value decides).
     suicide: bool,
     keys: Keys,
@@ -266,7 +264,6 @@ impl GoBoard {
             stones: [0; 2],
             last: 0,
             prev: 0,
-            last_captured: 0,
             last_color: 0,
             suicide: false,
             keys: Keys(zobrist()),
@@ -333,7 +330,6 @@ impl GoBoard {
         self.stones = other.stones;
         self.last = other.last;
         self.prev = other.prev;
-        self.last_captured = other.last_captured;
         self.last_color = other.last_color;
         self.suicide = other.suicide;
         self.keys = other.keys;
@@ -490,12 +486,6 @@ impl GoBoard {
         }
     }
 
-    /// How many stones the last move captured (0 after a pass or at the start).
-    #[inline]
-    pub fn last_captured(&self) -> usize {
-        usize::from(self.last_captured)
-    }
-
     /// The point of the stone played before the last move (None when that was a pass or the
     /// board is fresh); the stone may have been captured since.
     pub fn move_before_last(&self) -> Option<Point> {
@@ -518,12 +508,6 @@ impl GoBoard {
     pub(crate) fn group_size(&self, h: usize) -> usize {
         at(&self.size, h) as usize
     }
-    /// The pseudo-liberties of the group with head `h`: (stone, empty neighbour) pairs, so at
-    /// least its liberties and at most four times as many.
-    #[inline]
-    pub(crate) fn pseudo_liberties(&self, h: usize) -> usize {
-        at(&self.libs, h).count() as usize
-    }
     /// Whether the group with head `h` has exactly one liberty.
     #[inline]
     pub(crate) fn in_atari(&self, h: usize) -> bool {
@@ -543,7 +527,6 @@ impl GoBoard {
         self.prev = self.last;
         self.last = 0;
         self.last_color = 0;
-        self.last_captured = 0;
     }
 
     /// Plays `c` on `p`, which must satisfy [`GoBoard::is_legal`] (the caller's promise; a
@@ -635,7 +618,6 @@ impl GoBoard {
         self.prev = self.last;
         self.last = p as u16;
         self.last_color = c;
-        self.last_captured = captured as u16;
         if at(&self.libs, h).count() == 0 {
             // Suicide (only reached when the rules allow it): the opponent takes the stones.
             let lost = self.remove_group::<HASH>(h);
