@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cpu_time::thread_cpu_time;
-use crate::eval::patterns::PatternBoard;
+use crate::eval::gomoku::patterns::PatternBoard;
 use crate::rules::mnk::{splitmix64, Board, Rule};
 use crate::rules::notation::{gomocup_name, parse_gomocup_name};
 use crate::search::ab::smp;
@@ -203,8 +203,8 @@ fn bench_position(
     let mut helpers = smp::Helpers::new(threads - 1, 0);
     let mut pb = PatternBoard::new(&board);
     // The default level's evaluation: the embedded learned tables where the rule has them.
-    pb.set_learned(crate::eval::learned::value_tables(bp.rule));
-    pb.set_policy(crate::eval::learned::policy_tables(bp.rule));
+    pb.set_learned(crate::eval::gomoku::learned::value_tables(bp.rule));
+    pb.set_policy(crate::eval::gomoku::learned::policy_tables(bp.rule));
     // One thread: that thread's CPU time; more: the process's, every thread included.
     let cpu_now = || {
         if threads > 1 {

@@ -76,7 +76,7 @@ fn rule_name(s: &str) -> Result<Rule, String> {
 /// `--kernel`: an odd side 1..=15.
 fn kernel_size(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(k) if k >= 1 && crate::eval::kernels::valid_size(k) => Ok(k),
+        Ok(k) if k >= 1 && crate::eval::learner::kernels::valid_size(k) => Ok(k),
         _ => Err(format!("{s:?} is not an odd kernel size 1..15")),
     }
 }

@@ -117,7 +117,7 @@ struct KernelStudyArgs {
     #[arg(long, default_value_t = 50)]
     games: usize,
     /// Kernel sizes, comma-separated odd numbers 1..15 (kernels only).
-    #[arg(long, value_delimiter = ',', default_values_t = sente::eval::kernels::KERNEL_SIZES)]
+    #[arg(long, value_delimiter = ',', default_values_t = sente::eval::learner::kernels::KERNEL_SIZES)]
     sizes: Vec<usize>,
     /// Where to write the SVG plot (kernels only).
     #[arg(long, default_value = "kernels.svg")]
@@ -150,7 +150,7 @@ struct KernelStudyArgs {
 }
 
 fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
-    use sente::eval::kernels::{valid_size, Anchor, MatchOptions};
+    use sente::eval::learner::kernels::{valid_size, Anchor, MatchOptions};
     use sente::study::kernels::{run, Replay, StudyConfig};
     if let Some(bad) = args.sizes.iter().find(|&&k| k == 0 || !valid_size(k)) {
         anyhow::bail!("kernel size {bad}: sizes are odd numbers 1..15");
@@ -171,7 +171,8 @@ fn run_kernel_study(seed: u64, args: KernelStudyArgs) -> anyhow::Result<()> {
             near: args.near as usize,
             ..MatchOptions::default()
         },
-        weights: sente::eval::rulemap::RuleWeights::from_name(&args.rule_map).unwrap_or_default(),
+        weights: sente::eval::learner::rulemap::RuleWeights::from_name(&args.rule_map)
+            .unwrap_or_default(),
         replay: Replay::from_name(&args.replay).unwrap_or(Replay::Stream),
         threads: args.threads.unwrap_or(defaults.threads).max(1),
     };
@@ -196,7 +197,7 @@ fn run() -> anyhow::Result<()> {
         format!(
             "{}\n{}",
             env!("CARGO_PKG_VERSION"),
-            sente::eval::learned::provenance_lines().trim_end()
+            sente::eval::gomoku::learned::provenance_lines().trim_end()
         )
         .into_boxed_str(),
     );

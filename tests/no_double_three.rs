@@ -103,10 +103,10 @@ fn no_level_breaks_the_rule_in_self_play() {
 #[test]
 fn every_double_three_is_two_open_threes_of_the_pattern_tables() {
     // Independent definitions: `three_three` reads each line cell by cell; the pattern tables
-    // (eval::patterns, freestyle) call a line FLEX3 when one more stone makes two five points.
+    // (eval::gomoku::patterns, freestyle) call a line FLEX3 when one more stone makes two five points.
     // Every forbidden point has two FLEX3 lines and no five. The converse fails only for a
     // FLEX3 that never becomes a straight four (`X.X?X.X` -> `X.XXX.X`): not a three here.
-    use sente::eval::patterns::{PatternBoard, FIVE, FLEX3};
+    use sente::eval::gomoku::patterns::{PatternBoard, FIVE, FLEX3};
     use sente::rules::three_three;
     let mut state = 11u64;
     let mut next = move || {

@@ -148,7 +148,10 @@ fn is_move(s: &str) -> bool {
 /// Whether an actual line matches an expected one (literal, or one of the masks).
 fn matches(expected: &str, actual: &str) -> bool {
     // ABOUT's version: the package version and the embedded weights' checksums.
-    let expected = expected.replace("{VERSION}", &sente::eval::learned::version_with_weights());
+    let expected = expected.replace(
+        "{VERSION}",
+        &sente::eval::gomoku::learned::version_with_weights(),
+    );
     match expected.as_str() {
         "<move>" => is_move(actual),
         "<moves3>" => {
@@ -227,7 +230,7 @@ fn masks() {
     assert!(matches("<move-or-swap>", "3,4"));
     assert!(matches(
         "v{VERSION}",
-        &format!("v{}", sente::eval::learned::version_with_weights())
+        &format!("v{}", sente::eval::gomoku::learned::version_with_weights())
     ));
 }
 

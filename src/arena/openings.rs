@@ -19,7 +19,7 @@ use super::coords::{parse_opening_line, Mv};
 use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::referee::{check_opening, Position};
-use crate::eval::window::WINDOW;
+use crate::eval::gomoku::window::WINDOW;
 use crate::rules::game::{with_game, GamePosition, GameVisitor};
 use crate::rules::{Board, Cell, Color};
 

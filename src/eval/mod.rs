@@ -1,17 +1,18 @@
-//! Evaluation: the seed's 5-cell window table and incremental line patterns (gomoku); the rule
-//! map and learned kernels of the learning player (docs/sources.md, SEEDS 001); the seed's Go move
-//! scorer (baduk) and the 3x3 shape patterns of Go playouts (go_patterns); the Go tree's priors
-//! (go_priors) and the ladder reading behind them (go_ladder).
+//! Evaluation, by game: gomoku's 5-cell window table, incremental line patterns and learned
+//! tables ([`gomoku`]); the learning player's rule map and kernels (docs/sources.md, SEEDS 001;
+//! [`learner`]); Go's move scorer, shape patterns, ladders, move features and gammas, and the
+//! tree's priors ([`go`]).
 
-pub mod baduk;
-pub mod cellset;
-pub mod go_features;
-pub mod go_gammas;
-pub mod go_ladder;
-pub mod go_patterns;
-pub mod go_priors;
-pub mod kernels;
-pub mod learned;
-pub mod patterns;
-pub mod rulemap;
-pub mod window;
+pub mod go;
+pub mod gomoku;
+pub mod learner;
+
+/// 64-bit FNV-1a: the identity of a weights or data file, as its provenance records it.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

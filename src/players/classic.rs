@@ -18,7 +18,7 @@
 //!   black never plays (nor is expected to play) a renju forbidden point.
 //! - **Leaves** are scored incrementally: the root's [`score_position`] plus the change in the
 //!   windows around each stone ([`local_score`]), which equals a full rescan (tested in
-//!   `eval::window`) at a fraction of the cost.
+//!   `eval::gomoku::window`) at a fraction of the cost.
 //! - **Ties** among equal best scores are broken with the player's seeded ChaCha8 generator, so
 //!   a game is reproducible from its seed. The root searches each move with alpha one below the
 //!   best score so far, which keeps equal scores exact and the tie set complete.
@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Decision, GomokuPlayer, MoveRequest, Player, SearchInfo};
-use crate::eval::window::{centre_bonus, local_score, score_position, FIVE};
+use crate::eval::gomoku::window::{centre_bonus, local_score, score_position, FIVE};
 use crate::rules::{Board, Cell, Color, Pos};
 use crate::search::clock::TimeManager;
 

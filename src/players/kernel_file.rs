@@ -31,7 +31,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::eval::kernels::{
+use crate::eval::learner::kernels::{
     Kernel, KernelStore, EMPTY, FRAME, FRAME_CELLS, MAX_RADIUS, OFF, OPP, OWN,
 };
 
@@ -277,8 +277,8 @@ pub fn save(path: &Path, store: &KernelStore) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::kernels::lessons;
-    use crate::eval::kernels::test_games::black_wins;
+    use crate::eval::learner::kernels::lessons;
+    use crate::eval::learner::kernels::test_games::black_wins;
     use crate::rules::{Board, Color, Rule};
 
     fn sample_store() -> KernelStore {

@@ -1,6 +1,6 @@
 //! `learner`: the semi-supervised gomoku player of SEEDS 001 (docs/sources.md). Every move is the
-//! argmax of the rule map ([`crate::eval::rulemap`]) plus the learned map
-//! ([`crate::eval::kernels`]): each stored KxK kernel matching the board adds the reward 10 to the
+//! argmax of the rule map ([`crate::eval::learner::rulemap`]) plus the learned map
+//! ([`crate::eval::learner::kernels`]): each stored KxK kernel matching the board adds the reward 10 to the
 //! point it marks. Ties are broken by the player's seeded generator; an empty board gets the centre
 //! (001's opening).
 //!
@@ -25,7 +25,7 @@
 //! | `kernel_symmetry` | 0, 1 | 0 | also match the 8 rotations/reflections |
 //! | `kernel_near` | 0..=4 | 0 | approximate matching: Hamming radius (0 = exact, 001) |
 //! | `kernel_learn` | 0, 1 | 1 | learn from finished games |
-//! | `rule_map` | `steep`, `linear` | `steep` | rule-map weights (see `eval::rulemap`) |
+//! | `rule_map` | `steep`, `linear` | `steep` | rule-map weights (see `eval::learner::rulemap`) |
 
 use std::path::{Path, PathBuf};
 
@@ -35,10 +35,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Decision, GomokuPlayer, MoveRequest, Player, SearchInfo};
-use crate::eval::kernels::{
+use crate::eval::learner::kernels::{
     lessons, valid_size, Anchor, KernelIndex, KernelStore, MatchOptions, MatchStats,
 };
-use crate::eval::rulemap::{rule_map, RuleWeights};
+use crate::eval::learner::rulemap::{rule_map, RuleWeights};
 use crate::players::kernel_file;
 use crate::rules::{Board, Color, Pos};
 use crate::search::clock::TimeManager;
@@ -140,7 +140,10 @@ impl Learner {
     }
 
     /// Learns each kernel once more (store and index).
-    fn absorb(&mut self, kernels: impl IntoIterator<Item = (crate::eval::kernels::Kernel, u32)>) {
+    fn absorb(
+        &mut self,
+        kernels: impl IntoIterator<Item = (crate::eval::learner::kernels::Kernel, u32)>,
+    ) {
         for (k, n) in kernels {
             if self.store.add(k.clone(), n) {
                 self.index.insert(&k, n);
@@ -377,7 +380,7 @@ impl GomokuPlayer for Learner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::rulemap::{OPP, OWN};
+    use crate::eval::learner::rulemap::{OPP, OWN};
     use crate::rules::Rule;
     use crate::search::clock::TimeManager;
     use std::sync::atomic::AtomicBool;
@@ -514,7 +517,7 @@ mod tests {
     }
 
     fn won_game() -> Board {
-        crate::eval::kernels::test_games::local_won()
+        crate::eval::learner::kernels::test_games::local_won()
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! on as many threads as the manager gives (Lazy SMP, `search::ab::smp`).
 
 use super::{Decision, GomokuPlayer, MoveRequest, Player};
-use crate::eval::patterns::PatternBoard;
+use crate::eval::gomoku::patterns::PatternBoard;
 use crate::rules::{Board, Pos};
 use crate::search::ab::params::SearchParams;
 use crate::search::clock::TimeManager;
@@ -67,7 +67,7 @@ pub struct Strong {
     /// The memory limit the caches were sized for (0 = none), once sized: from a memory limit,
     /// else (no limit came before the first search) the defaults.
     limit: Option<u64>,
-    /// Evaluate with the embedded learned tables (`eval::learned`) where the rule has them.
+    /// Evaluate with the embedded learned tables (`eval::gomoku::learned`) where the rule has them.
     learned: bool,
     /// The search's constants for the hand evaluation and for a learned policy
     /// ([`search_params`], then this player's own `set_option`s).
@@ -80,7 +80,7 @@ impl Strong {
     /// (virtual) size before `INFO max_memory` arrives, which is what GomocupJudge checks.
     pub fn new() -> Strong {
         // The pattern tables of every rule, built off the clock (see `warm_up`).
-        crate::eval::patterns::warm_up();
+        crate::eval::gomoku::patterns::warm_up();
         Strong {
             tt: Arc::new(TranspositionTable::new(0)),
             threats: Threats::new(0),
@@ -193,7 +193,7 @@ impl Player<Board> for Strong {
 
 impl GomokuPlayer for Strong {
     fn prepare(&mut self, rule: crate::rules::Rule) {
-        crate::eval::patterns::prepare(rule);
+        crate::eval::gomoku::patterns::prepare(rule);
     }
     /// A search constant by name (`--set name=value`, `INFO name value`), in both sets.
     fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
@@ -217,8 +217,8 @@ impl GomokuPlayer for Strong {
         }
         let mut pb = PatternBoard::new(board);
         if self.learned {
-            pb.set_learned(crate::eval::learned::value_tables(board.rule()));
-            pb.set_policy(crate::eval::learned::policy_tables(board.rule()));
+            pb.set_learned(crate::eval::gomoku::learned::value_tables(board.rule()));
+            pb.set_policy(crate::eval::gomoku::learned::policy_tables(board.rule()));
         }
         let result = smp::search(
             &pb,

@@ -338,7 +338,7 @@ pub fn format_move(x: usize, y: usize) -> String {
 pub fn about_line() -> String {
     format!(
         "name=\"sente\", version=\"{}\", author=\"sente developers\", country=\"International\"",
-        crate::eval::learned::version_with_weights()
+        crate::eval::gomoku::learned::version_with_weights()
     )
 }
 

@@ -8,15 +8,15 @@
 //!   [`MctsConfig::expand_after`] times. Children are the legal points that do not fill an own
 //!   eye and that the seed's move scorer does not rule out (at the root also the game's superko
 //!   law); a pass child exists only when there is no such point or when every such point is a
-//!   self-atari (or a run into a ladder, [`crate::eval::go_ladder`]): a seki's shared
+//!   self-atari (or a run into a ladder, [`crate::eval::go::ladder`]): a seki's shared
 //!   liberties, where passing keeps both groups alive.
 //! - **Priors**: each child starts with [`MctsConfig::prior_visits`] virtual visits at a
 //!   winrate, and a probability that orders progressive widening. With
 //!   [`MctsConfig::gamma_priors`] 1 (the default) both come from the learned Bradley-Terry
-//!   gammas ([`crate::eval::go_gammas`]): the probability is the move's gamma over the sum of
+//!   gammas ([`crate::eval::go::gammas`]): the probability is the move's gamma over the sum of
 //!   its siblings', the winrate runs from [`MctsConfig::bad_prior`] to
 //!   [`MctsConfig::prior_cap`] with the square root of the gamma relative to the best
-//!   sibling's. Below 1 they blend with the hand priors ([`crate::eval::go_priors`]: the move
+//!   sibling's. Below 1 they blend with the hand priors ([`crate::eval::go::priors`]: the move
 //!   scorer's ranking plus bonuses for answers to the last move and for ataris a ladder turns
 //!   into captures), which are all there is when no gamma table is embedded.
 //! - **Progressive widening** on big boards: a node with more than [`MctsConfig::widen_over`]
@@ -71,11 +71,11 @@
 
 use std::time::Duration;
 
-use crate::eval::baduk::{phase, Phase};
-use crate::eval::go_features::features;
-use crate::eval::go_gammas;
-use crate::eval::go_ladder::LadderReader;
-use crate::eval::go_priors::PriorReader;
+use crate::eval::go::baduk::{phase, Phase};
+use crate::eval::go::features::features;
+use crate::eval::go::gammas;
+use crate::eval::go::ladder::LadderReader;
+use crate::eval::go::priors::PriorReader;
 use crate::rules::go::board::{GoBoard, BLACK};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -762,7 +762,7 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
 }
 
 /// Fills `nodes` with the children of the position `board`, `color` to move, with their
-/// priors ([`crate::eval::go_priors`]). At the root, `game` adds its law (superko) to the
+/// priors ([`crate::eval::go::priors`]). At the root, `game` adds its law (superko) to the
 /// board's physics.
 fn children_of(
     nodes: &mut Vec<Node>,
@@ -808,7 +808,7 @@ fn children_of(
     }
     // The learned gammas ride in `wins` (zero in a fresh node) until the priors are set.
     let learned = if cfg.gamma_priors > 0.0 {
-        go_gammas::embedded()
+        gammas::embedded()
     } else {
         None
     };

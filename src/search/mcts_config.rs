@@ -2,7 +2,7 @@
 //! ([`MctsConfig::with_overrides`], the `SENTE_MCTS` variable), and the progressive widening
 //! and dynamic komi schedules they define.
 
-use crate::eval::go_priors::PriorWeights;
+use crate::eval::go::priors::PriorWeights;
 use crate::rules::Color;
 
 /// Tunable constants of the search.
@@ -20,7 +20,7 @@ pub struct MctsConfig {
     pub pattern_prior: f32,
     /// Hand prior: added to the winrate of a move within Manhattan distance 2 of the last move.
     pub near_prior: f32,
-    /// Whether expansions read ladders ([`crate::eval::go_ladder`]; a run into one is a bad move).
+    /// Whether expansions read ladders ([`crate::eval::go::ladder`]; a run into one is a bad move).
     pub ladders: bool,
     /// Hand prior: added to the winrate of an atari that a ladder turns into a capture.
     pub ladder_prior: f32,
@@ -32,7 +32,7 @@ pub struct MctsConfig {
     pub prior_span: f32,
     /// ... and, bonuses included, at most this (also the learned priors' winrate for the best).
     pub prior_cap: f32,
-    /// Weight (0 to 1) of the learned gammas ([`crate::eval::go_gammas`]) against the hand priors.
+    /// Weight (0 to 1) of the learned gammas ([`crate::eval::go::gammas`]) against the hand priors.
     pub gamma_priors: f32,
     /// Nodes the tree may hold.
     pub max_nodes: usize,

@@ -7,7 +7,7 @@
 //! 2. **atari escape**: an own group next to the opponent's last stone in atari extends on its
 //!    liberty when that gives it two or more liberties;
 //! 3. **shape**: one of the empty points around the last stone (eight neighbours) whose 3x3
-//!    neighbourhood is a MoGo pattern ([`crate::eval::go_patterns`]), chosen at random, when
+//!    neighbourhood is a MoGo pattern ([`crate::eval::go::patterns`]), chosen at random, when
 //!    it is no self-atari and fills no own eye;
 //! 4. otherwise a **random** empty point, scanned from a random start, that is legal, does not
 //!    fill an own eye (the usual diagonal test) and is not a self-atari of two or more stones
@@ -23,7 +23,7 @@
 //! colour of its stone neighbours when they are all one colour (by then empty points are eyes or
 //! dame), and the score is black minus white minus komi.
 
-use crate::eval::go_patterns::pat3;
+use crate::eval::go::patterns::pat3;
 use crate::rules::go::board::{GoBoard, BLACK, EMPTY, WHITE};
 use crate::rules::go::nbr3::{slots_holding, Slots};
 use crate::rules::go::{GoGame, Point};
@@ -240,7 +240,7 @@ fn respond_to_last(board: &GoBoard, last: usize, me: u8) -> Option<usize> {
 }
 
 /// A random empty neighbour of the last stone whose 3x3 shape is a pattern
-/// ([`crate::eval::go_patterns`]), acceptable and not a self-atari.
+/// ([`crate::eval::go::patterns`]), acceptable and not a self-atari.
 #[inline]
 fn pattern_move(board: &GoBoard, last: usize, me: u8, rng: &mut Rng) -> Option<usize> {
     let pat = pat3();

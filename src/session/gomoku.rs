@@ -25,7 +25,7 @@
 //!   last position seen and the colour we played: at once when our move or the opponent's
 //!   (TURN, PLAY or BOARD) makes five; otherwise when the next START/RESTART/RECTSTART arrives,
 //!   or at END / end of input (when the session is dropped). A TAKEBACK reopens the game. The
-//!   learning player infers an unseen winning move from that position (`eval::kernels`).
+//!   learning player infers an unseen winning move from that position (`eval::learner::kernels`).
 //! * **Player options.** An `INFO key value` the session does not know is offered to the player
 //!   ([`GomokuPlayer::set_option`]); one it refuses becomes a complaint. Every such setting is
 //!   remembered and offered again to a player chosen later with `INFO level`, so the order of

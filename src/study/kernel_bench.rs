@@ -11,7 +11,7 @@ use crate::rules::mnk::{splitmix64, Board};
 /// index (anchored and free, exact and near) and with 001's literal loop (compare every kernel
 /// at its place) for reference. Prints microseconds per move and matches found.
 pub fn run_kernels() -> String {
-    use crate::eval::kernels::{Anchor, Kernel, KernelIndex, KernelStore, MatchOptions};
+    use crate::eval::learner::kernels::{Anchor, Kernel, KernelIndex, KernelStore, MatchOptions};
     use crate::players::learner::Learner;
     use crate::players::Player;
     use crate::rules::Color;

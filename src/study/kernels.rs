@@ -20,7 +20,7 @@
 //!   a stored kernel changes a move; the games after that draw other numbers.
 //! * **Kernels** are cut around the move before the winning move, marking the winning point, and
 //!   compared with the board at the place they were cut (001's pseudo code); see
-//!   [`crate::eval::kernels`]. A 13x13 or 15x15 window on a 13x13 board holds most of the board,
+//!   [`crate::eval::learner::kernels`]. A 13x13 or 15x15 window on a 13x13 board holds most of the board,
 //!   so it matches only a position that comes back stone for stone: that happens because rounds
 //!   replay (in the default set-up, over seeds 1..8, half of black's positions in round 5 and 92%
 //!   in round 14 were met in an earlier round), and almost never with fresh random ties
@@ -48,8 +48,10 @@ use std::collections::HashSet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::eval::kernels::{lessons, Anchor, MatchOptions, MatchStats, KERNEL_SIZES, REWARD};
-use crate::eval::rulemap::RuleWeights;
+use crate::eval::learner::kernels::{
+    lessons, Anchor, MatchOptions, MatchStats, KERNEL_SIZES, REWARD,
+};
+use crate::eval::learner::rulemap::RuleWeights;
 use crate::players::learner::Learner;
 use crate::players::Player;
 use crate::rules::mnk::splitmix64;

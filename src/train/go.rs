@@ -1,10 +1,10 @@
-//! `sente go-train`: fits the Go move priors' gammas ([`crate::eval::go_gammas`]) to the moves
+//! `sente go-train`: fits the Go move priors' gammas ([`crate::eval::go::gammas`]) to the moves
 //! GNU Go chose in `sente go-data` games, and reports how often they rank that move first
 //! (and among the first five) on held-out games, beside the hand priors the tree uses today.
 //!
 //! The model is Coulom's generalized Bradley-Terry: at each position every candidate move
 //! (legal, not filling an own eye) is a team of one feature level per group
-//! ([`crate::eval::go_features`]), its strength the product of their gammas, and the move
+//! ([`crate::eval::go::features`]), its strength the product of their gammas, and the move
 //! played wins the competition among them with probability strength / sum of strengths. The
 //! gammas are fitted by minorization-maximization, one group at a time, each level with a
 //! prior of one virtual win and one virtual loss against a gamma of 1 (so rare levels stay
@@ -20,11 +20,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use super::{data_line, file_name};
-use crate::eval::go_features::{features, Features, GROUPS, GROUP_COUNT, SMALL_LEVELS};
-use crate::eval::go_gammas::Gammas;
-use crate::eval::go_ladder::LadderReader;
-use crate::eval::go_priors::{PriorReader, PriorWeights};
-use crate::eval::learned::fnv1a;
+use crate::eval::fnv1a;
+use crate::eval::go::features::{features, Features, GROUPS, GROUP_COUNT, SMALL_LEVELS};
+use crate::eval::go::gammas::Gammas;
+use crate::eval::go::ladder::LadderReader;
+use crate::eval::go::priors::{PriorReader, PriorWeights};
 use crate::rules::go::{GoGame, GoMove};
 use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
 
@@ -45,7 +45,7 @@ pub struct GoTrainArgs {
     /// Start from this gammas file (the table in force) instead of every gamma 1.
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Fit only these groups (comma-separated names of `eval::go_features::GROUPS`); the
+    /// Fit only these groups (comma-separated names of `eval::go::features::GROUPS`); the
     /// others keep their `--init` gammas. Default: every group.
     #[arg(long, value_delimiter = ',')]
     pub fit: Vec<String>,

@@ -1,8 +1,8 @@
-//! `sente train`: fits the learned evaluation (`eval::learned`) to self-play data
+//! `sente train`: fits the learned evaluation (`eval::gomoku::learned`) to self-play data
 //! (`selfplay::record`) and writes a weights file.
 //!
 //! Value: Texel-style logistic regression. A position's value is the learned line sum (the
-//! tables summed over its empty cells, see `eval::learned`) plus a bias and the threat table's
+//! tables summed over its empty cells, see `eval::gomoku::learned`) plus a bias and the threat table's
 //! entry for the threats on the board (`PatternBoard::threat_mask`); the model says the mover
 //! wins with probability `sigmoid(value / K)`. K is fitted first with the hand tables (so the
 //! learned values keep the hand scale the search's margins are tuned to); the target mixes the
@@ -26,11 +26,11 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
-use crate::eval::learned::{
+use crate::eval::gomoku::learned::{
     canonical, fnv1a, patterns_of, Weights, CODES, JOINT, POLICY_ATTACK, POLICY_DEFEND, VALUE_MINE,
     VALUE_THEIRS,
 };
-use crate::eval::patterns::{
+use crate::eval::gomoku::patterns::{
     hand_threat, PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE, THREAT_MASKS,
 };
 use crate::rules::mnk::splitmix64;
@@ -783,7 +783,7 @@ fn fit_policy(data: &[Sample], policy: &mut [f64], epochs: usize) {
 /// A weights file of `rule`, checked.
 fn read_weights(path: &std::path::Path, rule: Rule) -> anyhow::Result<Weights> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    crate::eval::learned::check(&bytes, rule)
+    crate::eval::gomoku::learned::check(&bytes, rule)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
@@ -1125,8 +1125,8 @@ mod tests {
             }
             let policy = vec![0.0; 2 * 2 * CODES];
             let w = weights_of(&params, &policy, rule, format!("rule={}\n", rule.name()));
-            let tables: &'static crate::eval::learned::ValueTables =
-                Box::leak(Box::new(crate::eval::learned::ValueTables::new(&w)));
+            let tables: &'static crate::eval::gomoku::learned::ValueTables =
+                Box::leak(Box::new(crate::eval::gomoku::learned::ValueTables::new(&w)));
             let mut pb = PatternBoard::new(&Board::new(15, 15, rule).unwrap());
             pb.set_learned(Some(tables));
             let mut compared = 0;

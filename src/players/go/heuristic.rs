@@ -1,5 +1,5 @@
 //! `heuristic`: the seed's Go AI (docs/sources.md, SEEDS 003, `calculateBadukAIMove`): every empty
-//! point is scored with [`crate::eval::baduk`]'s `getBadukMoveScore` and the best is played, ties
+//! point is scored with [`crate::eval::go::baduk`]'s `getBadukMoveScore` and the best is played, ties
 //! broken at random (seeded). One ply, no search.
 //!
 //! Choices of this implementation, which the seed leaves open:
@@ -25,7 +25,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
-use crate::eval::baduk::BadukScorer;
+use crate::eval::go::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;

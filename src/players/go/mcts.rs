@@ -22,7 +22,7 @@
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
 use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
-use crate::eval::baduk::BadukScorer;
+use crate::eval::go::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use std::sync::atomic::AtomicBool;

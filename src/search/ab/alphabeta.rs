@@ -29,7 +29,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::eval::patterns::{
+use crate::eval::gomoku::patterns::{
     PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};
@@ -1232,8 +1232,8 @@ mod tests {
                 ..base
             };
             let mut pb = PatternBoard::new(&b);
-            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
-            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Freestyle));
+            pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Freestyle));
             let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
             assert!(
                 r.info.mate.is_some_and(|m| m > 0),
@@ -1290,8 +1290,8 @@ mod tests {
         let b = board(Rule::Renju, &black, &white, Color::Black);
         let search = |params: SearchParams, depth: u32| {
             let mut pb = PatternBoard::new(&b);
-            pb.set_learned(crate::eval::learned::value_tables(Rule::Renju));
-            pb.set_policy(crate::eval::learned::policy_tables(Rule::Renju));
+            pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Renju));
+            pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Renju));
             search_with(pb, SearchLimit::depth(depth), params, &mut |_| {}).info
         };
         for depth in 6..=7 {
@@ -1353,8 +1353,8 @@ mod tests {
         let b = board(Rule::Renju, &black, &white, Color::Black);
         for depth in 6..=7 {
             let mut pb = PatternBoard::new(&b);
-            pb.set_learned(crate::eval::learned::value_tables(Rule::Renju));
-            pb.set_policy(crate::eval::learned::policy_tables(Rule::Renju));
+            pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Renju));
+            pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Renju));
             // j12 is black's only move here; under a per-move clock the search still
             // deepens on it (a generous clock: the depth is what stops it).
             let limit = SearchLimit {
@@ -1435,8 +1435,8 @@ mod tests {
             Color::White,
         );
         let mut pb = PatternBoard::new(&b);
-        pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
-        pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+        pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Freestyle));
+        pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Freestyle));
         let stop = AtomicBool::new(false);
         let limit = SearchLimit::depth(8);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
@@ -1486,8 +1486,8 @@ mod tests {
         const DEPTH: u32 = 3;
         let run = |defend_extension| {
             let mut pb = PatternBoard::new(&b);
-            pb.set_learned(crate::eval::learned::value_tables(Rule::Freestyle));
-            pb.set_policy(crate::eval::learned::policy_tables(Rule::Freestyle));
+            pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Freestyle));
+            pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Freestyle));
             let params = SearchParams {
                 defend_extension,
                 ..loose_rfp()

@@ -6,7 +6,7 @@
 //! the commits and `docs/experiments/`; a tuner sets them by name
 //! ([`SearchParams::with_overrides`], `SENTE_SEARCH`, `--set`, Gomocup `INFO`).
 
-use crate::eval::patterns::P4_COUNT;
+use crate::eval::gomoku::patterns::P4_COUNT;
 
 /// Move-ordering weight of the threat a move makes for the mover, by P4 level.
 pub const ORDER_ATTACK: [i32; P4_COUNT] =

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cpu_time::thread_cpu_time;
-use crate::eval::patterns::PatternBoard;
+use crate::eval::gomoku::patterns::PatternBoard;
 use crate::rules::mnk::Pos;
 use crate::search::ab::alphabeta::{RootMove, SearchResult, Searcher, MATE};
 
@@ -394,7 +394,7 @@ mod tests {
         // move (9,7) gets 500 nodes, runs out, is kept, and is what black played; white then
         // won by threats (a 9-ply win its next search reported). 4,000 nodes refute it.
         let rule = Rule::Freestyle;
-        crate::eval::patterns::prepare(rule);
+        crate::eval::gomoku::patterns::prepare(rule);
         let mut b = Board::new(15, 15, rule).unwrap();
         for (x, y) in [
             (7, 9),
@@ -409,8 +409,8 @@ mod tests {
             b.play(b.pos(x, y).unwrap()).unwrap();
         }
         let mut pb = PatternBoard::new(&b);
-        pb.set_learned(crate::eval::learned::value_tables(rule));
-        pb.set_policy(crate::eval::learned::policy_tables(rule));
+        pb.set_learned(crate::eval::gomoku::learned::value_tables(rule));
+        pb.set_policy(crate::eval::gomoku::learned::policy_tables(rule));
         let played = b.pos(9, 7).unwrap();
         let stop = AtomicBool::new(false);
         let tt = TranspositionTable::new(1 << 20);

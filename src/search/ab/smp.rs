@@ -36,7 +36,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::cpu_time::thread_cpu_time;
-use crate::eval::patterns::PatternBoard;
+use crate::eval::gomoku::patterns::PatternBoard;
 use crate::search::ab::alphabeta::{SearchResult, Searcher, MATE_BOUND};
 use crate::search::ab::params::SearchParams;
 use crate::search::ab::tt::TranspositionTable;

@@ -11,7 +11,7 @@
 
 pub mod moves;
 
-use crate::eval::patterns::{
+use crate::eval::gomoku::patterns::{
     PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
 use crate::rules::mnk::{Color, Pos};

@@ -4,7 +4,7 @@
 //! open-four point, and its own fours). Moves are pushed on one scratch stack that callers
 //! truncate back, so generating never allocates once the stack has grown to its working size.
 
-use crate::eval::patterns::{
+use crate::eval::gomoku::patterns::{
     levels, PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FLEX3, P4_FLEX3_2X,
     P4_FLEX3_PLUS, P4_FLEX4,
 };
@@ -143,7 +143,7 @@ impl ThreatMoves {
         for i in flex_base..flex_end {
             let q = self.stack[i];
             for (di, &d) in dirs.iter().enumerate() {
-                if pb.pattern(att, q, di) < crate::eval::patterns::BLOCK4 {
+                if pb.pattern(att, q, di) < crate::eval::gomoku::patterns::BLOCK4 {
                     continue;
                 }
                 for off in -4isize..=4 {

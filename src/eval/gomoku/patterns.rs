@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
-use crate::eval::cellset::{CellSet, Cells};
-use crate::eval::learned::{unpack, PolicyTables, ValueTables};
+use crate::eval::gomoku::cellset::{CellSet, Cells};
+use crate::eval::gomoku::learned::{unpack, PolicyTables, ValueTables};
 use crate::rules::mnk::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
@@ -940,7 +940,7 @@ impl PatternBoard {
     /// leaves have the other side to move); a constant near the value of one move keeps them
     /// together.
     ///
-    /// Learned (see `eval::learned`): the learned cell and joint tables replace the line sums,
+    /// Learned (see `eval::gomoku::learned`): the learned cell and joint tables replace the line sums,
     /// and the learned threat table the tempo and the hand threat terms.
     #[inline]
     pub fn evaluate(&self) -> i32 {
@@ -978,14 +978,14 @@ impl PatternBoard {
         bits(me) | bits(1 - me) << THREAT_BITS
     }
 
-    /// Uses learned value tables (see `eval::learned`) instead of the hand-set line sum in
+    /// Uses learned value tables (see `eval::gomoku::learned`) instead of the hand-set line sum in
     /// [`PatternBoard::evaluate`], or (`None`) the hand evaluation again.
     pub fn set_learned(&mut self, tables: Option<&'static ValueTables>) {
         self.learned = tables;
         self.rebuild();
     }
 
-    /// Uses a learned move policy (see `eval::learned`) for [`PatternBoard::policy_score`], or
+    /// Uses a learned move policy (see `eval::gomoku::learned`) for [`PatternBoard::policy_score`], or
     /// (`None`) none.
     pub fn set_policy(&mut self, tables: Option<&'static PolicyTables>) {
         self.policy = tables;
@@ -1015,7 +1015,7 @@ impl PatternBoard {
     }
 
     /// The raw learned-table code of `p` for `c`: its four line patterns as base-11 digits,
-    /// one per direction (see `eval::learned::canonical`).
+    /// one per direction (see `eval::gomoku::learned::canonical`).
     #[inline]
     pub fn code(&self, c: Color, p: Pos) -> usize {
         (self.cells[p.idx()].code_value >> (16 * c.index()) & 0xFFFF) as usize
@@ -1298,7 +1298,7 @@ mod tests {
 
     #[test]
     fn policy_scores_read_both_sides_codes() {
-        use crate::eval::learned::{
+        use crate::eval::gomoku::learned::{
             canonical, embedded, policy_tables, POLICY_ATTACK, POLICY_DEFEND,
         };
         let rows = [
@@ -1332,7 +1332,7 @@ mod tests {
 
     #[test]
     fn learned_sums_stay_exact_and_hand_tables_give_the_hand_evaluation() {
-        use crate::eval::learned::value_tables;
+        use crate::eval::gomoku::learned::value_tables;
         let mut state = 11u64;
         for rule in [Rule::Freestyle, Rule::Renju] {
             let b = Board::new(15, 15, rule).unwrap();

@@ -1,4 +1,4 @@
-//! The features of a candidate Go move that the learned priors weigh ([`crate::eval::go_gammas`],
+//! The features of a candidate Go move that the learned priors weigh ([`crate::eval::go::gammas`],
 //! fitted by `sente go-train`): one level in each of [`GROUPS`], in the manner of Coulom's
 //! "Computing Elo ratings of move patterns in the game of Go" (a move is a team of features,
 //! its strength the product of their gammas).
@@ -29,7 +29,7 @@
 //!
 //! The last three are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
 
-use crate::eval::go_ladder::LadderReader;
+use crate::eval::go::ladder::LadderReader;
 use crate::rules::go::board::GoBoard;
 use crate::rules::go::nbr3::SLOTS;
 use crate::rules::go::Point;

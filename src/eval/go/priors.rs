@@ -8,9 +8,9 @@
 //! The tree search ([`crate::search::mcts`]) decides which children exist (legality, own eyes,
 //! superko) and normalises the weights; the numbers it tunes arrive as [`PriorWeights`].
 
-use crate::eval::baduk::BadukScorer;
-use crate::eval::go_ladder::LadderReader;
-use crate::eval::go_patterns::{pat3, Pat3};
+use crate::eval::go::baduk::BadukScorer;
+use crate::eval::go::ladder::LadderReader;
+use crate::eval::go::patterns::{pat3, Pat3};
 use crate::rules::go::board::GoBoard;
 use crate::rules::go::Point;
 use crate::rules::Color;
@@ -22,7 +22,7 @@ pub struct PriorWeights {
     /// Added to the prior winrate of a move within Manhattan distance 2 of the last move.
     pub near: f32,
     /// Added to the prior winrate of a neighbour of the last move that completes a 3x3 shape
-    /// pattern ([`crate::eval::go_patterns`]).
+    /// pattern ([`crate::eval::go::patterns`]).
     pub pattern: f32,
     /// Whether to read ladders at all.
     pub ladders: bool,

@@ -1,5 +1,5 @@
 //! The learned Go move priors: a Bradley-Terry "gamma" for each level of each feature group of
-//! [`crate::eval::go_features`], fitted by `sente go-train` (Coulom's minorization-maximization)
+//! [`crate::eval::go::features`], fitted by `sente go-train` (Coulom's minorization-maximization)
 //! to GNU Go's choices, and embedded from `weights/go-gammas.txt`. A move's strength is the
 //! product of its features' gammas; a level the data never showed has gamma 1 (the fit's prior
 //! pulls rare levels there too).
@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use crate::eval::go_features::{Features, GROUPS, GROUP_COUNT, PAT3_CODES, SMALL_LEVELS};
-use crate::eval::learned::fnv1a;
+use crate::eval::fnv1a;
+use crate::eval::go::features::{Features, GROUPS, GROUP_COUNT, PAT3_CODES, SMALL_LEVELS};
 
 /// The first line of every gammas file.
 pub const GAMMAS_MAGIC: &str = "# sente-go-gammas v1";
@@ -151,7 +151,7 @@ impl Gammas {
 }
 
 /// The embedded table's text.
-pub const EMBEDDED: &str = include_str!("../../weights/go-gammas.txt");
+pub const EMBEDDED: &str = include_str!("../../../weights/go-gammas.txt");
 
 /// The embedded table, parsed once. The tests check that it parses, so this never fails in a
 /// released binary; if it did, the error is logged once and `None` keeps the hand priors.
@@ -186,7 +186,7 @@ mod tests {
     fn the_data_kept_beside_the_table_is_the_data_it_names() {
         // weights/data/go19-s5.txt is the last fit's data, kept so the fit can be rerun (GNU
         // Go's games from the same seeds may differ between its builds).
-        let data = include_str!("../../weights/data/go19-s5.txt");
+        let data = include_str!("../../../weights/data/go19-s5.txt");
         let g = Gammas::parse(EMBEDDED).unwrap();
         let named = g.get("data").expect("a data line");
         let games = data.lines().filter(|l| !l.starts_with('#')).count();

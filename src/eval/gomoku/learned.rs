@@ -36,9 +36,10 @@
 //! Version 1 files (`SENTEWT1`, no threat or joint table: the hand threat terms, joint 0) are still read, so the
 //! trainer's `--compare` takes an older generation's file.
 
+pub use crate::eval::fnv1a;
 use std::sync::OnceLock;
 
-use crate::eval::patterns::{hand_threat, THREAT_MASKS};
+use crate::eval::gomoku::patterns::{hand_threat, THREAT_MASKS};
 use crate::rules::Rule;
 
 /// The version tag every weights file this build writes starts with.
@@ -76,16 +77,6 @@ pub const VALUE_MINE: usize = 0;
 pub const VALUE_THEIRS: usize = 1;
 pub const POLICY_ATTACK: usize = 2;
 pub const POLICY_DEFEND: usize = 3;
-
-/// 64-bit FNV-1a.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
 
 impl Weights {
     /// The value of provenance key `key`.
@@ -326,8 +317,8 @@ impl PolicyTables {
 /// `weights/freestyle.sw`, renju `weights/renju.sw`; standard and caro have none yet.
 pub fn embedded_bytes(rule: Rule) -> Option<&'static [u8]> {
     match rule {
-        Rule::Freestyle => Some(include_bytes!("../../weights/freestyle.sw")),
-        Rule::Renju => Some(include_bytes!("../../weights/renju.sw")),
+        Rule::Freestyle => Some(include_bytes!("../../../weights/freestyle.sw")),
+        Rule::Renju => Some(include_bytes!("../../../weights/renju.sw")),
         _ => None,
     }
 }
