@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::mcts_tree::{to_move, Arena, Node, ROOT};
+use super::tree::{to_move, Arena, Node, ROOT};
 use crate::rules::go::GoMove;
 use crate::search::clock::TimeManager;
 

@@ -22,8 +22,8 @@ use std::ops::Range;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
 
-use super::zeroed::{zeroed_slice, Zeroable};
 use crate::rules::go::{GoMove, Point};
+use crate::search::zeroed::{zeroed_slice, Zeroable};
 
 /// Point index used for a pass child.
 pub(super) const PASS: u16 = 0;

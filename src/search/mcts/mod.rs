@@ -1,7 +1,7 @@
 //! Monte Carlo tree search for Go: UCT with RAVE (all-moves-as-first), priors from the learned
-//! move gammas, light playouts ([`super::playout`]) and tree reuse between moves.
+//! move gammas, light playouts ([`crate::search::playout`]) and tree reuse between moves.
 //!
-//! - **Tree**: one arena of nodes ([`super::mcts_tree`]); a node's children are contiguous. A
+//! - **Tree**: one arena of nodes ([`self::tree`]); a node's children are contiguous. A
 //!   node holds the move that led to it, the colour that played it and its statistics from that
 //!   colour's side.
 //! - **Expansion**: the root at once, any other node once it has been visited
@@ -30,12 +30,12 @@
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule),
 //!   plus the criticality bonus.
-//! - **Criticality** ([`MctsConfig::crit_bonus`], [`super::mcts_crit`], Coulom 2009): a bonus
+//! - **Criticality** ([`MctsConfig::crit_bonus`], [`self::crit`], Coulom 2009): a bonus
 //!   for points whose owner at the end of the search's simulations goes with the winner (a
 //!   fight's key points), read from the root's statistics at every depth.
 //! - **Playout** from the leaf (the light policy); the area margin (komi and white's handicap
 //!   bonus included, [`GoGame::effective_komi`], plus in handicap games the dynamic komi of
-//!   [`super::mcts_config::dynamic_komi`] when it is set) decides the winner, and every node on
+//!   [`self::config::dynamic_komi`] when it is set) decides the winner, and every node on
 //!   the path and every sibling whose move the same colour played first later in the
 //!   simulation (AMAF) is updated.
 //! - **Time**: the playout budget (`SearchLimit::nodes` counts playouts) is exact; the stop flag
@@ -69,6 +69,11 @@
 //! Deterministic for a given seed, command history and playout budget, on one thread (with
 //! more, which thread reads what depends on their timing).
 
+mod config;
+mod crit;
+mod root;
+mod tree;
+
 use std::time::Duration;
 
 use crate::eval::go::baduk::{phase, Phase};
@@ -81,12 +86,12 @@ use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub use super::mcts_config::MctsConfig;
-use super::mcts_config::{dynamic_komi, widened, widens};
-use super::mcts_crit::Criticality;
-use super::mcts_root::{clear_choice, decided, root_moves};
-pub use super::mcts_root::{RootMove, SearchResult};
-use super::mcts_tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
+pub use self::config::MctsConfig;
+use self::config::{dynamic_komi, widened, widens};
+use self::crit::Criticality;
+use self::root::{clear_choice, decided, root_moves};
+pub use self::root::{RootMove, SearchResult};
+use self::tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{
@@ -96,7 +101,7 @@ use crate::search::playout::{
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();
 
-pub use super::MAX_THREADS;
+pub use crate::search::MAX_THREADS;
 
 /// Nodes the arena holds beyond [`MctsConfig::max_nodes`]: the root's children (at most one
 /// per point of a 25x25 board and a pass), which come before the cap is checked.

@@ -46,7 +46,7 @@ pub struct MctsConfig {
     pub widen_visits: f32,
     /// ... and the factor by which that number grows for each further child.
     pub widen_growth: f32,
-    /// Past the soft deadline ([`super::mcts::Mode::Play`]), stop at this ratio of the top visits.
+    /// Past the soft deadline ([`super::Mode::Play`]), stop at this ratio of the top visits.
     pub clear_ratio: u32,
     /// Dynamic komi in handicap games (Pachi's linear schedule): points per handicap stone, 0 off.
     pub dyn_komi_stone: f32,
@@ -54,7 +54,7 @@ pub struct MctsConfig {
     pub dyn_komi_end: f32,
     /// Whom dynamic komi plays for: 1 black (taking the handicap), 2 white (giving it), 3 both.
     pub dyn_komi_sides: u8,
-    /// Weight of a point's criticality in the selection ([`super::mcts_crit`]), 0 off.
+    /// Weight of a point's criticality in the selection ([`super::crit`]), 0 off.
     pub crit_bonus: f32,
     /// Simulations of the search before criticality is read (fewer give noise).
     pub crit_min_sims: u32,
