@@ -39,7 +39,7 @@ macro_rules! integer_value {
         }
     )*};
 }
-integer_value!(i32, u32, u64, usize);
+integer_value!(i32, u8, u16, u32, u64, usize);
 
 impl TunableValue for f32 {
     fn parse_text(text: &str) -> Option<Self> {
@@ -104,9 +104,11 @@ pub fn apply_overrides(
 }
 
 /// Declares a parameter struct, one constant a line:
-/// `/// doc` then `name: type = default, min ..= max;`. The struct gets `Default`,
-/// `TUNABLES` (each constant's name, doc and range), `set`/`get` by name, `with_overrides`
-/// (a `name=value` list) and `settings_text` / `changed_from` (for records).
+/// `/// doc` then `name: type = default, min ..= max;`, and at the end at most one
+/// `nested` `/// doc` `name: Type;`, a parameter struct of its own whose names this one also
+/// answers to. The struct gets `Default`, `TUNABLES` (its own constants' names, docs and
+/// ranges; `all_tunables` adds the nested ones), `set`/`get` by name, `with_overrides` (a
+/// `name=value` list) and `settings_text` / `changed_from` (for records).
 #[macro_export]
 macro_rules! tunables {
     (
@@ -116,6 +118,11 @@ macro_rules! tunables {
                 #[doc = $doc:literal]
                 $field:ident : $ty:ty = $default:expr, $min:literal ..= $max:literal;
             )*
+            $(
+                nested
+                #[doc = $ndoc:literal]
+                $nfield:ident : $nty:ty;
+            )?
         }
     ) => {
         $(#[$meta])*
@@ -125,16 +132,23 @@ macro_rules! tunables {
                 #[doc = $doc]
                 pub $field: $ty,
             )*
+            $(
+                #[doc = $ndoc]
+                pub $nfield: $nty,
+            )?
         }
 
         impl Default for $name {
             fn default() -> Self {
-                $name { $( $field: $default, )* }
+                $name {
+                    $( $field: $default, )*
+                    $( $nfield: <$nty>::default(), )?
+                }
             }
         }
 
         impl $name {
-            /// Every constant with its doc and range, in declaration order.
+            /// This struct's own constants with their docs and ranges, in declaration order.
             pub const TUNABLES: &'static [$crate::search::tunables::Tunable] = &[
                 $(
                     $crate::search::tunables::Tunable {
@@ -145,6 +159,14 @@ macro_rules! tunables {
                     },
                 )*
             ];
+
+            /// Every constant it answers to: its own, then the nested set's.
+            pub fn all_tunables() -> Vec<$crate::search::tunables::Tunable> {
+                #[allow(unused_mut)]
+                let mut all = Self::TUNABLES.to_vec();
+                $( all.extend(<$nty>::all_tunables()); )?
+                all
+            }
 
             /// Sets the constant `name` to `value`; an unknown name or a value of the wrong
             /// type or outside the range is an error and changes nothing.
@@ -158,7 +180,11 @@ macro_rules! tunables {
                             Ok(())
                         }
                     )*
-                    _ => Err(format!("`{name}`: no such setting")),
+                    _ => {
+                        $( return self.$nfield.set(name, value); )?
+                        #[allow(unreachable_code)]
+                        Err(format!("`{name}`: no such setting"))
+                    }
                 }
             }
 
@@ -166,7 +192,11 @@ macro_rules! tunables {
             pub fn get(&self, name: &str) -> Option<String> {
                 match name {
                     $( stringify!($field) => Some(self.$field.to_string()), )*
-                    _ => None,
+                    _ => {
+                        $( return self.$nfield.get(name); )?
+                        #[allow(unreachable_code)]
+                        None
+                    }
                 }
             }
 
@@ -179,9 +209,12 @@ macro_rules! tunables {
 
             /// Every constant as `name=value`, space-separated (what `with_overrides` reads).
             pub fn settings_text(&self) -> String {
-                let items: Vec<String> = vec![
+                #[allow(unused_mut)]
+                let mut items: Vec<String> = vec![
                     $( format!("{}={}", stringify!($field), self.$field), )*
                 ];
+                $( items.push(self.$nfield.settings_text()); )?
+                items.retain(|s| !s.is_empty());
                 items.join(" ")
             }
 
@@ -193,6 +226,8 @@ macro_rules! tunables {
                         items.push(format!("{}={}", stringify!($field), self.$field));
                     }
                 )*
+                $( items.push(self.$nfield.changed_from(&base.$nfield)); )?
+                items.retain(|s| !s.is_empty());
                 items.join(" ")
             }
         }
@@ -213,6 +248,33 @@ mod tests {
             /// A rate.
             rate: f64 = 0.5, 0.0 ..= 2.0;
         }
+    }
+
+    crate::tunables! {
+        /// A parameter struct holding another.
+        pub struct Outer {
+            /// A limit.
+            limit: u64 = 100, 0 ..= 1000;
+            nested
+            /// The inner set.
+            inner: Example;
+        }
+    }
+
+    #[test]
+    fn a_nested_set_answers_through_the_outer_one() {
+        let mut o = Outer::default();
+        assert_eq!((o.limit, o.inner.count), (100, 3));
+        o.set("limit", "7").unwrap();
+        o.set("count", "9").unwrap();
+        assert_eq!((o.limit, o.inner.count), (7, 9));
+        assert_eq!(o.get("margin").as_deref(), Some("-5"));
+        assert!(o.set("nosuch", "1").is_err());
+        assert_eq!(o.changed_from(&Outer::default()), "limit=7 count=9");
+        assert_eq!(Outer::default().with_overrides(&o.settings_text()), Ok(o));
+        let names: Vec<&str> = Outer::all_tunables().iter().map(|t| t.name).collect();
+        assert_eq!(names, ["limit", "count", "margin", "on", "rate"]);
+        assert_eq!(Outer::TUNABLES.len(), 1);
     }
 
     #[test]

@@ -35,41 +35,14 @@ use crate::search::playout::{self, Rng};
 /// Candidates reported by `analyze`.
 const REPORTED: usize = 10;
 
-/// The level's settings, set by name like [`super::mcts::MctsParams`]
-/// ([`HeuristicParams::with_overrides`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HeuristicParams {
-    /// A best score at or below this means nothing is worth a stone: pass.
-    pub pass_threshold: i32,
-    /// Playouts spent on the dead-stone estimate.
-    pub dead_stone_playouts: u32,
-}
-
-impl Default for HeuristicParams {
-    fn default() -> Self {
-        HeuristicParams {
-            pass_threshold: 0,
-            dead_stone_playouts: 1000,
-        }
-    }
-}
-
-impl HeuristicParams {
-    /// Applies `name=value` settings separated by commas or spaces (the field names of this
-    /// struct); an unknown name or a bad number is an error and changes nothing.
-    pub fn with_overrides(mut self, text: &str) -> Result<HeuristicParams, String> {
-        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
-            let bad = |_| format!("`{item}`: not a number");
-            match name {
-                "pass_threshold" => self.pass_threshold = value.parse().map_err(bad)?,
-                "dead_stone_playouts" => self.dead_stone_playouts = value.parse().map_err(bad)?,
-                _ => return Err(format!("`{name}`: no such setting of the heuristic level")),
-            }
-        }
-        Ok(self)
+crate::tunables! {
+    /// The level's settings, set by name like [`super::mcts::MctsParams`].
+    #[derive(Copy)]
+    pub struct HeuristicParams {
+        /// A best score at or below this means nothing is worth a stone: pass.
+        pass_threshold: i32 = 0, -2000000000 ..= 2000000000;
+        /// Playouts spent on the dead-stone estimate.
+        dead_stone_playouts: u32 = 1000, 0 ..= 10000000;
     }
 }
 
@@ -239,6 +212,21 @@ impl Player<GoGame> for Heuristic {
 }
 
 impl GoPlayer for Heuristic {
+    fn params(&self) -> Vec<crate::search::tunables::Tunable> {
+        HeuristicParams::all_tunables()
+    }
+    fn get_param(&self, name: &str) -> Option<String> {
+        self.params.get(name)
+    }
+    fn set_param(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        HeuristicParams::TUNABLES.iter().find(|t| t.name == name)?;
+        let mut p = self.params;
+        if let Err(e) = p.set(name, value) {
+            return Some(Err(e));
+        }
+        self.params = p;
+        Some(Ok(()))
+    }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         let (mv, scored) = self.choose(game, color, req.filter);
         if req.report_every.is_some() {
@@ -319,6 +307,20 @@ mod tests {
 
     fn pt(g: &GoGame, s: &str) -> Point {
         parse_point(g.board(), s).unwrap()
+    }
+
+    #[test]
+    fn settings_are_set_by_name_or_refused() {
+        let mut p = Heuristic::new();
+        assert_eq!(p.params().len(), 2);
+        assert_eq!(p.set_param("pass_threshold", "-5"), Some(Ok(())));
+        assert_eq!(p.get_param("pass_threshold").as_deref(), Some("-5"));
+        assert!(matches!(
+            p.set_param("dead_stone_playouts", "-1"),
+            Some(Err(_))
+        ));
+        assert_eq!(p.get_param("dead_stone_playouts").as_deref(), Some("1000"));
+        assert_eq!(p.set_param("explore", "1"), None);
     }
 
     fn gen(p: &mut Heuristic, g: &GoGame, c: Color) -> GoDecision {

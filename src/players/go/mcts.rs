@@ -35,68 +35,25 @@ use crate::search::mcts::{
 use crate::search::move_filter::NO_FILTER;
 use crate::search::playout::{self, Rng};
 
-/// The level's decisions around the search, set by name like the search's own settings
-/// ([`MctsParams::with_overrides`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MctsParams {
-    /// Resign below this winrate (playouts are biased towards white under komi 7.5, so a low
-    /// winrate early on is often the bias, not the position) ...
-    pub resign_winrate: f64,
-    /// ... with at least this many visits at the root.
-    pub resign_min_visits: u64,
-    /// Claim the win (when the controller allows it) at or above this winrate, with the
-    /// visits and the game length that resigning needs.
-    pub claim_winrate: f64,
-    /// Playouts for the "opponent passed: are we winning?" check.
-    pub pass_check_playouts: u32,
-    /// Playouts for the dead-stone estimate.
-    pub dead_stone_playouts: u32,
-    /// Playouts a ponder runs at most, however long the opponent thinks (memory is bounded
-    /// by the tree's node cap, the CPU by this).
-    pub ponder_max_playouts: u64,
-    /// The tree search's settings.
-    pub search: MctsConfig,
-}
-
-impl Default for MctsParams {
-    fn default() -> Self {
-        MctsParams {
-            resign_winrate: 0.05,
-            resign_min_visits: 2000,
-            claim_winrate: 0.99,
-            pass_check_playouts: 500,
-            dead_stone_playouts: 2000,
-            ponder_max_playouts: 20_000_000,
-            search: MctsConfig::default(),
-        }
-    }
-}
-
-impl MctsParams {
-    /// Applies `name=value` settings separated by commas or spaces: the field names of this
-    /// struct and of [`MctsConfig`] (for the search); an unknown name or a bad number is an
-    /// error and changes nothing.
-    pub fn with_overrides(mut self, text: &str) -> Result<MctsParams, String> {
-        let mut for_search = Vec::new();
-        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
-            let num = || -> Result<f64, String> {
-                value.parse().map_err(|_| format!("`{item}`: not a number"))
-            };
-            match name {
-                "resign_winrate" => self.resign_winrate = num()?,
-                "resign_min_visits" => self.resign_min_visits = num()? as u64,
-                "claim_winrate" => self.claim_winrate = num()?,
-                "pass_check_playouts" => self.pass_check_playouts = num()? as u32,
-                "dead_stone_playouts" => self.dead_stone_playouts = num()? as u32,
-                "ponder_max_playouts" => self.ponder_max_playouts = num()? as u64,
-                _ => for_search.push(item),
-            }
-        }
-        self.search = self.search.with_overrides(&for_search.join(" "))?;
-        Ok(self)
+crate::tunables! {
+    /// The level's decisions around the search, and the search's own settings, by name.
+    #[derive(Copy)]
+    pub struct MctsParams {
+        /// Resign below this winrate (with `resign_min_visits` at the root).
+        resign_winrate: f64 = 0.05, 0.0 ..= 1.0;
+        /// Visits at the root that resigning (and claiming the win) needs.
+        resign_min_visits: u64 = 2000, 0 ..= 1e12;
+        /// Claim the win (when the controller allows it) at or above this winrate.
+        claim_winrate: f64 = 0.99, 0.0 ..= 1.0;
+        /// Playouts for the "opponent passed: are we winning?" check.
+        pass_check_playouts: u32 = 500, 0 ..= 10000000;
+        /// Playouts for the dead-stone estimate.
+        dead_stone_playouts: u32 = 2000, 0 ..= 10000000;
+        /// Playouts a ponder runs at most, however long the opponent thinks.
+        ponder_max_playouts: u64 = 20_000_000, 0 ..= 1e12;
+        nested
+        /// The tree search's settings.
+        search: MctsConfig;
     }
 }
 
@@ -164,6 +121,15 @@ impl MctsPlayer {
         cfg.max_nodes = ((self.memory_limit / 2) as usize / NODE_BYTES).max(10_000);
         if cfg != *self.search.config() {
             self.search.set_config(cfg);
+        }
+    }
+
+    /// The settings in force: the level's own and the search's (whose node cap the memory
+    /// limit may have set).
+    fn current_params(&self) -> MctsParams {
+        MctsParams {
+            search: *self.search.config(),
+            ..self.params
         }
     }
 
@@ -389,6 +355,24 @@ impl Player<GoGame> for MctsPlayer {
 }
 
 impl GoPlayer for MctsPlayer {
+    fn params(&self) -> Vec<crate::search::tunables::Tunable> {
+        MctsParams::all_tunables()
+    }
+    fn get_param(&self, name: &str) -> Option<String> {
+        self.current_params().get(name)
+    }
+    fn set_param(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        MctsParams::all_tunables().iter().find(|t| t.name == name)?;
+        let mut p = self.current_params();
+        if let Err(e) = p.set(name, value) {
+            return Some(Err(e));
+        }
+        self.params = p;
+        if p.search != *self.search.config() {
+            self.search.set_config(p.search);
+        }
+        Some(Ok(()))
+    }
     fn clear_cache(&mut self) {
         self.search.clear();
     }
@@ -490,6 +474,24 @@ mod tests {
 
     fn gen(p: &mut MctsPlayer, g: &GoGame, c: Color, limit: SearchLimit) -> GoDecision {
         genmove_with_limit(p, g, c, &limit)
+    }
+
+    #[test]
+    fn settings_are_listed_read_and_set_by_name_for_the_level_and_its_search() {
+        let mut p = MctsPlayer::with_params(MctsParams::default(), false);
+        let names: Vec<&str> = p.params().iter().map(|t| t.name).collect();
+        assert!(names.contains(&"resign_winrate") && names.contains(&"explore"));
+        assert_eq!(p.get_param("explore").as_deref(), Some("0.1"));
+        assert_eq!(p.set_param("explore", "0.25"), Some(Ok(())));
+        assert_eq!(p.search.config().explore, 0.25);
+        assert_eq!(p.set_param("resign_winrate", "0.1"), Some(Ok(())));
+        assert_eq!(p.get_param("resign_winrate").as_deref(), Some("0.1"));
+        let before = p.current_params();
+        assert!(matches!(p.set_param("explore", "x"), Some(Err(_))));
+        assert!(matches!(p.set_param("resign_winrate", "2"), Some(Err(_))));
+        assert_eq!(p.current_params(), before);
+        assert_eq!(p.set_param("rfp_margin", "1"), None);
+        assert_eq!(p.get_param("nosuch"), None);
     }
 
     fn pt(g: &GoGame, s: &str) -> Point {

@@ -17,6 +17,7 @@ use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::move_filter::MoveFilter;
+use crate::search::tunables::Tunable;
 
 /// One candidate move of an analysis, from the point of view of the side asked about.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +67,19 @@ pub trait GoPlayer: Player<GoGame> {
     /// afresh; what the player said about its last move stays. Also called when the rules
     /// change, since a tree grown under other rules holds moves they may forbid.
     fn clear_cache(&mut self) {}
+    /// The player's tunable settings, with their docs and ranges (GTP `kata-list-params`).
+    fn params(&self) -> Vec<Tunable> {
+        Vec::new()
+    }
+    /// The value of the setting `name` (GTP `kata-get-param`), `None` when it has none.
+    fn get_param(&self, _name: &str) -> Option<String> {
+        None
+    }
+    /// Sets the setting `name` (GTP `kata-set-param`, `--set`): `None` when the player has no
+    /// such setting, else whether `value` was taken (a refused value changes nothing).
+    fn set_param(&mut self, _name: &str, _value: &str) -> Option<Result<(), String>> {
+        None
+    }
     /// The move for `color` (need not be `game.to_move()`); must return in time.
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision;
     /// The move [`GoPlayer::genmove`] would choose were resigning not an option (GTP's

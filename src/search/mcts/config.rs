@@ -5,92 +5,60 @@
 use crate::eval::go::priors::PriorWeights;
 use crate::rules::Color;
 
-/// Tunable constants of the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MctsConfig {
-    /// Visits a leaf needs before it is expanded.
-    pub expand_after: u32,
-    /// Virtual visits of the prior.
-    pub prior_visits: f32,
-    /// RAVE equivalence parameter: visits at which tree and AMAF statistics weigh the same.
-    pub rave_equiv: f32,
-    /// UCT exploration constant.
-    pub explore: f32,
-    /// Hand prior: added to the winrate of a 3x3 pattern's answer next to the last move.
-    pub pattern_prior: f32,
-    /// Hand prior: added to the winrate of a move within Manhattan distance 2 of the last move.
-    pub near_prior: f32,
-    /// Whether expansions read ladders ([`crate::eval::go::ladder`]; a run into one is a bad move).
-    pub ladders: bool,
-    /// Hand prior: added to the winrate of an atari that a ladder turns into a capture.
-    pub ladder_prior: f32,
-    /// The prior winrate of a bad move (a self-atari capturing nothing, a run into a ladder).
-    pub bad_prior: f32,
-    /// Hand prior: the winrate of a good move far below the best ([`PriorWeights::prior_of`]) ...
-    pub prior_floor: f32,
-    /// ... plus at most this for the best ...
-    pub prior_span: f32,
-    /// ... and, bonuses included, at most this (also the learned priors' winrate for the best).
-    pub prior_cap: f32,
-    /// Weight (0 to 1) of the learned gammas ([`crate::eval::go::gammas`]) against the hand priors.
-    pub gamma_priors: f32,
-    /// Nodes the tree may hold.
-    pub max_nodes: usize,
-    /// Progressive widening applies to nodes with more children than this (0 turns it off).
-    pub widen_over: u16,
-    /// Whether progressive widening goes on past the opening (else the root's phase decides).
-    pub widen_late: bool,
-    /// Children searched from the first visit of a widened node ...
-    pub widen_start: f32,
-    /// ... one more after this many visits ...
-    pub widen_visits: f32,
-    /// ... and the factor by which that number grows for each further child.
-    pub widen_growth: f32,
-    /// Past the soft deadline ([`super::Mode::Play`]), stop at this ratio of the top visits.
-    pub clear_ratio: u32,
-    /// Dynamic komi in handicap games (Pachi's linear schedule): points per handicap stone, 0 off.
-    pub dyn_komi_stone: f32,
-    /// The move, as a fraction of the board's points, by which dynamic komi is gone.
-    pub dyn_komi_end: f32,
-    /// Whom dynamic komi plays for: 1 black (taking the handicap), 2 white (giving it), 3 both.
-    pub dyn_komi_sides: u8,
-    /// Weight of a point's criticality in the selection ([`super::crit`]), 0 off.
-    pub crit_bonus: f32,
-    /// Simulations of the search before criticality is read (fewer give noise).
-    pub crit_min_sims: u32,
-}
-
-impl Default for MctsConfig {
-    /// The priors' numbers are the evaluation's defaults ([`PriorWeights::default`]).
-    fn default() -> Self {
-        let w = PriorWeights::default();
-        MctsConfig {
-            expand_after: 8,
-            prior_visits: 10.0,
-            rave_equiv: 3500.0,
-            explore: 0.1,
-            pattern_prior: w.pattern,
-            near_prior: w.near,
-            ladders: w.ladders,
-            ladder_prior: w.ladder,
-            bad_prior: w.bad_q,
-            prior_floor: w.floor_q,
-            prior_span: w.span_q,
-            prior_cap: w.cap_q,
-            gamma_priors: 1.0,
-            max_nodes: 2_000_000,
-            widen_over: 100,
-            widen_late: true,
-            widen_start: 20.0,
-            widen_visits: 50.0,
-            widen_growth: 1.3,
-            clear_ratio: 2,
-            dyn_komi_stone: 0.0,
-            dyn_komi_end: 0.5,
-            dyn_komi_sides: 1,
-            crit_bonus: 0.3,
-            crit_min_sims: 500,
-        }
+crate::tunables! {
+    /// Tunable constants of the search.
+    #[derive(Copy)]
+    pub struct MctsConfig {
+        /// Visits a leaf needs before it is expanded.
+        expand_after: u32 = 8, 1 ..= 1000000;
+        /// Virtual visits of the prior.
+        prior_visits: f32 = 10.0, 0.0 ..= 1000000.0;
+        /// RAVE equivalence parameter: visits at which tree and AMAF statistics weigh the same.
+        rave_equiv: f32 = 3500.0, 0.0 ..= 1000000000.0;
+        /// UCT exploration constant.
+        explore: f32 = 0.1, 0.0 ..= 100.0;
+        /// Hand prior: added to the winrate of a 3x3 pattern's answer next to the last move.
+        pattern_prior: f32 = PriorWeights::default().pattern, -1.0 ..= 1.0;
+        /// Hand prior: added to the winrate of a move within Manhattan distance 2 of the last move.
+        near_prior: f32 = PriorWeights::default().near, -1.0 ..= 1.0;
+        /// Whether expansions read ladders ([`crate::eval::go::ladder`]; a run into one is a bad move).
+        ladders: bool = PriorWeights::default().ladders, 0 ..= 1;
+        /// Hand prior: added to the winrate of an atari that a ladder turns into a capture.
+        ladder_prior: f32 = PriorWeights::default().ladder, -1.0 ..= 1.0;
+        /// The prior winrate of a bad move (a self-atari capturing nothing, a run into a ladder).
+        bad_prior: f32 = PriorWeights::default().bad_q, 0.0 ..= 1.0;
+        /// Hand prior: the winrate of a good move far below the best ([`PriorWeights::prior_of`]) ...
+        prior_floor: f32 = PriorWeights::default().floor_q, 0.0 ..= 1.0;
+        /// ... plus at most this for the best ...
+        prior_span: f32 = PriorWeights::default().span_q, 0.0 ..= 1.0;
+        /// ... and, bonuses included, at most this (also the learned priors' winrate for the best).
+        prior_cap: f32 = PriorWeights::default().cap_q, 0.0 ..= 1.0;
+        /// Weight (0 to 1) of the learned gammas ([`crate::eval::go::gammas`]) against the hand priors.
+        gamma_priors: f32 = 1.0, 0.0 ..= 1.0;
+        /// Nodes the tree may hold.
+        max_nodes: usize = 2_000_000, 16 ..= 4e9;
+        /// Progressive widening applies to nodes with more children than this (0 turns it off).
+        widen_over: u16 = 100, 0 ..= 65535;
+        /// Whether progressive widening goes on past the opening (else the root's phase decides).
+        widen_late: bool = true, 0 ..= 1;
+        /// Children searched from the first visit of a widened node ...
+        widen_start: f32 = 20.0, 1.0 ..= 1000.0;
+        /// ... one more after this many visits ...
+        widen_visits: f32 = 50.0, 1.0 ..= 1000000000.0;
+        /// ... and the factor by which that number grows for each further child.
+        widen_growth: f32 = 1.3, 1.001 ..= 100.0;
+        /// Past the soft deadline ([`super::Mode::Play`]), stop at this ratio of the top visits.
+        clear_ratio: u32 = 2, 1 ..= 1000000;
+        /// Dynamic komi in handicap games (Pachi's linear schedule): points per handicap stone, 0 off.
+        dyn_komi_stone: f32 = 0.0, -50.0 ..= 50.0;
+        /// The move, as a fraction of the board's points, by which dynamic komi is gone.
+        dyn_komi_end: f32 = 0.5, 0.01 ..= 1.0;
+        /// Whom dynamic komi plays for: 1 black (taking the handicap), 2 white (giving it), 3 both.
+        dyn_komi_sides: u8 = 1, 1 ..= 3;
+        /// Weight of a point's criticality in the selection ([`super::crit`]), 0 off.
+        crit_bonus: f32 = 0.3, 0.0 ..= 10.0;
+        /// Simulations of the search before criticality is read (fewer give noise).
+        crit_min_sims: u32 = 500, 0 ..= 1000000000;
     }
 }
 
@@ -107,83 +75,6 @@ impl MctsConfig {
             span_q: self.prior_span,
             cap_q: self.prior_cap,
         }
-    }
-
-    /// Applies `name=value` settings separated by commas or spaces (the field names of this
-    /// struct), for tuning matches; an unknown name or a bad number is an error and changes
-    /// nothing.
-    pub fn with_overrides(mut self, text: &str) -> Result<MctsConfig, String> {
-        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("`{item}`: expected name=value"))?;
-            let num: f64 = value
-                .parse()
-                .map_err(|_| format!("`{item}`: not a number"))?;
-            match name {
-                "expand_after" => self.expand_after = num as u32,
-                "prior_visits" => self.prior_visits = num as f32,
-                "rave_equiv" => self.rave_equiv = num as f32,
-                "explore" => self.explore = num as f32,
-                "pattern_prior" => self.pattern_prior = num as f32,
-                "near_prior" => self.near_prior = num as f32,
-                "ladders" => self.ladders = num != 0.0,
-                "ladder_prior" => self.ladder_prior = num as f32,
-                "bad_prior" => self.bad_prior = num as f32,
-                "prior_floor" => self.prior_floor = num as f32,
-                "prior_span" => self.prior_span = num as f32,
-                "prior_cap" => self.prior_cap = num as f32,
-                "gamma_priors" => self.gamma_priors = num as f32,
-                "max_nodes" => self.max_nodes = num as usize,
-                "widen_over" => self.widen_over = num as u16,
-                "widen_late" => self.widen_late = num != 0.0,
-                "widen_start" => self.widen_start = num as f32,
-                "widen_visits" => self.widen_visits = num as f32,
-                "widen_growth" => self.widen_growth = num as f32,
-                "clear_ratio" => self.clear_ratio = num as u32,
-                "dyn_komi_stone" => self.dyn_komi_stone = num as f32,
-                "dyn_komi_end" => self.dyn_komi_end = num as f32,
-                "dyn_komi_sides" => self.dyn_komi_sides = num as u8,
-                "crit_bonus" => self.crit_bonus = num as f32,
-                "crit_min_sims" => self.crit_min_sims = num as u32,
-                _ => return Err(format!("`{name}`: no such setting")),
-            }
-        }
-        Ok(self)
-    }
-
-    /// Every setting as `name=value`, space-separated, in the form
-    /// [`MctsConfig::with_overrides`] reads (so the text rebuilds this config).
-    pub fn settings_text(&self) -> String {
-        let c = self;
-        [
-            format!("expand_after={}", c.expand_after),
-            format!("prior_visits={}", c.prior_visits),
-            format!("rave_equiv={}", c.rave_equiv),
-            format!("explore={}", c.explore),
-            format!("pattern_prior={}", c.pattern_prior),
-            format!("near_prior={}", c.near_prior),
-            format!("ladders={}", u8::from(c.ladders)),
-            format!("ladder_prior={}", c.ladder_prior),
-            format!("bad_prior={}", c.bad_prior),
-            format!("prior_floor={}", c.prior_floor),
-            format!("prior_span={}", c.prior_span),
-            format!("prior_cap={}", c.prior_cap),
-            format!("gamma_priors={}", c.gamma_priors),
-            format!("max_nodes={}", c.max_nodes),
-            format!("widen_over={}", c.widen_over),
-            format!("widen_late={}", u8::from(c.widen_late)),
-            format!("widen_start={}", c.widen_start),
-            format!("widen_visits={}", c.widen_visits),
-            format!("widen_growth={}", c.widen_growth),
-            format!("clear_ratio={}", c.clear_ratio),
-            format!("dyn_komi_stone={}", c.dyn_komi_stone),
-            format!("dyn_komi_end={}", c.dyn_komi_end),
-            format!("dyn_komi_sides={}", c.dyn_komi_sides),
-            format!("crit_bonus={}", c.crit_bonus),
-            format!("crit_min_sims={}", c.crit_min_sims),
-        ]
-        .join(" ")
     }
 }
 
