@@ -57,11 +57,12 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 20)]
     pub games: usize,
     /// Time control GAME[+INC][/MOVE] in seconds, 0 = no limit: 0/0.5 is 0.5 s per move,
-    /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move.
-    #[arg(long, default_value = "0/0.5")]
+    /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move. Default
+    /// 0/0.5, or 0/1 when a GTP engine plays (GTP tells time in whole seconds).
+    #[arg(long)]
     // The text is clap's help, where `[/MOVE]` is the syntax, not a link.
     #[allow(rustdoc::broken_intra_doc_links)]
-    pub tc: String,
+    pub tc: Option<String>,
     /// Grace in ms past a move's budget before the engine loses on time (and is killed).
     #[arg(long, default_value_t = 1000)]
     pub tolerance: u64,
@@ -163,8 +164,18 @@ fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
         &args.rule,
         args.komi,
         args.handicap,
-        &args.tc,
+        args.tc.as_deref().unwrap_or(DEFAULT_TC),
     )
+}
+
+/// `--tc` when none is given.
+const DEFAULT_TC: &str = "0/0.5";
+/// `--tc` when none is given and a GTP engine plays: GTP's `time_settings` counts whole seconds.
+const DEFAULT_GTP_TC: &str = "0/1";
+
+/// Whether an entrant speaks GTP.
+fn speaks_gtp(e: &Entrant) -> bool {
+    matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp)
 }
 
 /// The game setup of a game name, `--size`, `--rule`, komi, handicap and `--tc`.
@@ -263,7 +274,7 @@ fn entrants(args: &MatchArgs, game: GameName) -> anyhow::Result<Vec<Entrant>> {
 fn tell_gtp_engines(tc: &TimeControl, entrants: &[Entrant]) -> anyhow::Result<()> {
     let gtp: Vec<String> = entrants
         .iter()
-        .filter(|e| matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp))
+        .filter(|e| speaks_gtp(e))
         .map(Entrant::name)
         .collect();
     if gtp.is_empty() {
@@ -312,8 +323,13 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         Some(s) => s.parse().map_err(|e: String| anyhow!("--shard: {e}"))?,
         None => Shard::WHOLE,
     };
-    let setup = setup(&args)?;
+    let mut setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
+    if args.tc.is_none() && entrants.iter().any(speaks_gtp) {
+        setup.tc = DEFAULT_GTP_TC
+            .parse()
+            .map_err(|e: String| anyhow!("--tc: {e}"))?;
+    }
     tell_gtp_engines(&setup.tc, &entrants)?;
     warn_unlimited_processes(args.nodes, &entrants);
     let schedule = if args.gauntlet {

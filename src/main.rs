@@ -55,6 +55,14 @@ enum Cmd {
         #[arg(long)]
         vs: Option<usize>,
     },
+    /// List a search's tunable settings (name, default, range, what it does), as `--set NAME=VALUE`,
+    /// Gomocup `INFO NAME VALUE` and GTP `kata-set-param` take them.
+    Params {
+        /// Whose: gomoku (`strong`; the hand set's defaults differ where `strong-hand` and the
+        /// rules without learned tables play), go (`mcts`) or go-heuristic (`heuristic`).
+        #[arg(value_parser = ["gomoku", "go", "go-heuristic"], default_value = "gomoku")]
+        game: String,
+    },
     /// Engines (engines/*.toml, or internal:LEVEL) play each other; W/L/D, Elo, LOS, SPRT, SGF.
     Match(Box<sente::arena_cli::MatchArgs>),
     /// Write generated gomoku/renju openings (optionally only near-even ones, judged by a
@@ -269,6 +277,22 @@ fn run() -> anyhow::Result<()> {
                 svg: Some(ttt.ga_svg),
             };
             sente::study::ttt::run(&opts, &mut std::io::stdout())?;
+            return Ok(());
+        }
+        Some(Cmd::Params { game }) => {
+            use sente::players::go::{heuristic::HeuristicParams, mcts::MctsParams};
+            use sente::search::ab::params::SearchParams;
+            use sente::search::tunables::table;
+            let text = match game.as_str() {
+                "go" => table(&MctsParams::all_tunables(), |n| {
+                    MctsParams::default().get(n)
+                }),
+                "go-heuristic" => table(HeuristicParams::TUNABLES, |n| {
+                    HeuristicParams::default().get(n)
+                }),
+                _ => table(SearchParams::TUNABLES, |n| SearchParams::default().get(n)),
+            };
+            print!("{text}");
             return Ok(());
         }
         Some(Cmd::Match(args)) => return sente::arena_cli::run_match(*args),

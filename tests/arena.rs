@@ -535,6 +535,32 @@ fn an_error_is_one_line_even_with_backtraces_turned_on() {
     );
 }
 
+#[test]
+fn the_default_time_control_fits_gtp_engines_and_a_given_one_is_kept() {
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["match", "--game", "go", "--size", "9"];
+        args.extend_from_slice(&["--engines", "sente-mcts", "sente-heuristic", "--plan"]);
+        args.extend_from_slice(extra);
+        Command::new(SENTE)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // No --tc: GTP engines get whole seconds (0/1), told as such.
+    let out = plan(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("are told: time_settings 0 1 1"), "{err}");
+    // A --tc they cannot be told is still refused, not replaced.
+    let out = plan(&["--tc", "0/0.5"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--tc: GTP engines"),
+        "{err}"
+    );
+}
+
 /// The seeds `sente match --seed <seed>` sends a GTP engine that has `set_random_seed`
 /// (tests/engines/seed-gtp.sh in `mode`, which resigns at once) over four Go games.
 fn match_seeds(mode: &str, seed: &str) -> Vec<String> {

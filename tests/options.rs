@@ -77,3 +77,29 @@ fn every_gtp_command_is_answered() {
         assert!(is_supported(c, GtpGameKind::Ttt), "GTP {c}");
     }
 }
+
+#[test]
+fn sente_params_lists_every_tunable_with_its_default() {
+    use sente::players::go::mcts::MctsParams;
+    use sente::search::ab::params::SearchParams;
+    let listed = |game: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+            .args(["params", game])
+            .output()
+            .expect("sente params runs");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let gomoku = listed("gomoku");
+    let d = SearchParams::default();
+    for t in SearchParams::TUNABLES {
+        let row = format!("{}\t{}\t", t.name, d.get(t.name).unwrap());
+        assert!(gomoku.lines().any(|l| l.starts_with(&row)), "{row}");
+    }
+    let go = listed("go");
+    assert_eq!(go.lines().count(), 1 + MctsParams::all_tunables().len());
+    assert!(
+        go.lines().any(|l| l.starts_with("explore\t0.1\t0\t100\t")),
+        "{go}"
+    );
+}

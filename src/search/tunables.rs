@@ -19,6 +19,23 @@ pub struct Tunable {
     pub max: f64,
 }
 
+/// A tab-separated table of `tunables` (header included): name, the value `value` gives for
+/// each (the defaults, say), range and doc; what `sente params` prints.
+pub fn table(tunables: &[Tunable], value: impl Fn(&str) -> Option<String>) -> String {
+    let mut t = String::from("name\tdefault\tmin\tmax\twhat it does\n");
+    for u in tunables {
+        let v = value(u.name).unwrap_or_default();
+        t.push_str(&format!(
+            "{}\t{v}\t{}\t{}\t{}\n",
+            u.name,
+            u.min,
+            u.max,
+            u.doc.trim()
+        ));
+    }
+    t
+}
+
 /// A value a tunable can hold: read from text, compared with its range.
 pub trait TunableValue: Copy + Display + Sized {
     /// The value `text` spells, if it is one of this type.
@@ -315,6 +332,16 @@ mod tests {
         }
         assert_eq!(e, before);
         assert_eq!(e.get("nosuch"), None);
+    }
+
+    #[test]
+    fn the_table_lists_each_constant_with_its_value_range_and_doc() {
+        let d = Example::default();
+        let t = super::table(Example::TUNABLES, |n| d.get(n));
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(lines[0], "name\tdefault\tmin\tmax\twhat it does");
+        assert_eq!(lines[2], "margin\t-5\t-100\t100\tA signed margin.");
     }
 
     #[test]
