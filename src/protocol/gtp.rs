@@ -114,6 +114,12 @@ pub enum Command {
     Stop,
     /// `sente-ponder [on|off]`: show or switch pondering.
     Ponder(Option<bool>),
+    /// `kata-list-params`: the names of the playing level's tunable settings.
+    ListParams,
+    /// `kata-get-param NAME`: one setting's value.
+    GetParam(String),
+    /// `kata-set-param NAME VALUE`: change one setting of the playing level.
+    SetParam(String, String),
 }
 
 /// Why a line was refused before reaching the session.
@@ -186,6 +192,9 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "clear_cache",
     "stop",
     "sente-ponder",
+    "kata-list-params",
+    "kata-get-param",
+    "kata-set-param",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -390,6 +399,7 @@ fn argless_command(name: &str) -> Option<Command> {
         "gomill-describe_engine" => Command::DescribeEngine,
         "gomill-explain_last_move" => Command::ExplainLastMove,
         "kata-get-rules" => Command::GetRules,
+        "kata-list-params" => Command::ListParams,
         "clear_cache" => Command::ClearCache,
         "stop" => Command::Stop,
         _ => return None,
@@ -587,6 +597,11 @@ fn engine_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError
             [level] => Ok(Command::Level(Some(level.to_string()))),
             _ => Err(syntax("sente-level [level]")),
         },
+        "kata-get-param" => {
+            arity(args, 1, "kata-get-param NAME").map(|_| Command::GetParam(args[0].to_string()))
+        }
+        "kata-set-param" => arity(args, 2, "kata-set-param NAME VALUE")
+            .map(|_| Command::SetParam(args[0].to_string(), args[1].to_string())),
         _ => return None,
     })
 }
@@ -1460,6 +1475,22 @@ mod tests {
         use crate::rules::go::kata_rules::KataRules;
         let named = |n: &str| KataRules::named(n).unwrap();
         assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
+        assert_eq!(cmd("kata-list-params"), Ok(Command::ListParams));
+        assert_eq!(
+            cmd("kata-get-param explore"),
+            Ok(Command::GetParam("explore".into()))
+        );
+        assert_eq!(
+            cmd("kata-set-param explore 0.2"),
+            Ok(Command::SetParam("explore".into(), "0.2".into()))
+        );
+        for bad in [
+            "kata-get-param",
+            "kata-set-param explore",
+            "kata-list-params x",
+        ] {
+            assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
+        }
         assert_eq!(cmd("clear_cache"), Ok(Command::ClearCache));
         assert_eq!(cmd("stop"), Ok(Command::Stop));
         for line in ["kata-get-rules x", "clear_cache 1", "stop analysis"] {

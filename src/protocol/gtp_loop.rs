@@ -263,6 +263,9 @@ fn execute(
                 return Ok(format_genmove(go.genmove_cleanup(color, &mut req)));
             }
             Command::GetRules => return Ok(format_kata_rules(&go.rules())),
+            Command::ListParams => return Ok(go.param_names().join(" ")),
+            Command::GetParam(name) => return go.get_param(&name),
+            Command::SetParam(name, value) => return empty(go.set_param(&name, &value)),
             Command::SetRules(rules) => return empty(go.set_rules(rules)),
             Command::SetRule(option) => return empty(go.set_rules(option.applied_to(go.rules()))),
             Command::ClearCache => {

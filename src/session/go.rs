@@ -389,6 +389,31 @@ impl GoSession {
         (points, margin)
     }
 
+    /// `kata-list-params`: the names of the playing level's tunable settings (`sente params`
+    /// gives their ranges); a level chosen later starts from its defaults.
+    pub fn param_names(&self) -> Vec<&'static str> {
+        self.player.params().iter().map(|t| t.name).collect()
+    }
+
+    /// `kata-get-param NAME`.
+    pub fn get_param(&self, name: &str) -> Result<String, String> {
+        self.player
+            .get_param(name)
+            .ok_or_else(|| format!("unknown parameter {name} of {}", self.player.name()))
+    }
+
+    /// `kata-set-param NAME VALUE`, `--set`: refused, with nothing changed, for a name the
+    /// level does not have or a value outside the setting's range.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match self.player.set_param(name, value) {
+            Some(result) => result,
+            None => Err(format!(
+                "unknown parameter {name} of {}",
+                self.player.name()
+            )),
+        }
+    }
+
     /// `kata-get-rules`: the rules in force in KataGo's terms.
     pub fn rules(&self) -> KataRules {
         KataRules::of(self.game.rules())

@@ -145,8 +145,9 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         info: &[],
         gtp: "",
         doc: "`strong`'s search constant NAME (repeatable; Gomocup also `INFO NAME VALUE`; \
-              `SENTE_SEARCH=\"NAME=VALUE,...\"` is an alias); the names, ranges and \
-              defaults are in `src/search/ab/params.rs`",
+              `SENTE_SEARCH=\"NAME=VALUE,...\"` is an alias); Go's levels take theirs by GTP \
+              `kata-set-param NAME VALUE` (`SENTE_MCTS` is the alias); `sente params` lists \
+              the names, defaults and ranges",
     },
     EngineOption {
         flag: flag("protocol", "auto|gomocup|gtp"),
