@@ -389,6 +389,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         seed: args.seed,
         sprt,
         shard,
+        commands: entrants.iter().map(Entrant::describe).collect(),
     };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -76,6 +76,10 @@ pub struct Settings {
     pub openings: Vec<String>,
     /// SPRT bounds and error rates `[elo0, elo1, alpha, beta]`, if one runs.
     pub sprt: Option<[f64; 4]>,
+    /// How each entrant ran, in entrant order: command and arguments, `INFO` lines, GTP
+    /// commands, settings (absent from files written before it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
 }
 
 /// One game.
@@ -152,6 +156,7 @@ impl Settings {
                 .map(|o| o.iter().map(Mv::to_string).collect::<Vec<_>>().join(" "))
                 .collect(),
             sprt: cfg.sprt.map(|t| [t.elo0, t.elo1, t.alpha, t.beta]),
+            commands: cfg.commands.clone(),
         }
     }
 
@@ -194,6 +199,7 @@ impl Settings {
             seed: self.seed,
             sprt: self.sprt.map(|[a, b, c, d]| Sprt::new(a, b, c, d)),
             shard,
+            commands: self.commands.clone(),
         })
     }
 }
@@ -303,21 +309,22 @@ impl ResultFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::tournament::run;
     use crate::arena::tournament::tests::{config, internal};
+    use crate::arena::tournament::{run, Entrant};
 
     #[test]
     fn a_match_survives_the_round_trip() {
         let mut cfg = config(GameName::Go, 5, 2, 1);
         cfg.sprt = Some(Sprt::new(-10.0, 20.0, 0.05, 0.1));
         cfg.openings[0] = vec![Mv::At(1, 2), Mv::Pass];
-        let report = run(
-            &cfg,
-            &[internal("heuristic"), internal("mcts")],
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let entrants = [internal("heuristic"), internal("mcts")];
+        cfg.commands = entrants.iter().map(Entrant::describe).collect();
+        let report = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
         let file = ResultFile::new(&report);
+        assert!(file.settings.commands[1].starts_with("internal:mcts"));
+        assert!(report
+            .to_string()
+            .contains("  internal:mcts: internal:mcts"));
         let back = ResultFile::parse(&file.to_json()).unwrap();
         assert_eq!(back, file);
         let cfg2 = back.settings.config(Shard::WHOLE, 1).unwrap();
@@ -327,6 +334,7 @@ mod tests {
             (cfg2.seed, cfg2.games, cfg2.sprt),
             (cfg.seed, cfg.games, cfg.sprt)
         );
+        assert_eq!(cfg2.commands, cfg.commands);
         let games: Vec<GameRecord> = back.games.iter().map(|g| g.record().unwrap()).collect();
         assert_eq!(games, report.games);
         assert!(games

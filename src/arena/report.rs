@@ -28,6 +28,7 @@ fn score_text(w: &super::stats::Wdl) -> String {
 impl fmt::Display for TournamentReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_setup(f)?;
+        self.write_commands(f)?;
         self.write_table(f)?;
         self.write_endings(f)?;
         self.write_thinks(f)?;
@@ -61,6 +62,14 @@ impl TournamentReport {
             c.openings.len().min(c.games.div_ceil(2)).max(1),
             self.elapsed.as_secs_f64()
         )?;
+        Ok(())
+    }
+
+    /// How each engine ran (its command, `INFO` lines, GTP commands and settings), a line each.
+    fn write_commands(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, command) in self.names.iter().zip(&self.config.commands) {
+            writeln!(f, "  {name}: {command}")?;
+        }
         Ok(())
     }
 

@@ -49,6 +49,48 @@ impl Entrant {
         }
     }
 
+    /// How it runs, as the record keeps it: the manifest's command and arguments as written
+    /// (placeholders left, so that parts run on other machines agree), its `INFO` lines and GTP
+    /// commands, or the in-process level and its node budget; and for sente, in either form,
+    /// the settings' environment aliases when they are set (`SENTE_SEARCH`, `SENTE_MCTS`).
+    pub fn describe(&self) -> String {
+        let mut text = match self {
+            Entrant::Process(spec) => {
+                let m = &spec.manifest;
+                let mut t = std::iter::once(m.command.as_str())
+                    .chain(m.args.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                for (key, value) in &m.info {
+                    let value = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), String::from);
+                    t.push_str(&format!("; INFO {key} {value}"));
+                }
+                for c in &m.gtp_commands {
+                    t.push_str(&format!("; {c}"));
+                }
+                t
+            }
+            Entrant::Internal { level, nodes } => match nodes {
+                Some(n) => format!("internal:{level} --nodes {n}"),
+                None => format!("internal:{level}"),
+            },
+        };
+        let ours = match self {
+            Entrant::Process(spec) => spec.manifest.command == "{sente}",
+            Entrant::Internal { .. } => true,
+        };
+        if ours {
+            for var in ["SENTE_SEARCH", "SENTE_MCTS"] {
+                if let Ok(v) = std::env::var(var) {
+                    text.push_str(&format!("; {var}={v}"));
+                }
+            }
+        }
+        text
+    }
+
     /// A fresh engine for `setup`; `seed` seeds its randomness (each process start draws a
     /// new `{seed}` from it).
     pub fn make(&self, setup: &GameSetup, seed: u64) -> Result<Box<dyn Engine>, String> {
@@ -101,6 +143,9 @@ pub struct TournamentConfig {
     pub sprt: Option<Sprt>,
     /// The part of the schedule this run plays.
     pub shard: Shard,
+    /// How each entrant runs, in entrant order ([`Entrant::describe`]): what the record says
+    /// played (empty: not said).
+    pub commands: Vec<String>,
 }
 
 /// One finished game of a tournament.
@@ -437,6 +482,7 @@ pub(crate) mod tests {
             seed: 5,
             sprt: None,
             shard: Shard::WHOLE,
+            commands: Vec::new(),
         }
     }
 
