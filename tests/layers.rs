@@ -31,46 +31,10 @@ fn layer_of(module: &str) -> Option<usize> {
 
 /// The top-level modules a source text names through `crate::`, outside comments.
 fn crate_paths(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let code = match line.find("//") {
-            Some(i) => &line[..i],
-            None => line,
-        };
-        let mut rest = code;
-        while let Some(i) = rest.find("crate::") {
-            let before = rest[..i].chars().last();
-            rest = &rest[i + "crate::".len()..];
-            // `sente_crate::x` or `mycrate::x` are not ours.
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
-            if let Some(group) = rest.strip_prefix('{') {
-                // `use crate::{a::B, c};`: each item's first segment (one line is enough for
-                // rustfmt's layout of short groups; longer ones are split per module anyway).
-                let inner = group.split('}').next().unwrap_or("");
-                for item in inner.split(',') {
-                    let name: String = item
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    if !name.is_empty() {
-                        out.push(name);
-                    }
-                }
-                continue;
-            }
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                out.push(name);
-            }
-        }
-    }
-    out
+    crate_segments(text)
+        .into_iter()
+        .map(|segs| segs[0].clone())
+        .collect()
 }
 
 /// `src/a/b.rs` -> `a`; `src/a.rs` -> `a`; `src/bin/x.rs` -> `bin`.
