@@ -214,6 +214,16 @@ fn gomocup_loop<W: Write>(
         };
         let mut searched = false;
         let handled = guarded("a Gomocup command", || {
+            // A cut line's command is lost: refuse it (inside a block, the block at its DONE).
+            if input.cut {
+                return match &mut block {
+                    Some(collector) => {
+                        collector.refuse(io::TOO_LONG);
+                        Step::Wait
+                    }
+                    None => Step::Reply(Reply::Error(io::TOO_LONG.into())),
+                };
+            }
             Step::Reply(if let Some(collector) = &mut block {
                 match collector.feed(&input.line) {
                     Feed::Pending => return Step::Wait,
