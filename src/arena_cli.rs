@@ -57,8 +57,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 20)]
     pub games: usize,
     /// Time control GAME[+INC][/MOVE] in seconds, 0 = no limit: 0/0.5 is 0.5 s per move,
-    /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move. Default
-    /// 0/0.5, or 0/1 when a GTP engine plays (GTP tells time in whole seconds).
+    /// 60/5 is 60 s per game and at most 5 s per move, 10+0.1 adds 0.1 s per move. Default:
+    /// 0/0.5, or 0/1 when an engine speaks GTP (GTP tells time in whole seconds).
     #[arg(long)]
     // The text is clap's help, where `[/MOVE]` is the syntax, not a link.
     #[allow(rustdoc::broken_intra_doc_links)]
@@ -156,7 +156,23 @@ fn parse_range(s: &str) -> anyhow::Result<(usize, usize)> {
     })
 }
 
-/// The game setup the arguments describe.
+/// `--tc`'s default: half a second a move.
+pub const DEFAULT_TC: &str = "0/0.5";
+/// `--tc`'s default when an engine speaks GTP, which tells time in whole seconds.
+pub const DEFAULT_GTP_TC: &str = "0/1";
+
+/// The time control of a match: `--tc` as given, else the default that every engine can be
+/// told.
+fn match_tc(given: Option<&str>, any_gtp: bool) -> &str {
+    match (given, any_gtp) {
+        (Some(tc), _) => tc,
+        (None, true) => DEFAULT_GTP_TC,
+        (None, false) => DEFAULT_TC,
+    }
+}
+
+/// The game setup the arguments describe (under `--tc`'s default for non-GTP engines when it
+/// is not given; [`run_match`] replaces it once the engines are known).
 fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
     setup_of(
         &args.game,
@@ -164,18 +180,17 @@ fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
         &args.rule,
         args.komi,
         args.handicap,
-        args.tc.as_deref().unwrap_or(DEFAULT_TC),
+        match_tc(args.tc.as_deref(), false),
     )
 }
 
-/// `--tc` when none is given.
-const DEFAULT_TC: &str = "0/0.5";
-/// `--tc` when none is given and a GTP engine plays: GTP's `time_settings` counts whole seconds.
-const DEFAULT_GTP_TC: &str = "0/1";
-
-/// Whether an entrant speaks GTP.
-fn speaks_gtp(e: &Entrant) -> bool {
-    matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp)
+/// The names of the engine processes that speak GTP.
+fn gtp_engines(entrants: &[Entrant]) -> Vec<String> {
+    entrants
+        .iter()
+        .filter(|e| matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp))
+        .map(Entrant::name)
+        .collect()
 }
 
 /// The game setup of a game name, `--size`, `--rule`, komi, handicap and `--tc`.
@@ -272,11 +287,7 @@ fn entrants(args: &MatchArgs, game: GameName) -> anyhow::Result<Vec<Entrant>> {
 /// Refuses a time control GTP engines cannot be told, and says on stderr what they are told
 /// and what not.
 fn tell_gtp_engines(tc: &TimeControl, entrants: &[Entrant]) -> anyhow::Result<()> {
-    let gtp: Vec<String> = entrants
-        .iter()
-        .filter(|e| speaks_gtp(e))
-        .map(Entrant::name)
-        .collect();
+    let gtp = gtp_engines(entrants);
     if gtp.is_empty() {
         return Ok(());
     }
@@ -325,10 +336,9 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     };
     let mut setup = setup(&args)?;
     let entrants = entrants(&args, setup.game)?;
-    if args.tc.is_none() && entrants.iter().any(speaks_gtp) {
-        setup.tc = DEFAULT_GTP_TC
-            .parse()
-            .map_err(|e: String| anyhow!("--tc: {e}"))?;
+    if args.tc.is_none() {
+        let tc = match_tc(None, !gtp_engines(&entrants).is_empty());
+        setup.tc = tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
     }
     tell_gtp_engines(&setup.tc, &entrants)?;
     warn_unlimited_processes(args.nodes, &entrants);
@@ -676,7 +686,22 @@ impl BalanceArgs {
 
 #[cfg(test)]
 mod tests {
-    use super::openings_reused;
+    use super::{match_tc, openings_reused, setup_of, TimeControl, DEFAULT_GTP_TC, DEFAULT_TC};
+
+    #[test]
+    fn the_default_time_control_can_be_told_to_every_engine() {
+        // GTP engines (a Go match: sente-mcts against GNU Go) get a default GTP can say.
+        let go = setup_of("go", Some("9"), "freestyle", 7.5, 0, match_tc(None, true)).unwrap();
+        assert!(go.tc.gtp_terms().is_ok(), "{:?}", go.tc);
+        assert_eq!(match_tc(None, true), DEFAULT_GTP_TC);
+        // Others keep half a second a move, which GTP could not say.
+        assert_eq!(match_tc(None, false), DEFAULT_TC);
+        let tc: TimeControl = DEFAULT_TC.parse().unwrap();
+        assert!(tc.gtp_terms().is_err());
+        // A --tc given is used as given (and refused later if GTP cannot say it).
+        assert_eq!(match_tc(Some("0/0.5"), true), "0/0.5");
+        assert_eq!(match_tc(Some("60/5"), false), "60/5");
+    }
 
     #[test]
     fn reused_openings_are_reported_from_the_first_repeated_game() {

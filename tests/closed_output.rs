@@ -1,5 +1,7 @@
 //! A manager that closes the engine's stdout (it quit, or a shell pipe like `| head -1`) ends
-//! the engine quietly: exit status 0 and no error on stderr, for both protocols.
+//! the engine quietly: exit status 0 and no error on stderr, for both protocols. A manager that
+//! closes the engine's stdin during a long search (it died) ends the search at once, and the
+//! engine exits.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -55,4 +57,71 @@ fn gtp_engine_stops_quietly_when_its_output_closes() {
     );
     assert!(ok, "exit status; stderr: {stderr}");
     assert!(!stderr.contains("Error"), "stderr: {stderr}");
+}
+
+/// Starts `binary args`, sends `input`, waits `search` for the search it asks for to be under
+/// way, closes stdin, and returns whether the engine exited within `bound` (it is killed
+/// otherwise), with its stdout.
+fn exits_after_stdin_closes(binary: &str, args: &[&str], input: &str) -> (bool, String) {
+    let search = std::time::Duration::from_millis(500);
+    let bound = std::time::Duration::from_secs(3);
+    let mut child = Command::new(binary)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(search);
+    drop(stdin);
+    let closed = std::time::Instant::now();
+    let exited = loop {
+        if child.try_wait().unwrap().is_some() {
+            break true;
+        }
+        if closed.elapsed() > bound {
+            let _ = child.kill();
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    (exited, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn gomocup_search_stops_when_stdin_closes() {
+    // 20 s for the move (and, with the cap on clocks, still more than the bound).
+    let (exited, out) = exits_after_stdin_closes(
+        env!("CARGO_BIN_EXE_pbrain-sente"),
+        &[],
+        "START 15\nINFO timeout_turn 20000\nBOARD\n7,7,2\n8,8,1\n8,7,2\nDONE\n",
+    );
+    assert!(
+        exited,
+        "still searching 3 s after stdin closed; stdout: {out}"
+    );
+    // The best move found so far is written, for whoever may still read it.
+    let replies: Vec<&str> = out.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(replies.len(), 2, "{out}");
+    assert!(replies[1].contains(','), "{out}");
+}
+
+#[test]
+fn gtp_genmove_stops_when_stdin_closes() {
+    // 60 s of byo-yomi for the one move; the move found so far is answered.
+    let (exited, out) = exits_after_stdin_closes(
+        env!("CARGO_BIN_EXE_sente"),
+        &["--protocol", "gtp"],
+        "boardsize 9\ntime_settings 0 60 1\ngenmove b\n",
+    );
+    assert!(
+        exited,
+        "still searching 3 s after stdin closed; stdout: {out}"
+    );
+    assert!(out.ends_with("\n\n") && out.contains("= "), "{out}");
 }

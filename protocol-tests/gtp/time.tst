@@ -49,6 +49,18 @@ clear_board
 #? ?[syntax error.*]
 29 kgs-time_settings byoyomi 600 -30 5
 #? ?[syntax error.*]
+# Clock values must fit GTP's int (at most 2147483647): larger ones are refused and the clock
+# stays as it was; of the longest clock accepted a move spends at most 5 minutes.
+30 time_settings 2147483648 0 0
+#? ?[syntax error: 2147483648 is past GTP's int range \(at most 2147483647\)]
+31 time_left b 18446744073709551616 5
+#? ?[syntax error: 18446744073709551616 is past GTP's int range \(at most 2147483647\)]
+32 kgs-time_settings absolute 99999999999999
+#? ?[syntax error: 99999999999999 is past GTP's int range \(at most 2147483647\)]
+33 time_settings 2147483647 0 0
+#? []
+34 time_settings 0 1 1
+#? []
 24 genmove b
 #? [[A-HJ][1-9]|pass|resign]
 25 genmove w

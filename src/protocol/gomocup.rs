@@ -290,6 +290,12 @@ impl BoardCollector {
         }
     }
 
+    /// Records a line refused before parsing (one cut at the length limit): the block is
+    /// answered with `message` at its `DONE`, unless an earlier line already spoiled it.
+    pub fn refuse(&mut self, message: &str) {
+        self.error.get_or_insert_with(|| message.to_string());
+    }
+
     /// Takes one line of the block.
     pub fn feed(&mut self, line: &str) -> Feed {
         let parsed = parse_command(line);

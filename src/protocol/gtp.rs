@@ -351,8 +351,27 @@ fn vertex_arg(tok: &str) -> Result<Vertex, LineError> {
     parse_vertex(tok).ok_or_else(|| LineError::Syntax(format!("invalid coordinate '{tok}'")))
 }
 
-fn uint_arg(tok: &str, expected: &str) -> Result<u64, LineError> {
-    parse_uint(tok).ok_or_else(|| syntax(expected))
+/// GTP's `int`: "an unsigned integer in the interval 0 <= x <= 2^31 - 1" (GTP 2, section 3.1).
+pub const GTP_INT_MAX: u64 = (1 << 31) - 1;
+
+/// A clock value (seconds, stones, periods) within GTP's int range: a larger one is refused,
+/// naming the bound, and the clock stays as it was. What a move may spend of the longest
+/// clock accepted is capped again by the search (`search::clock::MAX_MOVE_MS`).
+fn clock_arg(tok: &str, expected: &str) -> Result<u64, LineError> {
+    let digits = tok.strip_prefix('+').unwrap_or(tok);
+    match parse_uint(tok) {
+        Some(n) if n <= GTP_INT_MAX => Ok(n),
+        None if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(syntax(expected))
+        }
+        _ => Err(past_int_range(tok)),
+    }
+}
+
+fn past_int_range(tok: &str) -> LineError {
+    LineError::Syntax(format!(
+        "syntax error: {tok} is past GTP's int range (at most {GTP_INT_MAX})"
+    ))
 }
 
 fn size_arg(tok: &str, expected: &str) -> Result<usize, LineError> {
@@ -504,7 +523,7 @@ fn time_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>>
             arity(args, 3, e).and_then(|_| {
                 let v: Vec<u64> = args
                     .iter()
-                    .map(|t| uint_arg(t, e))
+                    .map(|t| clock_arg(t, e))
                     .collect::<Result<_, _>>()?;
                 Ok(Command::TimeSettings(TimeSystem::from_time_settings(
                     v[0], v[1], v[2],
@@ -521,7 +540,10 @@ fn time_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>>
                 let seconds = parse_float(args[1])
                     .filter(|s| !s.is_sign_negative())
                     .ok_or_else(|| syntax(e))?;
-                let stones = uint_arg(args[2], e)?;
+                if seconds > GTP_INT_MAX as f64 {
+                    return Err(past_int_range(args[1]));
+                }
+                let stones = clock_arg(args[2], e)?;
                 Ok(Command::TimeLeft {
                     color,
                     seconds,
@@ -742,7 +764,7 @@ fn parse_kgs_time(args: &[&str]) -> Result<TimeSystem, LineError> {
              canadian <main> <period> <stones>";
     let nums = |n: usize| -> Result<Vec<u64>, LineError> {
         arity(args, n + 1, e)?;
-        args[1..].iter().map(|t| uint_arg(t, e)).collect()
+        args[1..].iter().map(|t| clock_arg(t, e)).collect()
     };
     let kind = args.first().ok_or_else(|| syntax(e))?;
     match kind.to_ascii_lowercase().as_str() {
@@ -1315,6 +1337,26 @@ mod tests {
                 "{negative}"
             );
         }
+        for huge in [
+            "time_settings 2147483648 0 0",
+            "time_settings 0 0 99999999999999999999999",
+            "time_left b 18446744073709551616 5",
+            "time_left b 2147483647.5 0",
+            "time_left b 5 2147483648",
+            "kgs-time_settings absolute 99999999999999",
+            "kgs-time_settings byoyomi 0 2147483648 1",
+        ] {
+            match cmd(huge) {
+                Err(LineError::Syntax(m)) => assert!(m.contains("2147483647"), "{huge}: {m}"),
+                other => panic!("{huge}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            cmd("time_settings 2147483647 0 0"),
+            Ok(Command::TimeSettings(TimeSystem::Absolute {
+                main: 2147483647
+            }))
+        );
         for negative in ["time_settings -1 0 0", "kgs-time_settings absolute -60"] {
             assert!(
                 matches!(cmd(negative), Err(LineError::Syntax(_))),

@@ -21,11 +21,11 @@ use log::{error, warn};
 use super::gtp::{
     command_names, format_cpu_time, format_genmove, format_influence, format_info,
     format_kata_rules, format_play_line, format_response, format_score, format_stream_start,
-    format_vertices, is_supported, parse_line, Command, GtpGameKind, LineError,
+    format_vertices, id_and_name, is_supported, parse_line, Command, GtpGameKind, LineError,
     GENMOVE_EX_KEYWORDS, GOGUI_ANALYZE_COMMANDS,
 };
 use super::guard::guarded;
-use super::io::{Event, Input, Output};
+use super::io::{Event, Input, Output, MAX_LINE_BYTES, TOO_LONG};
 use super::next_input;
 use crate::cpu_time::process_cpu_time;
 use crate::session::go::{GoConfig, GoSession};
@@ -148,6 +148,16 @@ pub fn gtp_loop<W: Write>(
         let Some(input) = next_input(&mut next, rx) else {
             return Ok(());
         };
+        // A cut line's command is lost unless what was dropped lay inside a comment.
+        if input.cut && !input.line.contains('#') {
+            // Leading blanks are not kept, so an id shorter than the kept part ended before
+            // the cut: it is whole.
+            let id = id_and_name(&input.line)
+                .and_then(|(id, _)| id)
+                .filter(|id| id.len() < MAX_LINE_BYTES);
+            send(out, &format_response(id, Err(TOO_LONG)))?;
+            continue;
+        }
         let Some(parsed) = parse_line(&input.line) else {
             continue;
         };

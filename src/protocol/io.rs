@@ -23,6 +23,9 @@ pub struct Input {
     pub at: Instant,
     /// Position among the non-blank lines, from 0.
     pub seq: u64,
+    /// The line was longer than [`MAX_LINE_BYTES`] (not counting blanks before and after
+    /// it): `line` holds its beginning only, and the protocol answers it with [`TOO_LONG`].
+    pub cut: bool,
 }
 
 /// What the reader thread sends.
@@ -34,15 +37,38 @@ pub enum Event {
 }
 
 /// The longest line kept (1 MiB, far beyond any command: a 25x25 board's every vertex is 2 KB).
-/// The rest of a longer line is read and dropped, so that a client sending bytes without a line
-/// end cannot make the engine hold them all; what is kept gets its reply (an error, usually).
+/// Blanks before a line's first character are skipped as they are read and never count, so a
+/// command behind any number of them is read whole. Past the limit the rest of the line is read
+/// and dropped, so that a client sending bytes without a line end cannot make the engine hold
+/// them all; if only blanks were dropped the line is whole, otherwise it is marked
+/// [`Input::cut`] and the protocol answers it with an error naming the limit
+/// ([`TOO_LONG`]).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Reads one line, line end included, into `raw` (cleared first), keeping at most
-/// [`MAX_LINE_BYTES`] of it; how many bytes were consumed (0 at end of input).
-fn read_line_capped<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<usize> {
+/// The error text for a line cut at [`MAX_LINE_BYTES`] (GTP: `? line too long (limit 1 MiB)`,
+/// Gomocup: `ERROR line too long (limit 1 MiB)`).
+pub const TOO_LONG: &str = "line too long (limit 1 MiB)";
+
+/// A byte that [`normalise`] turns into nothing or a blank: ASCII space and control bytes
+/// (the line end excepted).
+fn is_blank(b: u8) -> bool {
+    b != b'\n' && (b == b' ' || b.is_ascii_control())
+}
+
+/// One line as read.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct RawLine {
+    /// Bytes consumed, line end included (0 at end of input).
+    consumed: usize,
+    /// Whether non-blank bytes past [`MAX_LINE_BYTES`] were dropped.
+    cut: bool,
+}
+
+/// Reads one line, line end included, into `raw` (cleared first): its leading blanks skipped,
+/// at most [`MAX_LINE_BYTES`] of the rest kept.
+fn read_line_capped<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<RawLine> {
     raw.clear();
-    let mut consumed = 0;
+    let mut line = RawLine::default();
     loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
@@ -50,24 +76,37 @@ fn read_line_capped<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(consumed);
+            break;
         }
         let (chunk, ends) = match buf.iter().position(|&b| b == b'\n') {
             Some(i) => (&buf[..=i], true),
             None => (buf, false),
         };
-        let room = MAX_LINE_BYTES.saturating_sub(raw.len());
-        raw.extend_from_slice(&chunk[..chunk.len().min(room)]);
         let n = chunk.len();
+        let mut rest = chunk;
+        if raw.is_empty() {
+            let blanks = rest.iter().take_while(|&&b| is_blank(b)).count();
+            rest = &rest[blanks..];
+        }
+        let room = MAX_LINE_BYTES.saturating_sub(raw.len());
+        let (kept, dropped) = rest.split_at(rest.len().min(room));
+        raw.extend_from_slice(kept);
+        if !line.cut && dropped.iter().any(|&b| b != b'\n' && !is_blank(b)) {
+            line.cut = true;
+        }
         input.consume(n);
-        consumed += n;
+        line.consumed += n;
         if ends {
-            if consumed > MAX_LINE_BYTES {
-                warn!("an input line of {consumed} bytes was cut to {MAX_LINE_BYTES}");
-            }
-            return Ok(consumed);
+            break;
         }
     }
+    if line.cut {
+        warn!(
+            "an input line of {} bytes was cut to {MAX_LINE_BYTES}; it is answered as too long",
+            line.consumed
+        );
+    }
+    Ok(line)
 }
 
 /// Normalises raw bytes of one line: invalid UTF-8 replaced, tabs become spaces, `\r` and other
@@ -106,14 +145,14 @@ where
             let mut seq = 0u64;
             let mut raw = Vec::new();
             loop {
-                match read_line_capped(&mut input, &mut raw) {
-                    Ok(0) => break,
-                    Ok(_) => {}
+                let cut = match read_line_capped(&mut input, &mut raw) {
+                    Ok(RawLine { consumed: 0, .. }) => break,
+                    Ok(RawLine { cut, .. }) => cut,
                     Err(e) => {
                         warn!("stdin: {e}; treating it as end of input");
                         break;
                     }
-                }
+                };
                 let Some(line) = normalise(&raw) else {
                     // A blank line gets no response and no number, but it may still end a
                     // search (GTP: a bare newline ends `lz-analyze`, as KataGo documents). It
@@ -125,10 +164,12 @@ where
                 };
                 let at = Instant::now();
                 debug!("<- {line}");
-                if let Some(kind) = interrupt(Some(&line)) {
+                // A cut line is answered with an error, whatever it begins with: it stops
+                // what any line stops (a GTP analysis), as a blank line would.
+                if let Some(kind) = interrupt(Some(if cut { "" } else { &line })) {
                     signal.interrupt(seq, kind);
                 }
-                if tx.send(Event::Line(Input { line, at, seq })).is_err() {
+                if tx.send(Event::Line(Input { line, at, seq, cut })).is_err() {
                     return;
                 }
                 // After the send: a ponder that found the queue empty then sees the flag.
@@ -215,14 +256,52 @@ mod tests {
         input.extend_from_slice(b" tail\nname\nlast");
         let mut reader = std::io::BufReader::with_capacity(4096, Cursor::new(input));
         let mut raw = Vec::new();
-        let n = read_line_capped(&mut reader, &mut raw).unwrap();
-        assert_eq!(n, 3 * MAX_LINE_BYTES + 6);
+        let line = read_line_capped(&mut reader, &mut raw).unwrap();
+        assert_eq!(line.consumed, 3 * MAX_LINE_BYTES + 6);
+        assert!(line.cut);
         assert_eq!(raw.len(), MAX_LINE_BYTES);
-        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 5);
+        let line = read_line_capped(&mut reader, &mut raw).unwrap();
+        assert_eq!((line.consumed, line.cut), (5, false));
         assert_eq!(raw, b"name\n");
-        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 4);
+        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap().consumed, 4);
         assert_eq!(raw, b"last");
-        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap(), 0);
+        assert_eq!(read_line_capped(&mut reader, &mut raw).unwrap().consumed, 0);
         assert!(raw.is_empty());
+    }
+
+    #[test]
+    fn blanks_around_a_line_never_count_against_the_limit() {
+        let mut input = vec![b' '; 2 * MAX_LINE_BYTES];
+        input.extend_from_slice(b"\t\rname");
+        input.extend(std::iter::repeat_n(b' ', 2 * MAX_LINE_BYTES));
+        input.extend_from_slice(b"\r\nnext\n");
+        let mut reader = std::io::BufReader::with_capacity(4096, Cursor::new(input));
+        let mut raw = Vec::new();
+        let line = read_line_capped(&mut reader, &mut raw).unwrap();
+        assert!(!line.cut);
+        assert!(raw.len() <= MAX_LINE_BYTES);
+        assert_eq!(normalise(&raw).as_deref(), Some("name"));
+        read_line_capped(&mut reader, &mut raw).unwrap();
+        assert_eq!(raw, b"next\n");
+    }
+
+    #[test]
+    fn a_cut_line_reaches_the_loop_marked() {
+        let mut input = b"1 ".to_vec();
+        input.extend(std::iter::repeat_n(b' ', MAX_LINE_BYTES));
+        input.extend_from_slice(b"name\nname\n");
+        let signal = Arc::new(StopSignal::new());
+        let rx = spawn_reader(Cursor::new(input), signal, |_: Option<&str>| None);
+        let lines: Vec<(String, bool)> = rx
+            .iter()
+            .filter_map(|e| match e {
+                Event::Line(i) => Some((i.line, i.cut)),
+                Event::Eof => None,
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            vec![("1".to_string(), true), ("name".to_string(), false)]
+        );
     }
 }

@@ -126,9 +126,10 @@ where
 
 /// Decides, on the reader thread, which input lines interrupt a running search. Gomocup:
 /// `YXSTOP`/`STOP` stop it, `END` ends the session. GTP: the line after `lz-analyze` /
-/// `kata-analyze`, whatever it is (a blank line too), ends the analysis, and so does end of
-/// input; nothing
-/// interrupts a `genmove` (pipelined commands wait their turn). Under auto-detection the first
+/// `kata-analyze`, whatever it is (a blank line too), ends the analysis; no line interrupts a
+/// `genmove` (pipelined commands wait their turn). In both, end of input stops the search of
+/// the last line at once if it is running (a manager that died must not leave its engine
+/// burning a core); the move found so far is answered and the session quits. Under auto-detection the first
 /// meaningful line decides the dialect, exactly as the loop decides it.
 struct InterruptWatch {
     protocol: Option<Detected>,
@@ -147,10 +148,20 @@ impl InterruptWatch {
         }
     }
 
-    /// `line` is `None` at end of input.
+    /// `line` is `None` at end of input: the manager is gone, so the search for the last line,
+    /// if it is running, stops at once and answers with what it has ([`Interrupt::Eof`]); one
+    /// still queued when input ends (a piped script, read ahead) runs in full and is answered,
+    /// and the session then quits.
     fn check(&mut self, line: Option<&str>) -> Option<Interrupt> {
         let Some(line) = line else {
-            return self.after_analysis.then_some(Interrupt::Stop);
+            // An analysis never ends by itself: end of input read ahead of it must stop it
+            // too, which only `Stop` does.
+            let analysing = std::mem::take(&mut self.after_analysis);
+            return Some(if analysing {
+                Interrupt::Stop
+            } else {
+                Interrupt::Eof
+            });
         };
         if self.protocol.is_none() {
             self.protocol = detect(line);
@@ -214,6 +225,16 @@ fn gomocup_loop<W: Write>(
         };
         let mut searched = false;
         let handled = guarded("a Gomocup command", || {
+            // A cut line's command is lost: refuse it (inside a block, the block at its DONE).
+            if input.cut {
+                return match &mut block {
+                    Some(collector) => {
+                        collector.refuse(io::TOO_LONG);
+                        Step::Wait
+                    }
+                    None => Step::Reply(Reply::Error(io::TOO_LONG.into())),
+                };
+            }
             Step::Reply(if let Some(collector) = &mut block {
                 match collector.feed(&input.line) {
                     Feed::Pending => return Step::Wait,
@@ -561,12 +582,22 @@ mod tests {
         assert_eq!(w.check(Some("protocol_version")), Some(Interrupt::Stop));
         assert_eq!(w.check(Some("kata-analyze 10")), None);
         assert_eq!(w.check(None), Some(Interrupt::Stop), "end of input ends it");
+        assert_eq!(w.check(Some("genmove b")), None);
+        assert_eq!(
+            w.check(None),
+            Some(Interrupt::Eof),
+            "and a genmove running then"
+        );
         let mut g = InterruptWatch::new(ProtocolChoice::Auto);
         assert_eq!(g.check(Some("START 15")), None);
         assert_eq!(g.check(Some("lz-analyze")), None);
         assert_eq!(g.check(Some("YXSTOP")), Some(Interrupt::Stop));
         assert_eq!(g.check(Some("END")), Some(Interrupt::End));
-        assert_eq!(g.check(None), None);
+        assert_eq!(
+            g.check(None),
+            Some(Interrupt::Eof),
+            "end of input ends any search"
+        );
     }
 
     #[test]

@@ -45,9 +45,21 @@
 //! target at 80% and forced moves at a quarter), searched replies averaged 79% of the turn
 //! but all replies 56-57%: 12-17% of the replies were won or lost at once, and 18-22% more were
 //! proven losses (a third of the turn on average).
+//!
+//! No clock gives one move more than [`MAX_MOVE_MS`] (5 minutes): a longer turn time (Gomocup
+//! `INFO timeout_turn 2147483647`), or a share of a longer game clock (GTP `time_settings
+//! 2147483647 0 0`, 68 years of main time), is cut to it. The cap is on what a clock grants,
+//! not on searches the user sizes otherwise: `--nodes`, `--depth` and analysis (which runs until
+//! the next line) are not capped. `YXSTOP`, `STOP` and end of input still stop a capped search
+//! at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// The most one move may spend from any clock, however long the clock (see the module notes):
+/// 5 minutes, far past what a move gains at the longest time controls engines play, and short
+/// enough that an absurd clock still gets its answer.
+pub const MAX_MOVE_MS: u64 = 300_000;
 
 /// Remaining match time at or above this many milliseconds means "unlimited" in Gomocup.
 pub const UNLIMITED_MS: i64 = 2_147_483_647;
@@ -400,7 +412,7 @@ fn budget(clock: &GameClock) -> Budget {
     let mut hard: Option<u64> = None;
     let mut soft: Option<u64> = None;
     let mut turn_binds = clock.turn_ms.is_some();
-    if let Some(turn) = clock.turn_ms {
+    if let Some(turn) = clock.turn_ms.map(|t| t.min(MAX_MOVE_MS)) {
         let h = turn.saturating_sub(margin_with_lag_ms(turn, clock.lag_ms));
         hard = Some(h);
         soft = Some(h * 2 / 5);
@@ -413,7 +425,8 @@ fn budget(clock: &GameClock) -> Budget {
             // Spend a fair share now, more when an increment refills the clock; never more
             // than a third of what remains in one move.
             let share = usable / moves + clock.increment_ms * 3 / 4;
-            let h = (share * 5 / 2).min(usable / 3).min(usable);
+            let most = MAX_MOVE_MS.saturating_sub(margin_with_lag_ms(MAX_MOVE_MS, clock.lag_ms));
+            let h = (share * 5 / 2).min(usable / 3).min(usable).min(most);
             let s = share.min(h);
             turn_binds &= hard.is_some_and(|turn| turn <= s);
             hard = Some(hard.map_or(h, |x| x.min(h)));
@@ -444,6 +457,42 @@ mod tests {
             ..GameClock::default()
         };
         assert_eq!(deadlines(unlimited), (None, None));
+    }
+
+    #[test]
+    fn no_clock_gives_one_move_more_than_the_cap() {
+        let turn = |ms: u64| GameClock {
+            turn_ms: Some(ms),
+            ..GameClock::default()
+        };
+        let left = |ms: i64| GameClock {
+            left_ms: Some(ms),
+            ..GameClock::default()
+        };
+        let capped = deadlines(turn(MAX_MOVE_MS));
+        assert!(capped.1.unwrap() < MAX_MOVE_MS);
+        // Gomocup's largest turn time, with the match time unlimited or absurdly long.
+        assert_eq!(deadlines(turn(2_147_483_647)), capped);
+        assert_eq!(deadlines(turn(u64::MAX)), capped);
+        let both = GameClock {
+            left_ms: Some(UNLIMITED_MS - 1),
+            ..turn(2_147_483_647)
+        };
+        assert_eq!(deadlines(both).1, capped.1);
+        // A game clock of years: the move's share is cut to the same hard deadline.
+        for ms in [UNLIMITED_MS - 1, 1_000_000_000] {
+            let (soft, hard) = deadlines(GameClock {
+                moves_to_go: Some(27),
+                ..left(ms)
+            });
+            assert_eq!(hard, capped.1, "{ms}");
+            assert!(soft <= hard);
+        }
+        // Below the cap nothing changes: 10 s a move.
+        assert_eq!(
+            deadlines(turn(10_000)).1,
+            Some(10_000 - safety_margin_ms(10_000))
+        );
     }
 
     #[test]

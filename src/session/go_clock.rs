@@ -15,6 +15,12 @@
 //!
 //! The [`crate::search::clock::TimeManager`] then keeps its safety margin inside that, so a
 //! move is never late.
+//!
+//! Absurd clocks: every time GTP sends (`time_settings`, `kgs-time_settings`, `time_left`:
+//! seconds, stones, periods) must fit GTP's `int`, at most 2147483647; a larger value is refused
+//! by the parser (`? syntax error: 2147483648 is past GTP's int range (at most 2147483647)`)
+//! and the clock stays as it was. Of the longest clock accepted (68 years), one move spends at
+//! most [`crate::search::clock::MAX_MOVE_MS`] (5 minutes), however large its share.
 
 use std::time::Duration;
 
@@ -97,7 +103,8 @@ impl Default for GoClock {
 
 /// Time left on a GTP clock as the search takes it: never negative, and always below
 /// [`UNLIMITED_MS`], which means "no limit" to the search (Gomocup's convention) while GTP has
-/// no such value: 30 days left is still a clock to share out, not an endless move.
+/// no such value: 30 days left is still a clock to share out (a move then gets the search's
+/// cap), not an endless move.
 fn game_time(ms: i64) -> i64 {
     ms.clamp(0, UNLIMITED_MS - 1)
 }
@@ -334,7 +341,13 @@ mod tests {
         // 30 days of main time: past the search's "unlimited" value, still a deadline.
         let c = GoClock::new(TimeSystem::Absolute { main: 30 * 86_400 });
         let h = hard(&c, Color::Black, 81).unwrap();
-        assert!(h > 3_600_000, "{h}");
+        let cap = u128::from(crate::search::clock::MAX_MOVE_MS);
+        assert!(h > cap * 9 / 10 && h < cap, "{h}");
+        // The longest clock GTP can send (68 years): the same cap.
+        let c = GoClock::new(TimeSystem::Absolute {
+            main: 2_147_483_647,
+        });
+        assert_eq!(hard(&c, Color::Black, 81), Some(h));
         // The largest values the protocol can carry neither overflow nor end the move at once.
         let max = u64::MAX;
         for system in [

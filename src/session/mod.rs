@@ -20,6 +20,10 @@ pub enum Interrupt {
     Stop,
     /// Stop thinking, answer nothing, quit (`END`).
     End,
+    /// End of input: the manager is gone. A search running when it comes stops at once and
+    /// answers with the best move so far (to whoever may still read it), and the session then
+    /// quits; read ahead of its search (a piped script) it stops nothing, like `END`.
+    Eof,
 }
 
 /// Sequence number meaning "no line".
@@ -50,7 +54,7 @@ pub struct StopSignal {
     stop: AtomicBool,
     busy_seq: AtomicU64,
     /// `seq << 2 | kind` of the interrupting lines not yet passed by an `arm` (kind 1 = stop,
-    /// 2 = end).
+    /// 2 = end, 3 = end of input).
     pending: Mutex<Vec<u64>>,
     ended_during_search: AtomicBool,
     /// Raised by the input thread after it has queued any line (and at end of input): ends a
@@ -66,6 +70,7 @@ impl Default for StopSignal {
 
 const STOP_CODE: u64 = 1;
 const END_CODE: u64 = 2;
+const EOF_CODE: u64 = 3;
 
 impl StopSignal {
     /// A signal with nothing pending.
@@ -105,6 +110,7 @@ impl StopSignal {
         let code = match kind {
             Interrupt::Stop => STOP_CODE,
             Interrupt::End => END_CODE,
+            Interrupt::Eof => EOF_CODE,
         };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.push(seq << 2 | code);
@@ -184,6 +190,24 @@ mod tests {
         s.arm(8);
         assert!(!s.flag().load(Ordering::SeqCst));
         assert!(!s.ended_during_search());
+        s.disarm();
+    }
+
+    #[test]
+    fn end_of_input_stops_only_a_running_search_and_lets_it_answer() {
+        let s = StopSignal::new();
+        s.interrupt(9, Interrupt::Eof);
+        s.arm(8);
+        assert!(
+            !s.flag().load(Ordering::SeqCst),
+            "read ahead, it stops nothing"
+        );
+        s.disarm();
+        let s = StopSignal::new();
+        s.arm(8);
+        s.interrupt(9, Interrupt::Eof);
+        assert!(s.flag().load(Ordering::SeqCst));
+        assert!(!s.ended_during_search(), "the answer is still written");
         s.disarm();
     }
 
