@@ -483,7 +483,7 @@ fn komi_arg(tok: &str) -> Result<Command, LineError> {
         .ok()
         .filter(|_| numeric)
         .ok_or_else(|| syntax("komi <float>"))?;
-    if !(k.abs() <= f64::from(MAX_KOMI)) {
+    if !k.is_finite() || k.abs() > f64::from(MAX_KOMI) {
         return Err(LineError::Syntax(format!(
             "komi {tok} is out of range (at most {MAX_KOMI} either way)"
         )));
