@@ -6,8 +6,9 @@
 #? [2]
 2 name
 #? [sente]
+# The version names the embedded weights, as Gomocup's ABOUT does.
 3 version
-#? [\d+\.\d+\.\d+]
+#? [\d+\.\d+\.\d+\+w\.\w+\.\w+]
 protocol_version   # an unnumbered command: must succeed, result unchecked
 
 # A line with only a comment.
@@ -69,7 +70,7 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 34 showboard
 #? [\s*A B C D E F G\n 5 \. \. \. \. \. \. X 5.*\n 1 \. \. \. \. \. \. \. 1.*\n\s*A B C D E F G]
 
-# Komi: any float.
+# Komi: a decimal number (an exponent too), at most 1000 either way.
 40 komi 6.5
 #? []
 41 komi -3
@@ -80,9 +81,14 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 #? ?[syntax error.*]
 44 komi
 #? ?[syntax error.*]
-# A komi past f32's range is refused (it would score as W+inf); the komi stays 0.
+# A komi past that is refused by name (no komi decides a game there, and one past f32's
+# range would score as W+inf); the komi stays 0.
 45 komi 99999999999999999999999999999999999999999999999999
-#? ?[syntax error.*]
+#? ?[komi 9+ is out of range \(at most 1000 either way\)]
+48 komi 1e30
+#? ?[komi 1e30 is out of range \(at most 1000 either way\)]
+49 komi 1e2
+#? []
 46 komi inf
 #? ?[syntax error.*]
 # The description holds for the whole run: not this game's size and komi.

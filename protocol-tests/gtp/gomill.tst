@@ -13,7 +13,7 @@
 
 # The description repeats name and version, then every setting that decides the play.
 5 gomill-describe_engine
-#? [sente \d+\.\d+\.\d+\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\nlevel: mcts: .*search settings: expand_after=\d+ .*\nseed: 1\ntime: 200 playouts per move, clock off]
+#? [sente \d+\.\d+\.\d+\+w\.\w+\.\w+\ngame: Go, board size, komi and rules as the controller sets them; until then 19x19, komi 7\.5, area scoring, positional superko, no suicide, dead stones lifted before counting\nlevel: mcts: .*search settings: expand_after=\d+ .*\nseed: 1\ntime: 200 playouts per move, clock off]
 
 boardsize 9
 clear_board

@@ -176,7 +176,7 @@ play b pass
 play w pass
 play b C2
 71 kata-set-rules chinese-ogs
-#? ?[cannot change the rules: move 11 \(Black C2\) would be illegal.*superko.*unchanged]
+#? ?[cannot change the rules: move 11 \(black C2\) would be illegal.*superko.*unchanged]
 72 kgs-rules aga
 #? ?[cannot change the rules: move 11 .*]
 73 kata-get-rules
@@ -197,7 +197,7 @@ play b B1
 81 play w A1
 #? []
 82 kata-set-rules japanese
-#? ?[cannot change the rules: move 3 \(White A1\) would be illegal.*suicide.*unchanged]
+#? ?[cannot change the rules: move 3 \(white A1\) would be illegal.*suicide.*unchanged]
 
 # clear_cache keeps the game; stop has nothing to stop.
 90 clear_cache

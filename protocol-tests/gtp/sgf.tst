@@ -113,3 +113,10 @@ play b D4
 #? ?[cannot load file: setup after move 0: .+]
 72 showboard
 #? [.*\n 7 \. \. X X \. \. \. \. \. 7\n.*]
+
+# Errors name points and sizes as the file writes them (never Rust debug text), and a size
+# no Go board has is refused as a size, before any move is read.
+90 loadsgf offboard.sgf
+#? ?[cannot load file: move B\[zz\] is off the 9x9 board]
+91 loadsgf size0.sgf
+#? ?[cannot load file: board size SZ\[0\] is not a Go board \(SGF sides are 1\.\.52\)]

@@ -117,7 +117,7 @@ genmove w
 
 # Tournament runners' questions (gomill, GoGui's twogtp): the settings and the CPU time.
 65 gomill-describe_engine
-#? [sente \d+\.\d+\.\d+\ngame: tic-tac-toe, 3x3, three in a row, black \(X\) first\nlevel: dumber: .*\nseed: 1]
+#? [sente \d+\.\d+\.\d+\+w\.\w+\.\w+\ngame: tic-tac-toe, 3x3, three in a row, black \(X\) first\nlevel: dumber: .*\nseed: 1]
 66 gomill-cpu_time
 #? [\d+\.\d\d\d]
 67 gomill-explain_last_move
@@ -125,7 +125,7 @@ genmove w
 # GNU Go's set_random_seed reseeds the player (a controller's seed per game).
 set_random_seed 9
 70 gomill-describe_engine
-#? [sente \d+\.\d+\.\d+\ngame: .*\nseed: 9]
+#? [sente \d+\.\d+\.\d+\+w\.\w+\.\w+\ngame: .*\nseed: 9]
 71 set_random_seed -1
 #? ?[syntax error.*]
 68 quit

@@ -477,16 +477,28 @@ fn setup_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>
     })
 }
 
-/// `komi`'s value: any finite number (one past f32's range would be stored as infinity and
-/// score as `W+inf`).
+/// The largest komi either way: more than any board GTP plays has points (25x25 = 625), so
+/// every komi that can decide a game fits, and no komi scores as `W+inf`.
+pub const MAX_KOMI: f32 = 1000.0;
+
+/// `komi`'s value: a decimal number, with an exponent or not (`6.5`, `-3`, `.5`, `1e2`; not
+/// `inf` or `nan`), of at most [`MAX_KOMI`] either way; a larger one is refused by name and the
+/// komi stays as it was.
 fn komi_arg(tok: &str) -> Result<Command, LineError> {
-    let k = parse_float(tok).ok_or_else(|| syntax("komi <float>"))? as f32;
-    if !k.is_finite() {
+    let numeric = tok
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'));
+    let k = tok
+        .parse::<f64>()
+        .ok()
+        .filter(|_| numeric)
+        .ok_or_else(|| syntax("komi <float>"))?;
+    if !k.is_finite() || k.abs() > f64::from(MAX_KOMI) {
         return Err(LineError::Syntax(format!(
-            "syntax error (komi {tok} is out of range)"
+            "komi {tok} is out of range (at most {MAX_KOMI} either way)"
         )));
     }
-    Ok(Command::Komi(k))
+    Ok(Command::Komi(k as f32))
 }
 
 /// Moves played and asked for.
@@ -1212,8 +1224,20 @@ mod tests {
         ] {
             assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
         }
-        assert!(cmd("komi 1e3").is_err(), "no exponents");
-        assert_eq!(cmd("komi 100000"), Ok(Command::Komi(100000.0)));
+        assert_eq!(cmd("komi 1e3"), Ok(Command::Komi(1000.0)));
+        assert_eq!(cmd("komi -1000"), Ok(Command::Komi(-1000.0)));
+        assert_eq!(cmd("komi .5"), Ok(Command::Komi(0.5)));
+        for far in ["komi 1e30", "komi 100000", "komi -1000.5"] {
+            match cmd(far) {
+                Err(LineError::Syntax(m)) => {
+                    assert!(
+                        m.contains("out of range (at most 1000 either way)"),
+                        "{far}: {m}"
+                    )
+                }
+                other => panic!("{far}: {other:?}"),
+            }
+        }
         assert_eq!(
             cmd("known_command play"),
             Ok(Command::KnownCommand("play".into()))

@@ -302,7 +302,8 @@ fn execute(
     match command {
         Command::ProtocolVersion => Ok("2".into()),
         Command::Name => Ok(ENGINE_NAME.into()),
-        Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+        // One version string for both protocols (Gomocup's ABOUT too): the weights' identity.
+        Command::Version => Ok(crate::eval::learned::version_with_weights()),
         Command::KnownCommand(name) => Ok(is_supported(&name, game).to_string()),
         Command::ListCommands => Ok(command_names(game).join("\n")),
         Command::Level(None) => Ok(s.level().to_string()),
@@ -333,7 +334,10 @@ fn execute(
             .map(format_cpu_time)
             .ok_or_else(|| "cpu time is not available on this system".to_string()),
         Command::DescribeEngine => {
-            let mut lines = vec![format!("{ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"))];
+            let mut lines = vec![format!(
+                "{ENGINE_NAME} {}",
+                crate::eval::learned::version_with_weights()
+            )];
             lines.extend(s.describe());
             Ok(lines.join("\n"))
         }

@@ -44,6 +44,13 @@ impl Color {
     pub fn index(self) -> usize {
         self as usize - 1
     }
+    /// `black` or `white`, as GTP and the messages name the colour.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
     /// The cell holding a stone of this colour.
     #[inline]
     pub fn cell(self) -> Cell {

@@ -431,9 +431,10 @@ impl GoSession {
         let game = self.game.replayed_under(rules).map_err(|(i, e)| {
             let (mv, color) = self.game.moves()[i];
             format!(
-                "cannot change the rules: move {} ({color:?} {}) would be illegal under them \
+                "cannot change the rules: move {} ({} {}) would be illegal under them \
                  ({e}); rules unchanged",
                 i + 1,
+                color.name(),
                 move_name(self.game.board(), mv)
             )
         })?;
@@ -550,10 +551,10 @@ impl GoSession {
             .filter(|e| matches!(e, SgfEvent::Move(..)))
             .count();
         info!(
-            "loaded {file}: {}x{}, {edits} set-up nodes, {played} of {moves} moves, {:?} to move",
+            "loaded {file}: {}x{}, {edits} set-up nodes, {played} of {moves} moves, {} to move",
             record.width,
             record.height,
-            game.to_move()
+            game.to_move().name()
         );
         self.game = game;
         self.player.new_game(&self.game);
@@ -596,7 +597,7 @@ impl GoSession {
     ) -> Genmove {
         let decision = self.decide(color, Ask::Genmove, req);
         if may_claim && matches!(decision, GoDecision::Play(_)) && self.player.certain_win() {
-            info!("claiming the win for {color:?}");
+            info!("claiming the win for {}", color.name());
             return Genmove::Claim;
         }
         self.answer(color, decision, true, req)
@@ -677,8 +678,9 @@ impl GoSession {
                 Ok(()) => decision,
                 Err(e) => {
                     warn!(
-                        "level {} chose {mv:?}, which is illegal ({e}); passing instead",
-                        self.player.name()
+                        "level {} chose {}, which is illegal ({e}); passing instead",
+                        self.player.name(),
+                        move_name(self.game.board(), mv)
                     );
                     GoDecision::Play(GoMove::Pass)
                 }
@@ -848,7 +850,7 @@ impl GtpGame for GoSession {
     fn play(&mut self, color: Color, v: Vertex) -> GtpResult<()> {
         let mv = self.go_move(v)?;
         self.game.play(mv, color).map_err(|e| {
-            warn!("play {color:?} {v:?} refused: {e}");
+            warn!("play {} {v} refused: {e}", color.name());
             ILLEGAL_MOVE.to_string()
         })
     }

@@ -19,6 +19,20 @@ pub enum Vertex {
     At { x: usize, y: usize },
 }
 
+impl std::fmt::Display for Vertex {
+    /// The GTP name: `pass`, or the column letter and row number (`A1`); a point past the 25
+    /// columns GTP names is written `x,y`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Vertex::Pass => f.write_str("pass"),
+            Vertex::At { x, y } => match crate::rules::notation::gtp_point_name(x, y) {
+                Some(name) => f.write_str(&name),
+                None => write!(f, "{x},{y}"),
+            },
+        }
+    }
+}
+
 /// What `genmove` answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Genmove {
@@ -271,6 +285,18 @@ pub trait GtpGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vertices_and_colours_read_as_gtp_names() {
+        // What the logs say of a refused move: `play white A1 refused: ...`.
+        let v = Vertex::At { x: 0, y: 0 };
+        assert_eq!(
+            format!("play {} {v} refused", Color::White.name()),
+            "play white A1 refused"
+        );
+        assert_eq!(Vertex::At { x: 8, y: 18 }.to_string(), "J19");
+        assert_eq!(Vertex::Pass.to_string(), "pass");
+    }
 
     #[test]
     fn the_lcb_is_below_the_winrate_and_closes_in_with_visits() {

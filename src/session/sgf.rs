@@ -169,6 +169,14 @@ pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
+/// The longest side SGF's Go points can name (`a`..`z`, `A`..`Z`).
+pub const MAX_SIDE: usize = 52;
+
+/// An SGF point as the file writes it (`zz`).
+fn sgf_name(p: sgf_parse::go::Point) -> String {
+    crate::rules::notation::sgf_point(usize::from(p.x), usize::from(p.y))
+}
+
 /// Reads the first game of an SGF collection.
 pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
     if deepest_path(text) > MAX_DEPTH {
@@ -182,6 +190,16 @@ pub fn read_record(text: &str) -> Result<SgfRecord, SgfError> {
         Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
         _ => (19, 19),
     };
+    if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+        return err(format!(
+            "board size SZ[{}] is not a Go board (SGF sides are 1..{MAX_SIDE})",
+            if width == height {
+                width.to_string()
+            } else {
+                format!("{width}:{height}")
+            }
+        ));
+    }
     let mut record = SgfRecord {
         width,
         height,
@@ -213,19 +231,22 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>) -> Result<(), SgfErro
                     Color::White
                 };
                 for p in points {
-                    let xy = record
-                        .xy(*p)
-                        .ok_or_else(|| SgfError(format!("setup stone {p:?} is off the board")))?;
+                    let xy = record.xy(*p).ok_or_else(|| {
+                        let prop = if color == Color::Black { "AB" } else { "AW" };
+                        SgfError(format!(
+                            "setup stone {prop}[{}] {}",
+                            sgf_name(*p),
+                            record.off()
+                        ))
+                    })?;
                     add.push((xy, color));
                 }
             }
             Prop::AE(points) => {
                 for p in points {
-                    erase.push(
-                        record
-                            .xy(*p)
-                            .ok_or_else(|| SgfError(format!("AE point {p:?} is off the board")))?,
-                    );
+                    erase.push(record.xy(*p).ok_or_else(|| {
+                        SgfError(format!("AE[{}] {}", sgf_name(*p), record.off()))
+                    })?);
                 }
             }
             Prop::PL(c) => {
@@ -248,7 +269,10 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>) -> Result<(), SgfErro
                         None if p.x == 19 && p.y == 19 && record.width.max(record.height) <= 19 => {
                             None
                         }
-                        None => return err(format!("move {p:?} is off the board")),
+                        None => {
+                            let prop = if color == Color::Black { "B" } else { "W" };
+                            return err(format!("move {prop}[{}] {}", sgf_name(*p), record.off()));
+                        }
                     },
                 };
                 if mv.is_some() {
@@ -259,7 +283,8 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>) -> Result<(), SgfErro
             Prop::Invalid(id, values)
                 if ["B", "W", "AB", "AW", "AE", "PL", "SZ", "KM"].contains(&id.as_str()) =>
             {
-                return err(format!("malformed {id}{values:?}"));
+                let values: String = values.iter().map(|v| format!("[{v}]")).collect();
+                return err(format!("malformed {id}{values}"));
             }
             _ => {}
         }
@@ -278,6 +303,11 @@ fn read_node(record: &mut SgfRecord, node: &SgfNode<Prop>) -> Result<(), SgfErro
 
 impl SgfRecord {
     /// An SGF point (x from the left, y from the top) in GTP orientation, if on the board.
+    /// "is off the 9x9 board".
+    fn off(&self) -> String {
+        format!("is off the {}x{} board", self.width, self.height)
+    }
+
     fn xy(&self, p: sgf_parse::go::Point) -> Option<Xy> {
         let (x, y) = (usize::from(p.x), usize::from(p.y));
         (x < self.width && y < self.height).then(|| (x, self.height - 1 - y))
@@ -365,6 +395,20 @@ mod tests {
         assert!(read_record("not sgf").is_err());
         assert!(read_record("").is_err());
         assert!(read_record("(;SZ[9];B[jj])").is_err(), "off the board");
+        // Errors name points and sizes as the file writes them, never as Rust debug text.
+        let e = |text: &str| read_record(text).unwrap_err().to_string();
+        assert_eq!(e("(;SZ[9]B[zz])"), "move B[zz] is off the 9x9 board");
+        assert_eq!(e("(;SZ[9];W[aj])"), "move W[aj] is off the 9x9 board");
+        assert_eq!(
+            e("(;SZ[5]AW[ff])"),
+            "setup stone AW[ff] is off the 5x5 board"
+        );
+        assert_eq!(e("(;SZ[5]AE[af])"), "AE[af] is off the 5x5 board");
+        assert_eq!(
+            e("(;SZ[0];B[aa])"),
+            "board size SZ[0] is not a Go board (SGF sides are 1..52)"
+        );
+        assert!(e("(;SZ[7:0])").contains("SZ[7:0]"));
         assert!(read_record("(;SZ[9];AE[jj])").is_err(), "AE off the board");
         assert!(read_record("(;SZ[9];AB[aj])").is_err(), "AB off the board");
         assert!(read_record("(;SZ[9]PL[X])").is_err(), "malformed PL");

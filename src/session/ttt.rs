@@ -142,7 +142,7 @@ impl GtpGame for TttSession {
                 } else {
                     "point is occupied"
                 };
-                warn!("play {color:?} {v:?} refused: {why}");
+                warn!("play {} {v} refused: {why}", color.name());
                 return Err(ILLEGAL_MOVE.to_string());
             }
         }
