@@ -303,7 +303,7 @@ fn execute(
         Command::ProtocolVersion => Ok("2".into()),
         Command::Name => Ok(ENGINE_NAME.into()),
         // One version string for both protocols (Gomocup's ABOUT too): the weights' identity.
-        Command::Version => Ok(crate::eval::learned::version_with_weights()),
+        Command::Version => Ok(crate::eval::gomoku::learned::version_with_weights()),
         Command::KnownCommand(name) => Ok(is_supported(&name, game).to_string()),
         Command::ListCommands => Ok(command_names(game).join("\n")),
         Command::Level(None) => Ok(s.level().to_string()),
@@ -336,7 +336,7 @@ fn execute(
         Command::DescribeEngine => {
             let mut lines = vec![format!(
                 "{ENGINE_NAME} {}",
-                crate::eval::learned::version_with_weights()
+                crate::eval::gomoku::learned::version_with_weights()
             )];
             lines.extend(s.describe());
             Ok(lines.join("\n"))
