@@ -114,6 +114,10 @@ pub enum Command {
     Stop,
     /// `sente-ponder [on|off]`: show or switch pondering.
     Ponder(Option<bool>),
+    /// `get_komi`: the komi in force.
+    GetKomi,
+    /// `is_legal <color> <vertex>`: whether that move is legal now (`1` or `0`).
+    IsLegal(Color, Vertex),
     /// `kata-list-params`: the names of the playing level's tunable settings.
     ListParams,
     /// `kata-get-param NAME`: one setting's value.
@@ -195,6 +199,8 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kata-list-params",
     "kata-get-param",
     "kata-set-param",
+    "get_komi",
+    "is_legal",
 ];
 
 /// Every command `game` answers, in `list_commands` order.
@@ -419,6 +425,7 @@ fn argless_command(name: &str) -> Option<Command> {
         "gomill-explain_last_move" => Command::ExplainLastMove,
         "kata-get-rules" => Command::GetRules,
         "kata-list-params" => Command::ListParams,
+        "get_komi" => Command::GetKomi,
         "clear_cache" => Command::ClearCache,
         "stop" => Command::Stop,
         _ => return None,
@@ -506,6 +513,8 @@ fn move_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>>
     Some(match name {
         "play" => arity(args, 2, "play <color> <vertex>")
             .and_then(|_| Ok(Command::Play(color_arg(args[0])?, vertex_arg(args[1])?))),
+        "is_legal" => arity(args, 2, "is_legal <color> <vertex>")
+            .and_then(|_| Ok(Command::IsLegal(color_arg(args[0])?, vertex_arg(args[1])?))),
         "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
             arity(args, 1, &format!("{name} <color>")).and_then(|_| {
                 let c = color_arg(args[0])?;
@@ -1542,6 +1551,14 @@ mod tests {
         let named = |n: &str| KataRules::named(n).unwrap();
         assert_eq!(cmd("kata-get-rules"), Ok(Command::GetRules));
         assert_eq!(cmd("kata-list-params"), Ok(Command::ListParams));
+        assert_eq!(cmd("get_komi"), Ok(Command::GetKomi));
+        assert_eq!(
+            cmd("is_legal w D4"),
+            Ok(Command::IsLegal(Color::White, Vertex::At { x: 3, y: 3 }))
+        );
+        for bad in ["get_komi 7", "is_legal b", "is_legal x D4", "is_legal b I9"] {
+            assert!(matches!(cmd(bad), Err(LineError::Syntax(_))), "{bad}");
+        }
         assert_eq!(
             cmd("kata-get-param explore"),
             Ok(Command::GetParam("explore".into()))

@@ -274,6 +274,12 @@ fn execute(
             }
             Command::GetRules => return Ok(format_kata_rules(&go.rules())),
             Command::ListParams => return Ok(go.param_names().join(" ")),
+            Command::GetKomi => return Ok(go.komi_in_force().to_string()),
+            Command::IsLegal(color, v) => {
+                return go
+                    .is_legal(color, v)
+                    .map(|ok| if ok { "1" } else { "0" }.to_string())
+            }
             Command::GetParam(name) => return go.get_param(&name),
             Command::SetParam(name, value) => return empty(go.set_param(&name, &value)),
             Command::SetRules(rules) => return empty(go.set_rules(rules)),

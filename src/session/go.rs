@@ -389,6 +389,17 @@ impl GoSession {
         (points, margin)
     }
 
+    /// `get_komi`: the komi in force (without white's handicap bonus).
+    pub fn komi_in_force(&self) -> f32 {
+        self.game.rules().komi
+    }
+
+    /// `is_legal COLOR VERTEX`: whether `color` may play `v` now under the rules in force (a
+    /// pass always); a vertex off the board is refused as `play` refuses it.
+    pub fn is_legal(&self, color: Color, v: Vertex) -> Result<bool, String> {
+        Ok(self.game.check(self.go_move(v)?, color).is_ok())
+    }
+
     /// `kata-list-params`: the names of the playing level's tunable settings (`sente params`
     /// gives their ranges); a level chosen later starts from its defaults.
     pub fn param_names(&self) -> Vec<&'static str> {
