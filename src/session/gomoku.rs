@@ -935,13 +935,26 @@ impl GomokuSession {
             Some(p) if legal(p) => Ok((p, last)),
             other => {
                 if let Some(p) = other {
+                    let (x, y) = board.xy(p);
                     warn!(
-                        "player {} chose an illegal point {:?}; using a fallback",
-                        self.player.name(),
-                        p
+                        "player {} chose an illegal point {x},{y}; using a fallback",
+                        self.player.name()
                     );
                 }
-                match board.empty_points().find(|&p| legal(p)) {
+                // The legal point nearest the centre: a player that took the board for empty
+                // (only field-3 markers on it) chose the centre, and a corner is the worst
+                // answer to that.
+                let (w, h) = (board.width() as i64, board.height() as i64);
+                let off_centre = |p: &Pos| {
+                    let (x, y) = board.xy(*p);
+                    let (dx, dy) = (2 * x as i64 - (w - 1), 2 * y as i64 - (h - 1));
+                    (dx * dx + dy * dy, y, x)
+                };
+                match board
+                    .empty_points()
+                    .filter(|&p| legal(p))
+                    .min_by_key(off_centre)
+                {
                     Some(p) => Ok((p, last)),
                     None => Err(Reply::Error("no legal move".into())),
                 }
@@ -1315,7 +1328,31 @@ mod tests {
         let mut s = session();
         s.start(15);
         let (r, _) = ask(|r| s.set_board(&stones(&[(0, 0, 3), (7, 7, 2)]), true, r));
-        assert_eq!(r, Reply::Move(1, 0));
+        assert!(matches!(r, Reply::Move(x, y) if (x, y) != (0, 0)), "{r:?}");
+    }
+
+    #[test]
+    fn a_lone_centre_marker_is_answered_next_to_it_not_in_a_corner() {
+        // A player that takes the board for empty opens in the centre, where the marker is.
+        let player = Scripted {
+            score: 0,
+            mate: None,
+            pick: Some((7, 7)),
+            none: false,
+            seen: Arc::new(Mutex::new(Seen::default())),
+        };
+        let mut s = GomokuSession::with_player(
+            SessionConfig::default(),
+            Arc::new(StopSignal::new()),
+            Box::new(player),
+        );
+        s.start(15);
+        let (r, _) = ask(|r| s.set_board(&stones(&[(7, 7, 3)]), true, r));
+        let Reply::Move(x, y) = r else {
+            panic!("{r:?}")
+        };
+        assert_ne!((x, y), (7, 7));
+        assert!(x.abs_diff(7) <= 1 && y.abs_diff(7) <= 1, "{x},{y}");
     }
 
     #[test]
@@ -1535,7 +1572,8 @@ mod tests {
             Box::new(player),
         );
         s.start(15);
-        assert_eq!(ask(|r| s.turn(7, 7, r)).0, Reply::Move(0, 0));
+        // The legal point nearest the centre, not the first in scan order (a corner).
+        assert_eq!(ask(|r| s.turn(7, 7, r)).0, Reply::Move(7, 6));
     }
 
     #[test]
