@@ -197,10 +197,9 @@ impl GomokuPlayer for Strong {
     }
     /// A search constant by name (`--set name=value`, `INFO name value`), in both sets.
     fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
-        SearchParams::TUNABLES.iter().find(|t| t.name == key)?;
         let mut params = self.params.clone();
         for p in &mut params {
-            if let Err(e) = p.set(key, value) {
+            if let Err(e) = p.set_known(key, value)? {
                 return Some(Err(e));
             }
         }

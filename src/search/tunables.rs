@@ -205,6 +205,16 @@ macro_rules! tunables {
                 }
             }
 
+            /// [`Self::set`] for a name this struct answers to; `None` for any other name (it
+            /// is someone else's setting).
+            #[allow(dead_code)]
+            pub fn set_known(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+                if !Self::all_tunables().iter().any(|t| t.name == name) {
+                    return None;
+                }
+                Some(self.set(name, value))
+            }
+
             /// The value of the constant `name`, as `set` reads it.
             pub fn get(&self, name: &str) -> Option<String> {
                 match name {
@@ -332,6 +342,9 @@ mod tests {
         }
         assert_eq!(e, before);
         assert_eq!(e.get("nosuch"), None);
+        assert_eq!(e.set_known("nosuch", "1"), None);
+        assert!(matches!(e.set_known("count", "0"), Some(Err(_))));
+        assert_eq!(e.set_known("count", "8"), Some(Ok(())));
     }
 
     #[test]

@@ -410,19 +410,21 @@ impl GoSession {
     pub fn get_param(&self, name: &str) -> Result<String, String> {
         self.player
             .get_param(name)
-            .ok_or_else(|| format!("unknown parameter {name} of {}", self.player.name()))
+            .ok_or_else(|| self.unknown_param(name))
     }
 
-    /// `kata-set-param NAME VALUE`, `--set`: refused, with nothing changed, for a name the
-    /// level does not have or a value outside the setting's range.
+    /// `kata-set-param NAME VALUE`: refused, with nothing changed, for a name the level does
+    /// not have or a value outside the setting's range.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
         match self.player.set_param(name, value) {
             Some(result) => result,
-            None => Err(format!(
-                "unknown parameter {name} of {}",
-                self.player.name()
-            )),
+            None => Err(self.unknown_param(name)),
         }
+    }
+
+    /// Why a parameter name is refused: the playing level has none of that name.
+    fn unknown_param(&self, name: &str) -> String {
+        format!("unknown parameter {name} of {}", self.player.name())
     }
 
     /// `kata-get-rules`: the rules in force in KataGo's terms.

@@ -219,13 +219,7 @@ impl GoPlayer for Heuristic {
         self.params.get(name)
     }
     fn set_param(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        HeuristicParams::TUNABLES.iter().find(|t| t.name == name)?;
-        let mut p = self.params;
-        if let Err(e) = p.set(name, value) {
-            return Some(Err(e));
-        }
-        self.params = p;
-        Some(Ok(()))
+        self.params.set_known(name, value)
     }
     fn genmove(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) -> GoDecision {
         let (mv, scored) = self.choose(game, color, req.filter);

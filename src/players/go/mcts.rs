@@ -362,9 +362,8 @@ impl GoPlayer for MctsPlayer {
         self.current_params().get(name)
     }
     fn set_param(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        MctsParams::all_tunables().iter().find(|t| t.name == name)?;
         let mut p = self.current_params();
-        if let Err(e) = p.set(name, value) {
+        if let Err(e) = p.set_known(name, value)? {
             return Some(Err(e));
         }
         self.params = p;
