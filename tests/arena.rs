@@ -367,6 +367,58 @@ fn a_gomocup_engine_refusing_the_board_loses_with_its_reason() {
     );
 }
 
+#[test]
+fn a_gomocup_engine_is_restarted_after_a_refusal_so_stray_lines_do_not_reach_the_next_game() {
+    let run = against_broken_gomocup("stray", "2", "0/5");
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(row(&run.stdout, "broken vs internal:classic"), (2, 0, 2, 0));
+    let refusals = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  game ") && l.contains("refusal (ERROR busy)"))
+        .count();
+    assert_eq!(refusals, 2, "{}", run.stdout);
+    assert!(!run.stdout.contains("ERROR stray"), "{}", run.stdout);
+}
+
+#[test]
+fn settle_ms_keeps_quiet_after_an_engines_move() {
+    let dir = scratch("gomocup-settle");
+    manifest(
+        &dir,
+        "hasty",
+        "sh",
+        &[&script("broken-gomocup.sh"), "hasty"],
+        "gomocup",
+        "\"gomoku\"",
+    );
+    let path = dir.join("hasty.toml");
+    let text = std::fs::read_to_string(&path).unwrap() + "settle_ms = 300\n";
+    std::fs::write(&path, text).unwrap();
+    let run = sente_match(
+        &[
+            "--engines-dir",
+            dir.to_str().unwrap(),
+            "--engines",
+            "hasty",
+            "internal:classic",
+            "--games",
+            "2",
+            "--tc",
+            "0/5",
+            "--nodes",
+            "200",
+            "--size",
+            "9",
+            "--verbose",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("too soon"), "{}", run.stdout);
+    assert!(!run.stdout.contains("refused"), "{}", run.stdout);
+}
+
 /// Broken GTP engine `mode` against our perfect tic-tac-toe level.
 fn against_broken_gtp(mode: &str, tc: &str) -> Run {
     against_broken("gtp", mode, "ttt", "internal:perfect", "2", tc, &[])

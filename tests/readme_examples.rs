@@ -120,10 +120,21 @@ fn runs(args: &[String]) -> Result<(), String> {
 /// Engines an example names that this machine may not run, and the shipped manifest of the
 /// same game and protocol that takes its place for the checks: GNU Go (GTP, Go) when
 /// `/usr/games/gnugo` is missing, and the placeholder manifests of a recipe (`new.toml`,
-/// `old.toml`: Gomocup, like `sente-strong`).
+/// `old.toml`: Gomocup, like `sente-strong`), and the anchor engines when
+/// `../shared/anchors/build.sh` has not built them here.
 fn stand_in(engine: &str) -> Option<&'static str> {
+    let anchors = sente::arena::manifest::anchors_dir();
     match engine {
         "gnugo-0" | "gnugo-10" if !Path::new("/usr/games/gnugo").exists() => {
+            Some("sente-heuristic")
+        }
+        "rapfi" | "rapfi-30k" | "rapfi-100k"
+            if !anchors.join("rapfi-classical/pbrain-rapfi").exists() =>
+        {
+            Some("sente-classic")
+        }
+        "pentazen" if !anchors.join("PentaZen/pbrain-pentazen").exists() => Some("sente-classic"),
+        "pachi-1s" | "pachi-2s" if !anchors.join("pachi/src/pachi").exists() => {
             Some("sente-heuristic")
         }
         "new.toml" | "old.toml" => Some("sente-strong"),

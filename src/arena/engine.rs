@@ -74,7 +74,8 @@ pub enum Answer {
 }
 
 /// Why an engine could not take part properly. Every fault loses the game; all but
-/// `Refused` also make the runner restart the engine before its next game.
+/// `Refused` also make the runner restart the engine before its next game (a Gomocup engine
+/// restarts after a refusal too: its replies are not framed, so it cannot be resynchronised).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// No answer before the hard deadline (the engine was killed).

@@ -27,6 +27,8 @@ pub struct GomocupEngine {
     about: Option<String>,
     /// Moves of the current game the engine knows (its own answers included).
     told: usize,
+    /// When the engine's last move arrived (for the manifest's `settle_ms`).
+    moved_at: Option<Instant>,
 }
 
 /// The first line that is not chatter (MESSAGE, DEBUG, SUGGEST, empty).
@@ -71,6 +73,7 @@ impl GomocupEngine {
             process: None,
             about: None,
             told: 0,
+            moved_at: None,
         }
     }
 
@@ -95,8 +98,20 @@ impl GomocupEngine {
         Ok(self.process.as_mut().expect("just started"))
     }
 
+    /// Waits out the manifest's `settle_ms` after the engine's last move.
+    fn settle(&self) {
+        if let (Some(at), Some(settle)) = (self.moved_at, self.spec.manifest.settle_ms) {
+            let quiet_from = at + Duration::from_millis(settle);
+            let now = Instant::now();
+            if quiet_from > now {
+                std::thread::sleep(quiet_from - now);
+            }
+        }
+    }
+
     /// Sends lines; a write error means the engine is gone.
     fn send_all(&mut self, lines: &[String]) -> Result<(), Fault> {
+        self.settle();
         let p = self.process.as_mut().expect("started");
         for l in lines {
             p.send(l)
@@ -119,6 +134,7 @@ impl Engine for GomocupEngine {
         // Dropping the process kills it.
         self.process = None;
         self.told = 0;
+        self.moved_at = None;
     }
 
     fn shutdown(&mut self) {
@@ -132,6 +148,7 @@ impl Engine for GomocupEngine {
         if setup.game == GameName::Go {
             return Err(Fault::Refused("Go is not played over Gomocup".into()));
         }
+        self.settle();
         let p = self.process(deadline)?;
         let start = if setup.width == setup.height {
             format!("START {}", setup.width)
@@ -148,7 +165,12 @@ impl Engine for GomocupEngine {
             .to_ascii_uppercase();
         match word.as_str() {
             "OK" if reply.eq_ignore_ascii_case("ok") => {}
-            "ERROR" | "UNKNOWN" => return Err(Fault::Refused(format!("{start}: {reply}"))),
+            "ERROR" | "UNKNOWN" => {
+                // Gomocup replies are not framed: after a refusal, stray lines could be read
+                // as the answers of the next game, so the next game starts a fresh process.
+                self.restart();
+                return Err(Fault::Refused(format!("{start}: {reply}")));
+            }
             _ => return Err(Fault::Garbage(format!("{start}: {reply:?}"))),
         }
         let tc = &setup.tc;
@@ -215,8 +237,10 @@ impl Engine for GomocupEngine {
             .unwrap_or("")
             .to_ascii_uppercase();
         if word == "ERROR" || word == "UNKNOWN" {
+            self.restart();
             return Err(Fault::Refused(reply));
         }
+        self.moved_at = Some(Instant::now());
         let (x, y) = parse_gomocup(&reply, setup.width, setup.height)
             .ok_or_else(|| Fault::Garbage(format!("{reply:?} where a move x,y was due")))?;
         self.told = moves.len() + 1;

@@ -12,16 +12,18 @@
 //! working_dir = "."                      # optional, relative to this file; default: inherited
 //! install_hint = "apt-get install gnugo" # optional, printed when the command is missing
 //! tolerance_ms = 5000                    # optional: this engine's grace past a move's budget
+//! settle_ms = 30                         # optional, Gomocup: quiet time after its move
 //! [info]                                 # Gomocup only: `INFO key value` after START
 //! max_depth = 4
 //! # GTP only: commands sent after boardsize/clear_board, each must succeed
 //! # gtp_commands = ["level 10"]
 //! ```
 //!
-//! Placeholders in `command` and `args`: `{sente}` the path of the running executable (so the
-//! shipped manifests work from a fresh clone, whichever profile built it), `{seed}` a seed that
-//! differs per engine and per process start (derived from the match seed), `{dir}` the
-//! manifest's directory.
+//! Placeholders in `command`, `args` and `working_dir`: `{sente}` the path of the running
+//! executable (so the shipped manifests work from a fresh clone, whichever profile built it),
+//! `{seed}` a seed that differs per engine and per process start (derived from the match seed),
+//! `{dir}` the manifest's directory, `{anchors}` the folder where `../shared/anchors/build.sh`
+//! built the anchor engines (`$SENTE_ANCHORS`, else `anchors` beside the repository).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -60,7 +62,7 @@ pub struct Manifest {
     pub protocol: Protocol,
     /// Games the engine plays.
     pub games: Vec<GameName>,
-    /// Working directory, relative to the manifest's directory.
+    /// Working directory (placeholders allowed), relative to the manifest's directory.
     #[serde(default)]
     pub working_dir: Option<String>,
     /// How to install the executable when it is missing.
@@ -70,6 +72,10 @@ pub struct Manifest {
     /// c-gomoku-cli's per-engine `tolerance=`): for engines that do not budget their time.
     #[serde(default)]
     pub tolerance_ms: Option<u64>,
+    /// Gomocup only: wait this long (ms) after the engine's move before sending it anything;
+    /// Rapfi drops a command that arrives while its finished search is still winding down.
+    #[serde(default)]
+    pub settle_ms: Option<u64>,
     /// Gomocup `INFO key value` lines sent after START.
     #[serde(default)]
     pub info: BTreeMap<String, toml::Value>,
@@ -118,6 +124,15 @@ pub fn default_engines_dir() -> PathBuf {
         here
     } else {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("engines")
+    }
+}
+
+/// Where the anchor engines were built: `$SENTE_ANCHORS`, else `anchors/` beside the source tree
+/// this binary was built from (where `../shared/anchors/build.sh ../anchors ...` puts them).
+pub fn anchors_dir() -> PathBuf {
+    match std::env::var_os("SENTE_ANCHORS") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../anchors"),
     }
 }
 
@@ -189,6 +204,9 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
     if m.protocol == Protocol::Gtp && !m.info.is_empty() {
         return Err("`info` is for Gomocup engines; use `gtp_commands`".into());
     }
+    if m.protocol == Protocol::Gtp && m.settle_ms.is_some() {
+        return Err("`settle_ms` is for Gomocup engines".into());
+    }
     if m.protocol == Protocol::Gomocup && !m.gtp_commands.is_empty() {
         return Err("`gtp_commands` is for GTP engines; use `info`".into());
     }
@@ -238,15 +256,21 @@ impl EngineSpec {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| "sente".to_string());
         let dir = self.dir.display().to_string();
+        let anchors = anchors_dir().display().to_string();
         let expand = |s: &str| {
             s.replace("{sente}", &sente)
                 .replace("{seed}", &seed.to_string())
                 .replace("{dir}", &dir)
+                .replace("{anchors}", &anchors)
         };
         CommandLine {
             program: PathBuf::from(expand(&self.manifest.command)),
             args: self.manifest.args.iter().map(|a| expand(a)).collect(),
-            cwd: self.manifest.working_dir.as_ref().map(|w| self.dir.join(w)),
+            cwd: self
+                .manifest
+                .working_dir
+                .as_ref()
+                .map(|w| self.dir.join(expand(w))),
         }
     }
 
@@ -298,6 +322,19 @@ level = "classic"
 "#;
 
     #[test]
+    fn the_anchors_folder_is_expanded_in_command_and_working_dir() {
+        let text = "name = \"a\"\ncommand = \"{anchors}/r/pbrain\"\nprotocol = \"gomocup\"\n\
+                    games = [\"gomoku\"]\nworking_dir = \"{anchors}/r\"\n";
+        let spec = EngineSpec {
+            manifest: parse(text).unwrap(),
+            dir: PathBuf::from("/tmp/engines"),
+        };
+        let cl = spec.command_line(1);
+        assert_eq!(cl.program, anchors_dir().join("r/pbrain"));
+        assert_eq!(cl.cwd, Some(anchors_dir().join("r")));
+    }
+
+    #[test]
     fn parses_and_expands_placeholders() {
         let spec = EngineSpec {
             manifest: parse(SAMPLE).unwrap(),
@@ -331,6 +368,10 @@ level = "classic"
             (
                 "protocol = \"gtp\"\ngames = [\"go\"]\n[info]\na = 1\n",
                 "info",
+            ),
+            (
+                "protocol = \"gtp\"\ngames = [\"go\"]\nsettle_ms = 30\n",
+                "settle_ms",
             ),
             ("protocol = \"uci\"\ngames = [\"go\"]\n", "unknown variant"),
             (
