@@ -170,6 +170,13 @@ fn gomoku_levels_play_over_gomocup_and_write_sgf_and_pgn() {
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     let (games, w, l, d) = row(&run.stdout, "strong vs classic");
     assert_eq!((games, w + l + d), (4, 4));
+    // The node budget ruled, the clock was the backstop: the first line says so.
+    assert!(
+        run.stdout
+            .contains("per move strong 300 nodes, classic 300 nodes; clock 10 s/move max"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("endings: "), "{}", run.stdout);
     assert!(!run.stdout.contains("crash") && !run.stdout.contains("garbage"));
     for i in 1..=4 {
@@ -181,6 +188,35 @@ fn gomoku_levels_play_over_gomocup_and_write_sgf_and_pgn() {
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[Result \"").count(), 4);
     assert_eq!(pgn.matches("[White \"strong\"]").count(), 2);
+    // Each game's movetext holds its moves, in renju notation, as many as PlyCount says, and
+    // the first is the SGF's first (SGF `fe` on 9x9 is f4: row 1 at the bottom).
+    let first_sgf = std::fs::read_to_string(out.join("game-0001.sgf")).unwrap();
+    let at = first_sgf.find(";B[").unwrap() + 3;
+    let sgf_point = first_sgf[at..at + 2].as_bytes();
+    let first_name = format!(
+        "{}{}",
+        sgf_point[0] as char,
+        9 - (sgf_point[1] - b'a') as usize
+    );
+    for (n, game) in pgn.split("[Event ").skip(1).enumerate() {
+        let plies: usize = game
+            .split("[PlyCount \"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap();
+        let movetext = game.split("\n\n").nth(1).unwrap();
+        let words: Vec<&str> = movetext
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.'))
+            .collect();
+        let (result, moves) = words.split_last().unwrap();
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(result), "{movetext}");
+        assert_eq!(moves.len(), plies, "{movetext}");
+        if n == 0 {
+            assert_eq!(moves[0], first_name, "{movetext}\n{first_sgf}");
+        }
+    }
 }
 
 #[test]
@@ -817,6 +853,8 @@ fn needs_gnugo_go_over_gtp_is_refereed_and_scored() {
         sgf.starts_with("(;FF[4]GM[1]") && sgf.contains("SZ[7]") && sgf.contains("KM[9]"),
         "{sgf}"
     );
+    // What the referee counted, not a rule set it did not apply.
+    assert!(sgf.contains("RU[Tromp-Taylor]"), "{sgf}");
 
     // GNU Go against itself plays to two passes and is counted by area.
     let run = go_match(

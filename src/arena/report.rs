@@ -13,8 +13,8 @@ use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::referee::{EndReason, Outcome};
 use super::stats::{elo_estimate, fmt_elo, los, SprtDecision};
-use super::tournament::{GameRecord, TournamentReport};
-use crate::rules::notation::sgf_point;
+use super::tournament::{Entrant, GameRecord, TournamentReport};
+use crate::rules::notation::{gtp_vertex, renju_name, sgf_point};
 use crate::rules::Color;
 
 /// Games lost by a fault that the table lists one by one.
@@ -47,9 +47,30 @@ impl TournamentReport {
             GameName::Go => format!(" komi {}", s.komi),
             _ => String::new(),
         };
+        // A node budget rules where it is set: the clock is then only a backstop.
+        let budgets: Vec<Option<u64>> = self
+            .config
+            .commands
+            .iter()
+            .map(|c| Entrant::node_budget(c))
+            .collect();
+        let budget = if budgets.iter().any(Option::is_some) {
+            let each: Vec<String> = self
+                .names
+                .iter()
+                .zip(&budgets)
+                .map(|(name, b)| match b {
+                    Some(n) => format!("{name} {n} nodes"),
+                    None => format!("{name} the clock"),
+                })
+                .collect();
+            format!("per move {}; clock", each.join(", "))
+        } else {
+            "tc".to_string()
+        };
         writeln!(
             f,
-            "{} {}x{}{}, tc {} (tolerance {} ms), {} of {} games, {} at once, {} openings, {:.1} s",
+            "{} {}x{}{}, {budget} {} (tolerance {} ms), {} of {} games, {} at once, {} openings, {:.1} s",
             s.game.name(),
             s.width,
             s.height,
@@ -300,7 +321,8 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
         }
     };
     let rules = match s.game {
-        GameName::Go => format!("RU[Chinese]KM[{}]{}", s.komi, handicap_sgf(s)),
+        // What the referee counts: area, every stone on the board alive, positional superko.
+        GameName::Go => format!("RU[Tromp-Taylor]KM[{}]{}", s.komi, handicap_sgf(s)),
         GameName::Ttt => "RU[tic-tac-toe]".into(),
         _ => format!("RU[{}]", s.rule.name()),
     };
@@ -363,8 +385,39 @@ pub fn pgn(report: &TournamentReport) -> String {
             s.tc,
             g.result.reason.to_string().replace('"', "'"),
             g.result.moves.len(),
-            g.result.outcome.pgn()
+            pgn_movetext(g, s)
         ));
     }
     out
+}
+
+/// The moves of a game as PGN movetext, ending in its result: gomoku and tic-tac-toe points in
+/// renju notation (`h8`, row 1 at the bottom), Go moves as GTP vertices (`D4`, `pass`).
+fn pgn_movetext(g: &GameRecord, s: &GameSetup) -> String {
+    let name = |mv: Mv| match (s.game, mv) {
+        (GameName::Go, mv) => gtp_vertex(mv, s.height),
+        (_, Mv::At(x, y)) => renju_name(x, y, s.height),
+        (_, Mv::Pass) => "pass".to_string(),
+    };
+    let mut words = Vec::new();
+    for (i, pair) in g.result.moves.chunks(2).enumerate() {
+        words.push(format!("{}.", i + 1));
+        words.extend(pair.iter().map(|p| name(p.mv)));
+    }
+    words.push(g.result.outcome.pgn().to_string());
+    // PGN keeps lines under 80 characters.
+    let mut text = String::new();
+    let mut line = 0;
+    for w in words {
+        if line > 0 && line + 1 + w.len() > 79 {
+            text.push('\n');
+            line = 0;
+        } else if line > 0 {
+            text.push(' ');
+            line += 1;
+        }
+        text.push_str(&w);
+        line += w.len();
+    }
+    text
 }

@@ -127,15 +127,52 @@ pub fn fmt_elo(e: f64) -> String {
 /// Two-sided 95% quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
-/// Elo difference and its 95% interval, if any game was played.
+/// Elo difference and its 95% interval, if any game was played: the normal approximation of
+/// the mean score, as cutechess-cli gives it; an end that this puts at or past a score of 0 or 1
+/// (a sweep, or near one, where the variance says nothing) is Wilson's score interval's end
+/// instead, which stays inside and so gives a finite Elo bound wherever the games allow one.
 pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
     let m = wdl.score()?;
-    let se = (wdl.variance()? / wdl.games() as f64).sqrt();
+    let n = wdl.games() as f64;
+    let se = (wdl.variance()? / n).sqrt();
+    let (wilson_low, wilson_high) = wilson(m, n);
+    let inside = |s: f64| s > 0.0 && s < 1.0;
+    let (normal_low, normal_high) = (m - Z95 * se, m + Z95 * se);
+    let low = if inside(normal_low) {
+        normal_low
+    } else {
+        wilson_low
+    };
+    let high = if inside(normal_high) {
+        normal_high
+    } else {
+        wilson_high
+    };
     Some(EloEstimate {
         elo: elo_from_score(m),
-        low: elo_from_score(m - Z95 * se),
-        high: elo_from_score(m + Z95 * se),
+        low: elo_from_score(low),
+        high: elo_from_score(high),
     })
+}
+
+/// Wilson's 95% score interval for a mean score `p` over `n` games.
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let centre = p + z2 / (2.0 * n);
+    let spread = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let scale = 1.0 + z2 / n;
+    // At a sweep an end is exactly 0 or 1; rounding must not make it a finite Elo.
+    let low = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - spread) / scale
+    };
+    let high = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + spread) / scale
+    };
+    (low, high)
 }
 
 /// Likelihood of superiority: the probability that the side is stronger, from wins and losses
@@ -335,10 +372,25 @@ mod tests {
         let even = elo_estimate(&Wdl::new(20, 20, 10)).unwrap();
         assert_eq!(even.elo, 0.0);
         assert!(close(even.low, -even.high, 1e-9));
-        // All wins: infinite.
-        let sweep = elo_estimate(&Wdl::new(5, 0, 0)).unwrap();
+        // All wins: an infinite estimate, but 10 games bound it from below (Wilson: a score
+        // of at least 10 / (10 + z^2) = 0.7225), and the mirror from above.
+        let sweep = elo_estimate(&Wdl::new(10, 0, 0)).unwrap();
         assert_eq!(sweep.elo, f64::INFINITY);
-        assert_eq!(format!("{sweep}"), "+inf (95%: +inf .. +inf)");
+        let floor = 10.0 / (10.0 + Z95 * Z95);
+        assert!(close(sweep.low, elo_from_score(floor), 1e-9));
+        assert_eq!(format!("{sweep}"), "+inf (95%: +166.2 .. +inf)");
+        let swept = elo_estimate(&Wdl::new(0, 10, 0)).unwrap();
+        assert_eq!(format!("{swept}"), "-inf (95%: -inf .. -166.2)");
+        // Near a sweep the normal interval would leave 0..1; that end is Wilson's.
+        let lopsided = elo_estimate(&Wdl::new(2, 6, 0)).unwrap();
+        assert!(lopsided.low.is_finite() && lopsided.low < lopsided.elo);
+        assert!(close(
+            lopsided.high,
+            elo_from_score(0.25 + Z95 * (0.1875f64 / 8.0).sqrt()),
+            1e-9
+        ));
+        // More games, a tighter floor.
+        assert!(elo_estimate(&Wdl::new(40, 0, 0)).unwrap().low > sweep.low);
     }
 
     #[test]

@@ -91,6 +91,27 @@ impl Entrant {
         text
     }
 
+    /// The node budget a move of this entrant gets, read from its [`Entrant::describe`] text
+    /// (so a merge of recorded parts finds it too): sente's `--nodes N` or a Gomocup engine's
+    /// `INFO max_node N`; `None` when the clock alone limits it.
+    pub fn node_budget(described: &str) -> Option<u64> {
+        let words: Vec<&str> = described
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
+        words
+            .windows(2)
+            .find_map(|w| match w[0] {
+                "--nodes" => w[1].parse().ok(),
+                _ => None,
+            })
+            .or_else(|| {
+                words.windows(3).find_map(|w| {
+                    (w[0] == "INFO" && w[1] == "max_node").then(|| w[2].parse().ok())?
+                })
+            })
+    }
+
     /// A fresh engine for `setup`; `seed` seeds its randomness (each process start draws a
     /// new `{seed}` from it).
     pub fn make(&self, setup: &GameSetup, seed: u64) -> Result<Box<dyn Engine>, String> {
