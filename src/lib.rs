@@ -3,13 +3,11 @@
 //! protocol -> session -> players -> search -> eval -> rules.
 
 pub mod arena;
-pub mod arena_cli;
 pub mod bench;
 pub mod cli;
 pub mod cpu_time;
 pub mod eval;
 pub mod play;
-pub mod play_cli;
 pub mod players;
 pub mod protocol;
 pub mod rules;

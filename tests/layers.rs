@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["arena"],
     &["selfplay", "study", "play"],
     &["train", "bench"],
-    &["cli", "arena_cli", "play_cli", "main", "lib", "bin"],
+    &["cli", "main", "lib", "bin"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -24,7 +24,7 @@ fn the_readme_table_is_the_options_table() {
 
 #[test]
 fn the_command_line_declares_exactly_the_tables_flags() {
-    let cmd = sente::cli::EngineArgs::augment_args(clap::Command::new("sente"));
+    let cmd = sente::cli::engine::EngineArgs::augment_args(clap::Command::new("sente"));
     let mut declared: Vec<String> = cmd
         .get_arguments()
         .filter_map(|a| a.get_long())

@@ -157,18 +157,18 @@ fn check(args: &[String]) -> Result<(), String> {
     let (sub, rest) = args.split_first().ok_or("no subcommand")?;
     match sub.as_str() {
         "match" if rest.first().is_some_and(|a| a == "merge") => {
-            parses::<sente::arena_cli::MatchArgs>("match", rest)
+            parses::<sente::cli::match_cmd::MatchArgs>("match", rest)
         }
         "match" => {
-            parses::<sente::arena_cli::MatchArgs>("match", rest)?;
+            parses::<sente::cli::match_cmd::MatchArgs>("match", rest)?;
             match_plan(args)
         }
-        "openings" => parses::<sente::arena_cli::OpeningsArgs>("openings", rest),
+        "openings" => parses::<sente::cli::openings::OpeningsArgs>("openings", rest),
         "selfplay" => parses::<sente::selfplay::SelfplayArgs>("selfplay", rest),
         "go-data" => parses::<sente::selfplay::go::GoDataArgs>("go-data", rest),
         "train" => parses::<sente::train::TrainArgs>("train", rest),
         "go-train" => parses::<sente::train::go::GoTrainArgs>("go-train", rest),
-        "play" => parses::<sente::play_cli::PlayArgs>("play", rest),
+        "play" => parses::<sente::cli::play::PlayArgs>("play", rest),
         // Declared in the binary itself: clap checks every argument given before `--help`
         // (an unknown flag or a value it refuses fails), then prints the help and exits.
         _ => {

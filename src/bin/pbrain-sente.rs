@@ -2,7 +2,7 @@
 //! protocol" to executables whose name starts with `pbrain-`).
 
 use clap::Parser;
-use sente::cli::{hint_if_terminal, init_logging, EngineArgs, ProtocolArg};
+use sente::cli::engine::{EngineArgs, ProtocolArg};
 
 /// sente for Piskvork and other Gomocup managers.
 #[derive(Parser, Debug)]
@@ -17,13 +17,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> anyhow::Result<()> {
-    init_logging();
+    sente::cli::init_logging();
     let cli = Cli::parse();
-    cli.engine
-        .check(ProtocolArg::Gomocup)
-        .map_err(anyhow::Error::msg)?;
-    hint_if_terminal("pbrain-sente");
-    sente::cli::one_heap_arena();
-    sente::protocol::run(cli.engine.run_options(ProtocolArg::Gomocup))?;
-    Ok(())
+    sente::cli::engine::run(&cli.engine, ProtocolArg::Gomocup, "pbrain-sente")
 }

@@ -1,12 +1,8 @@
 //! The exact tic-tac-toe solvers: negamax alpha-beta with a transposition table ([`Solver`]),
-//! plain negamax as the oracle the tests hold it against ([`negamax_value`]), the +1/0/-1
-//! minimax of SEEDS 002 in docs/sources.md ([`minimax_value`]), and `sente bench ttt`
-//! ([`bench`](fn@bench)), which solves every reachable position.
+//! plain negamax as the oracle the tests hold it against ([`negamax_value`]), and the +1/0/-1
+//! minimax of SEEDS 002 in docs/sources.md ([`minimax_value`]).
 
-use std::fmt;
-use std::time::{Duration, Instant};
-
-use crate::rules::ttt::{reachable_positions, Grid, CODES};
+use crate::rules::ttt::{Grid, CODES};
 use crate::rules::Color;
 
 /// Value of a finished position for the side to move: a loss scores `-(1 + empties)` so that a
@@ -67,7 +63,8 @@ enum Bound {
 
 /// Squares in the order the solver tries them: centre, corners, sides.
 const ORDER: [usize; 9] = [4, 0, 2, 6, 8, 1, 3, 5, 7];
-const INF: i32 = 100;
+/// Beyond every value, on either side: the search window before any bound.
+pub const INF: i32 = 100;
 
 /// Negamax alpha-beta with a transposition table indexed by [`Grid::code`].
 pub struct Solver {
@@ -167,65 +164,10 @@ impl Solver {
     }
 }
 
-/// What `sente bench ttt` measured: every reachable position solved from an empty table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BenchReport {
-    /// Positions solved (all reachable ones, terminal included).
-    pub positions: usize,
-    /// Alpha-beta nodes visited.
-    pub nodes: u64,
-    /// Wall time of the solving.
-    pub elapsed: Duration,
-    /// Hash over each position's value and best squares: changes only if the solver's answers do.
-    pub signature: u64,
-}
-
-impl fmt::Display for BenchReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = self.elapsed.as_secs_f64() * 1000.0;
-        let nps = if self.elapsed.as_secs_f64() > 0.0 {
-            (self.nodes as f64 / self.elapsed.as_secs_f64()) as u64
-        } else {
-            0
-        };
-        writeln!(f, "tic-tac-toe bench: every reachable position solved")?;
-        writeln!(f, "positions: {}", self.positions)?;
-        writeln!(f, "nodes:     {}", self.nodes)?;
-        writeln!(f, "time:      {ms:.1} ms")?;
-        writeln!(f, "nps:       {nps}")?;
-        write!(f, "signature: {:016x}", self.signature)
-    }
-}
-
-/// Solves every reachable position (value and optimal squares) and times it.
-pub fn bench() -> BenchReport {
-    let positions = reachable_positions();
-    let start = Instant::now();
-    let mut solver = Solver::new();
-    let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |x: u64| {
-        signature ^= x;
-        signature = signature.wrapping_mul(0x0100_0000_01b3);
-    };
-    for g in &positions {
-        let v = solver.value(g);
-        let best = solver.best_moves(g);
-        let mask: u64 = best.iter().map(|&s| 1u64 << s).sum();
-        mix(g.code() as u64);
-        mix((v + INF) as u64);
-        mix(mask);
-    }
-    BenchReport {
-        positions: positions.len(),
-        nodes: solver.nodes,
-        elapsed: start.elapsed(),
-        signature,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::ttt::reachable_positions;
     use std::collections::HashMap;
 
     /// The oracle: plain minimax over the whole tree (memoised only so it runs once per
@@ -267,14 +209,5 @@ mod tests {
         for (g, (v, _)) in oracle.iter().take(500) {
             assert_eq!(Solver::new().value(g), *v);
         }
-    }
-
-    #[test]
-    fn bench_solves_every_position() {
-        let r = bench();
-        assert_eq!(r.positions, 5478);
-        assert!(r.nodes > 0);
-        assert_eq!(r.signature, bench().signature);
-        assert!(r.to_string().contains("positions: 5478"));
     }
 }

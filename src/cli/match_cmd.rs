@@ -1,29 +1,28 @@
 //! `sente match`: its command-line arguments, their translation into a tournament, the
-//! progress bar, the results table on stdout and the files written to `--out`; and
-//! `sente match merge`, which turns the `--out` directories of a schedule's parts into the
-//! output of one whole run.
+//! progress bar and the results table on stdout (the files of `--out` and `sente match merge`
+//! are [`super::match_out`]'s).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::balance::{self, Balance};
-use crate::arena::coords::Mv;
+use super::match_out::{run_merge, write_outputs, write_tables, wrote, TABLE_EVERY};
+use super::openings::{balanced_openings, BalanceArgs};
+use super::progress_bar;
+use super::setup::{parse_range, setup_of};
 use crate::arena::engine::GameSetup;
 use crate::arena::manifest::{self, GameName, ManifestError, Protocol};
-use crate::arena::merge::merge;
+use crate::arena::openings;
 use crate::arena::record::ResultFile;
-use crate::arena::report::{game_line, pgn, sgf};
+use crate::arena::report::{game_line, sgf};
 use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
 use crate::arena::tournament::{
-    report_so_far, run, schedule_len, Entrant, Schedule, TournamentConfig, TournamentReport,
+    self, report_so_far, schedule_len, Entrant, Schedule, TournamentConfig,
 };
-use crate::arena::{openings, Sprt};
-use crate::cli::progress_bar;
-use crate::rules::game::{with_game, GamePosition, GameVisitor};
+use crate::arena::Sprt;
 
 /// `sente match`: engines play each other over their protocols, the runner referees.
 #[derive(clap::Args, Debug)]
@@ -136,26 +135,6 @@ pub enum MatchCmd {
     },
 }
 
-fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
-    Ok(match s.split_once(['x', 'X']) {
-        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
-        None => {
-            let n: usize = s.trim().parse()?;
-            (n, n)
-        }
-    })
-}
-
-fn parse_range(s: &str) -> anyhow::Result<(usize, usize)> {
-    Ok(match s.split_once('-') {
-        Some((a, b)) => (a.trim().parse()?, b.trim().parse()?),
-        None => {
-            let n: usize = s.trim().parse()?;
-            (n, n)
-        }
-    })
-}
-
 /// `--tc`'s default: half a second a move.
 pub const DEFAULT_TC: &str = "0/0.5";
 /// `--tc`'s default when an engine speaks GTP, which tells time in whole seconds.
@@ -172,7 +151,7 @@ fn match_tc(given: Option<&str>, any_gtp: bool) -> &str {
 }
 
 /// The game setup the arguments describe (under `--tc`'s default for non-GTP engines when it
-/// is not given; [`run_match`] replaces it once the engines are known).
+/// is not given; [`run`] replaces it once the engines are known).
 fn setup(args: &MatchArgs) -> anyhow::Result<GameSetup> {
     setup_of(
         &args.game,
@@ -191,59 +170,6 @@ fn gtp_engines(entrants: &[Entrant]) -> Vec<String> {
         .filter(|e| matches!(e, Entrant::Process(spec) if spec.manifest.protocol == Protocol::Gtp))
         .map(Entrant::name)
         .collect()
-}
-
-/// The game setup of a game name, `--size`, `--rule`, komi, handicap and `--tc`.
-fn setup_of(
-    game: &str,
-    size: Option<&str>,
-    rule: &str,
-    komi: f32,
-    handicap: usize,
-    tc: &str,
-) -> anyhow::Result<GameSetup> {
-    let game = GameName::from_name(game).ok_or_else(|| anyhow!("unknown game"))?;
-    /// The game's own defaults and checks.
-    struct Checked<'a>(GameName, Option<&'a str>, &'a str, f32, usize, &'a str);
-    impl GameVisitor for Checked<'_> {
-        type Out = anyhow::Result<GameSetup>;
-        fn visit<P: GamePosition>(self) -> Self::Out {
-            let Checked(game, size, rule, komi, handicap, tc) = self;
-            let (width, height) = match size {
-                Some(s) => parse_size(s).context("--size takes N or WxH")?,
-                None => (P::default_side(game), P::default_side(game)),
-            };
-            let rule = P::rule_for(game, rule).map_err(|e| anyhow!(e))?;
-            let tc: TimeControl = tc.parse().map_err(|e: String| anyhow!("--tc: {e}"))?;
-            let setup = GameSetup {
-                game,
-                rule,
-                width,
-                height,
-                komi,
-                handicap: 0,
-                tc,
-            };
-            if P::start(&setup.board()).is_none() {
-                bail!("{} cannot be played on {width}x{height}", game.name());
-            }
-            if handicap == 0 {
-                return Ok(setup);
-            }
-            if game != GameName::Go {
-                bail!("--handicap: only Go takes a handicap");
-            }
-            let setup = GameSetup { handicap, ..setup };
-            if P::start(&setup.board()).is_none() {
-                bail!(
-                    "--handicap: {width}x{height} has no fixed handicap of {handicap} stones \
-                     (GTP's fixed_handicap: 2-9 on boards with star points)"
-                );
-            }
-            Ok(setup)
-        }
-    }
-    with_game(game, Checked(game, size, rule, komi, handicap, tc))
 }
 
 /// Resolves the engine arguments; engines whose executable is missing are skipped with a
@@ -326,7 +252,7 @@ fn warn_unlimited_processes(nodes: Option<u64>, entrants: &[Entrant]) {
 }
 
 /// Runs `sente match`.
-pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     if let Some(MatchCmd::Merge { dirs, out, json }) = &args.merge {
         return run_merge(dirs, out.as_deref(), *json);
     }
@@ -354,7 +280,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             serde_json::json!({
                 "games": total,
                 "engines": entrants.iter().map(Entrant::name).collect::<Vec<_>>(),
-                "pairings": crate::arena::tournament::pairings(entrants.len(), schedule).len(),
+                "pairings": tournament::pairings(entrants.len(), schedule).len(),
             })
         );
         return Ok(());
@@ -412,7 +338,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     let mut write_error: Option<anyhow::Error> = None;
     let started = std::time::Instant::now();
     let mut last_table: Option<std::time::Instant> = None;
-    let report = run(&cfg, &entrants, &mut |game, done| {
+    let report = tournament::run(&cfg, &entrants, &mut |game, done| {
         bar.inc(1);
         let mut w = crate::arena::Wdl::default();
         for g in done {
@@ -466,97 +392,6 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// games.pgn, results.txt and result.json (and with `sgf`, one SGF per game) in `dir`.
-fn write_outputs(
-    dir: &Path,
-    report: &TournamentReport,
-    file: &ResultFile,
-    sgfs: bool,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let write = |name: &str, text: String| write_in(dir, name, text);
-    if sgfs {
-        for g in &report.games {
-            write(
-                &format!("game-{:04}.sgf", g.index + 1),
-                sgf(&report.names, &report.config.setup, g),
-            )?;
-        }
-    }
-    write_tables(dir, report)?;
-    // Written last and whole: a directory with a result.json is a finished part.
-    let tmp = dir.join("result.json.tmp");
-    std::fs::write(&tmp, file.to_json()).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, dir.join("result.json"))
-        .with_context(|| format!("writing {}", dir.join("result.json").display()))?;
-    Ok(())
-}
-
-/// How often a running match rewrites its table: every game would rewrite games.pgn in full
-/// after each of thousands of SPRT games.
-const TABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// games.pgn and results.txt for `report` in `dir`.
-fn write_tables(dir: &Path, report: &TournamentReport) -> anyhow::Result<()> {
-    write_in(dir, "games.pgn", pgn(report))?;
-    write_in(dir, "results.txt", format!("{report}\n"))
-}
-
-/// Writes `text` to the file `name` in `dir`.
-fn write_in(dir: &Path, name: &str, text: String) -> anyhow::Result<()> {
-    let path = dir.join(name);
-    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
-}
-
-fn wrote(report: &TournamentReport, dir: &Path) -> String {
-    format!(
-        "wrote {} SGF files, games.pgn, results.txt and result.json to {}",
-        report.games.len(),
-        dir.display()
-    )
-}
-
-/// `sente match merge`.
-fn run_merge(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> anyhow::Result<()> {
-    let mut files = Vec::with_capacity(dirs.len());
-    for d in dirs {
-        let path = if d.is_dir() {
-            d.join("result.json")
-        } else {
-            d.clone()
-        };
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        files.push(ResultFile::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?);
-    }
-    let merged = merge(&files).map_err(|e| anyhow!(e))?;
-    if json {
-        println!("{}", serde_json::to_string(&merged.summary())?);
-    } else {
-        println!("{}", merged.report);
-        let s = merged.summary();
-        if s.pending + s.surplus + s.duplicates > 0 {
-            println!(
-                "merged {} parts: {} games waiting for an earlier one (the SPRT reads in schedule order), {} played after the SPRT decided (not counted), {} met twice (counted once)",
-                files.len(),
-                s.pending,
-                s.surplus,
-                s.duplicates
-            );
-        }
-    }
-    if let Some(dir) = out {
-        write_outputs(dir, &merged.report, &merged.file, true)?;
-        // stdout carries only the JSON line under --json.
-        if json {
-            eprintln!("{}", wrote(&merged.report, dir));
-        } else {
-            println!("{}", wrote(&merged.report, dir));
-        }
-    }
-    Ok(())
-}
-
 /// What to tell the user when a pairing's `rounds` (pairs of games, one per opening) outnumber
 /// the `openings`: the schedule cycles them, and an engine that plays the same position the same
 /// way (a fixed node budget: `strong` whatever its seed) replays games it has already played,
@@ -571,117 +406,6 @@ fn openings_reused(rounds: usize, openings: usize) -> Option<String> {
             2 * openings
         )
     })
-}
-
-/// `sente openings`: writes generated gomoku/renju openings, one per line in the glued `h8i9j7`
-/// form that both `sente match --openings` and c-gomoku-cli (`-openings type=pos`) read.
-#[derive(clap::Args, Debug)]
-pub struct OpeningsArgs {
-    /// Game: gomoku (any non-renju rule, see --rule) or renju.
-    #[arg(long, value_parser = ["gomoku", "renju"], default_value = "gomoku")]
-    pub game: String,
-    /// Board size, `15` or `20x15`.
-    #[arg(long, default_value = "15")]
-    pub size: String,
-    /// Gomoku rule (see `sente match --help`).
-    #[arg(long, default_value = "freestyle")]
-    pub rule: String,
-    /// How many openings.
-    #[arg(long, default_value_t = 50)]
-    pub count: usize,
-    /// Stones of an opening, `MIN-MAX` or `N`.
-    #[arg(long, default_value = "2-4")]
-    pub stones: String,
-    #[command(flatten)]
-    pub balance: BalanceArgs,
-    /// Seed of the generator.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Append `# black +35` (the judging search's score, black's view) to each line.
-    #[arg(long)]
-    pub scores: bool,
-}
-
-/// Runs `sente openings`.
-pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
-    let setup = setup_of(&args.game, Some(&args.size), &args.rule, 0.0, 0, "0/1")?;
-    let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let openings = balanced_openings(&setup, stones, args.count, &mut rng, args.balance.get())?;
-    for (moves, score) in openings {
-        let mut line = opening_line(&moves);
-        if let (true, Some(s)) = (args.scores, score) {
-            line.push_str(&format!(" # black {s:+}"));
-        }
-        println!("{line}");
-    }
-    Ok(())
-}
-
-/// [`balance::openings`] with a progress bar on stderr while a balance judge searches each
-/// candidate (a thousand openings take minutes before the first game or line).
-fn balanced_openings(
-    setup: &GameSetup,
-    stones: (usize, usize),
-    count: usize,
-    rng: &mut ChaCha8Rng,
-    balance: Option<Balance>,
-) -> anyhow::Result<balance::ScoredOpenings> {
-    let bar = match balance {
-        Some(b) => progress_bar(
-            count as u64,
-            &format!(
-                "{{bar:40}} {{pos}}/{{len}} balanced openings ({} nodes) {{elapsed}}",
-                b.nodes
-            ),
-        ),
-        None => indicatif::ProgressBar::hidden(),
-    };
-    let found = balance::openings(setup, stones, count, rng, balance, &mut |kept| {
-        bar.set_position(kept as u64)
-    });
-    bar.finish_and_clear();
-    found.map_err(|e| anyhow!(e))
-}
-
-/// `h8i9j7`: the Gomocup-order names of an opening's moves, glued; `x,y` pairs apart when a
-/// column has no letter (boards wider than 26).
-fn opening_line(moves: &[Mv]) -> String {
-    let names: Vec<String> = moves
-        .iter()
-        .filter_map(|&mv| match mv {
-            Mv::At(x, y) => Some(crate::rules::notation::gomocup_name(x, y)),
-            Mv::Pass => None,
-        })
-        .collect();
-    if names.iter().all(|n| !n.contains(',')) {
-        names.concat()
-    } else {
-        names.join(" ")
-    }
-}
-
-/// `--balance NODES [--balance-margin CP]`, shared by `sente match` and `sente openings`.
-#[derive(clap::Args, Debug)]
-pub struct BalanceArgs {
-    /// Gomoku/renju: keep only generated openings that a `strong` search of this many nodes
-    /// scores near even (within --balance-margin), so that fewer pairs split 1-1.
-    #[arg(long = "balance", id = "balance", value_name = "NODES")]
-    pub nodes: Option<u64>,
-    /// Largest |score| (evaluation units, about 300 per logit of the expected score) of a
-    /// balanced opening.
-    #[arg(long, default_value_t = balance::DEFAULT_MARGIN)]
-    pub balance_margin: i32,
-}
-
-impl BalanceArgs {
-    /// The judging settings, when `--balance` was given.
-    fn get(&self) -> Option<Balance> {
-        self.nodes.map(|nodes| Balance {
-            nodes,
-            margin: self.balance_margin,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Command-line options shared by the binaries (`sente`, `pbrain-sente`): clap types and their
-//! conversion into [`RunOptions`]. Sits above `protocol`; the binaries stay thin.
+//! The engine loop's command line, shared by `sente` (no subcommand, or `sente engine`) and
+//! `pbrain-sente`: the engine options, their conversion into [`RunOptions`], and the start of
+//! the protocol loop.
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
@@ -105,6 +106,17 @@ pub enum GameArg {
     Ttt,
 }
 
+/// `sente engine`'s arguments, and `sente`'s without a subcommand: the engine options and the
+/// protocol to speak.
+#[derive(Args, Clone, Debug)]
+pub struct EngineCmdArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// `--protocol`.
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Auto, help = help("protocol"))]
+    pub protocol: ProtocolArg,
+}
+
 /// `--protocol`.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ProtocolArg {
@@ -192,48 +204,25 @@ impl EngineArgs {
     }
 }
 
-/// A progress bar on stderr for a command's long run (drawn only on a terminal) with the
-/// given indicatif template; the default style if the template does not parse.
-pub fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
-}
-
-/// Sends logs to stderr (stdout belongs to the protocol); `RUST_LOG` chooses the level, `warn`
-/// by default.
-pub fn init_logging() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-}
-
-/// The exit of a binary's `main`: an error is one line on stderr with its causes, and exit
-/// status 1. Returning the error from `main` would print anyhow's debug form instead, with a
-/// stack trace whenever RUST_BACKTRACE is set, which a user who mistyped an option has no use
-/// for.
-pub fn exit_status(result: anyhow::Result<()>) -> std::process::ExitCode {
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("Error: {e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+/// Runs the protocol loop of `program` (`sente` or `pbrain-sente`, named in the terminal hint)
+/// with `engine`'s options, after refusing a level that `protocol` cannot play.
+pub fn run(engine: &EngineArgs, protocol: ProtocolArg, program: &str) -> anyhow::Result<()> {
+    engine.check(protocol).map_err(anyhow::Error::msg)?;
+    hint_if_terminal(program);
+    one_heap_arena();
+    crate::protocol::run(engine.run_options(protocol))?;
+    Ok(())
 }
 
 /// Makes every thread of an engine process allocate from the main heap (glibc only; elsewhere
-/// nothing to do). Called by the binaries before the protocol loop.
+/// nothing to do). Called before the protocol loop.
 ///
 /// Why: glibc gives each new thread that allocates its own arena, reserving 64 MB of address
 /// space each. With the stdin thread and the pattern warm-up thread that was 128 MB of virtual
 /// size for a few kilobytes of use, and GomocupJudge enforces `max_memory` on the peak
 /// *virtual* size of the process (measured: 296 MB -> 170 MB at the Gomocup 350 MB limit). The
 /// threads other than the search allocate little, so sharing one arena costs nothing.
-pub fn one_heap_arena() {
+fn one_heap_arena() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt takes no pointers and only sets an allocator parameter (thread-safe in
     // glibc); a value it does not accept is reported through the return value.
@@ -245,7 +234,7 @@ pub fn one_heap_arena() {
 }
 
 /// A one-line hint on stderr when a human runs the engine in a terminal.
-pub fn hint_if_terminal(program: &str) {
+fn hint_if_terminal(program: &str) {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
         eprintln!(

@@ -101,7 +101,7 @@ fn refuse_foreign_flags(args: &PlayArgs) -> anyhow::Result<()> {
 }
 
 /// Runs `sente play`.
-pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     refuse_foreign_flags(&args)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

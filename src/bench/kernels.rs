@@ -10,7 +10,7 @@ use crate::rules::mnk::{splitmix64, Board};
 /// within 7), then the learned map is computed for 400 positions of other games, with the hash
 /// index (anchored and free, exact and near) and with 001's literal loop (compare every kernel
 /// at its place) for reference. Prints microseconds per move and matches found.
-pub fn run_kernels() -> String {
+pub fn run() -> String {
     use crate::eval::learner::kernels::{Anchor, Kernel, KernelIndex, KernelStore, MatchOptions};
     use crate::players::learner::Learner;
     use crate::players::Player;
