@@ -323,6 +323,7 @@ impl Engine for Internal {
 pub(crate) mod tests {
     use super::*;
     use crate::arena::referee::{play_game, Position};
+    use std::sync::atomic::AtomicUsize;
 
     /// A square board of `game` (freestyle), komi 7.5, a minute per move: the clock never
     /// cuts a node-limited search short.
@@ -441,7 +442,7 @@ pub(crate) mod tests {
     fn a_reseeded_go_engine_forgets_its_last_game_and_replays_a_fresh_one() {
         let s = go_setup(5);
         let moves = |engines: [&mut dyn Engine; 2]| -> Vec<Mv> {
-            let r = play_game(&s, &[], engines, 1000, Some(30));
+            let r = play_game(&s, &[], engines, 1000, Some(30), &AtomicUsize::new(0));
             r.moves.iter().map(|p| p.mv).collect()
         };
         let fresh = |seed| Internal::new(GameName::Go, "mcts", seed, Some(200)).unwrap();

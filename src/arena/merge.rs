@@ -271,6 +271,7 @@ mod tests {
     use crate::arena::stats::Sprt;
     use crate::arena::tournament::tests::{config, internal};
     use crate::arena::tournament::{run, Entrant, TournamentConfig};
+    use std::sync::atomic::AtomicUsize;
 
     /// The games without their timings, which no two runs share.
     fn played(games: &[GameRecord]) -> Vec<GameRecord> {
@@ -293,7 +294,7 @@ mod tests {
             .map(|index| {
                 let mut c = cfg.clone();
                 c.shard = Shard { index, count: n };
-                ResultFile::new(&run(&c, entrants, &mut |_, _| {}).unwrap())
+                ResultFile::new(&run(&c, entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap())
             })
             .collect()
     }
@@ -302,7 +303,7 @@ mod tests {
     fn three_parts_merge_to_the_whole_run() {
         let cfg = config(GameName::Gomoku, 9, 7, 1);
         let entrants = [internal("classic"), internal("strong"), internal("strong")];
-        let whole = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
+        let whole = run(&cfg, &entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap();
         let mut files = parts(&cfg, &entrants, 3);
         assert_eq!(files.iter().map(|f| f.games.len()).sum::<usize>(), 24);
         // Any order, and a part given twice (a re-run batch), still adds up.
@@ -337,7 +338,7 @@ mod tests {
         let mut cfg = config(GameName::Ttt, 3, 200, 1);
         cfg.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05));
         let entrants = [internal("perfect"), internal("dumber")];
-        let whole = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
+        let whole = run(&cfg, &entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap();
         let (_, _, d) = whole.sprt.unwrap();
         assert_eq!(d, SprtDecision::AcceptH1);
         // Parts play all their games; the merge drops those after the decision.
@@ -355,7 +356,7 @@ mod tests {
         assert!(!m.summary().complete);
         // Two threads stop at the same game as one.
         cfg.concurrency = 2;
-        let two = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
+        let two = run(&cfg, &entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap();
         assert_eq!(played(&two.games), played(&whole.games));
     }
 

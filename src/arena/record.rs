@@ -311,6 +311,7 @@ mod tests {
     use super::*;
     use crate::arena::tournament::tests::{config, internal};
     use crate::arena::tournament::{run, Entrant};
+    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn a_match_survives_the_round_trip() {
@@ -319,7 +320,7 @@ mod tests {
         cfg.openings[0] = vec![Mv::At(1, 2), Mv::Pass];
         let entrants = [internal("heuristic"), internal("mcts")];
         cfg.commands = entrants.iter().map(Entrant::describe).collect();
-        let report = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
+        let report = run(&cfg, &entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap();
         let file = ResultFile::new(&report);
         assert!(file.settings.commands[1].starts_with("internal:mcts"));
         assert!(report
@@ -350,6 +351,7 @@ mod tests {
             &config(GameName::Ttt, 3, 2, 1),
             &[internal("perfect"), internal("dumb")],
             &mut |_, _| {},
+            &AtomicUsize::new(0),
         )
         .unwrap();
         let mut file = ResultFile::new(&report);

@@ -14,6 +14,7 @@
 //! A game that reaches the move limit (3 x the board's points by default) is drawn.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::coords::Mv;
@@ -260,13 +261,15 @@ pub fn check_opening(setup: &GameSetup, opening: &[Mv]) -> Result<(), String> {
 
 /// Referees one game from `opening` between `engines` (black, white). `tolerance_ms` is the
 /// grace past each move's budget unless an engine brings its own; `max_moves` counts the moves
-/// played after the opening.
+/// played after the opening; `moves_played` counts every move the engines play (for a
+/// progress display that moves within long games).
 pub fn play_game(
     setup: &GameSetup,
     opening: &[Mv],
     engines: [&mut dyn Engine; 2],
     tolerance_ms: u64,
     max_moves: Option<usize>,
+    moves_played: &AtomicUsize,
 ) -> GameResult {
     let mut result = GameResult {
         moves: Vec::new(),
@@ -361,6 +364,7 @@ pub fn play_game(
             mv,
             ms: Some(ms),
         });
+        moves_played.fetch_add(1, Ordering::Relaxed);
         result.last_think = None;
         history.push((side, mv));
         played += 1;
@@ -555,7 +559,14 @@ mod tests {
             at(0, 2),
         ]);
         let mut white = scripted(vec![at(8, 8), at(8, 7), at(8, 6)]);
-        let r = play_game(&s, &[], [&mut black, &mut white], 20, None);
+        let r = play_game(
+            &s,
+            &[],
+            [&mut black, &mut white],
+            20,
+            None,
+            &AtomicUsize::new(0),
+        );
         assert_eq!(r.outcome, Outcome::WhiteWins);
         assert_eq!(r.reason, EndReason::Time);
         assert!(r.moves.len() <= 4, "{:?}", r.moves);
@@ -569,7 +580,14 @@ mod tests {
         // Black plays on white's opening stone.
         let mut black = scripted(vec![at(4, 5)]);
         let mut white = scripted(vec![]);
-        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, None);
+        let r = play_game(
+            &s,
+            &opening,
+            [&mut black, &mut white],
+            1000,
+            None,
+            &AtomicUsize::new(0),
+        );
         assert_eq!(
             (r.outcome, r.reason.kind()),
             (Outcome::WhiteWins, "illegal move")
@@ -579,7 +597,14 @@ mod tests {
         // White resigns after one move each.
         let mut black = scripted(vec![at(0, 0)]);
         let mut white = scripted(vec![(0, Ok(Answer::Resign))]);
-        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, None);
+        let r = play_game(
+            &s,
+            &opening,
+            [&mut black, &mut white],
+            1000,
+            None,
+            &AtomicUsize::new(0),
+        );
         assert_eq!(
             (r.outcome, r.reason, black.restarts + white.restarts),
             (Outcome::BlackWins, EndReason::Resign, 0)
@@ -592,6 +617,7 @@ mod tests {
             [&mut black, &mut scripted(vec![])],
             1000,
             None,
+            &AtomicUsize::new(0),
         );
         assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 1));
         let mut black = scripted(vec![(0, Err(Fault::Refused("no".into())))]);
@@ -601,12 +627,20 @@ mod tests {
             [&mut black, &mut scripted(vec![])],
             1000,
             None,
+            &AtomicUsize::new(0),
         );
         assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 0));
         // The move limit draws.
         let mut black = scripted(vec![at(0, 0), at(0, 1)]);
         let mut white = scripted(vec![at(8, 8), at(8, 7)]);
-        let r = play_game(&s, &opening, [&mut black, &mut white], 1000, Some(3));
+        let r = play_game(
+            &s,
+            &opening,
+            [&mut black, &mut white],
+            1000,
+            Some(3),
+            &AtomicUsize::new(0),
+        );
         assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
         assert_eq!(r.moves.len(), 5);
     }
@@ -623,13 +657,27 @@ mod tests {
         // 80 ms against 20 ms + 10 ms: lost on time at once.
         let mut black = scripted(slow(1));
         let mut white = scripted(vec![]);
-        let r = play_game(&s, &[], [&mut black, &mut white], 10, Some(2));
+        let r = play_game(
+            &s,
+            &[],
+            [&mut black, &mut white],
+            10,
+            Some(2),
+            &AtomicUsize::new(0),
+        );
         assert_eq!((r.outcome, r.reason), (Outcome::WhiteWins, EndReason::Time));
         // With its own 1 s of grace the same engine plays on.
         let mut black = scripted(slow(1));
         black.tolerance = Some(1000);
         let mut white = scripted(vec![at(8, 8)]);
-        let r = play_game(&s, &[], [&mut black, &mut white], 10, Some(2));
+        let r = play_game(
+            &s,
+            &[],
+            [&mut black, &mut white],
+            10,
+            Some(2),
+            &AtomicUsize::new(0),
+        );
         assert_eq!((r.outcome, r.reason), (Outcome::Draw, EndReason::MoveLimit));
     }
 
@@ -639,7 +687,14 @@ mod tests {
         s.tc.move_ms = Some(20);
         // 50 ms against 20 ms + 10 ms: lost on time, and those 50 ms (at least) were thought.
         let mut black = scripted(vec![(50, Ok(Answer::Move(Mv::At(0, 0))))]);
-        let r = play_game(&s, &[], [&mut black, &mut scripted(vec![])], 10, None);
+        let r = play_game(
+            &s,
+            &[],
+            [&mut black, &mut scripted(vec![])],
+            10,
+            None,
+            &AtomicUsize::new(0),
+        );
         assert_eq!(r.reason, EndReason::Time);
         assert!(r.moves.is_empty());
         let (who, ms) = r.last_think.expect("the losing think");
@@ -647,7 +702,14 @@ mod tests {
         // A game that ends on a move leaves nothing over.
         let mut black = scripted(vec![at(0, 0)]);
         let mut white = scripted(vec![at(8, 8)]);
-        let r = play_game(&s, &[], [&mut black, &mut white], 1000, Some(2));
+        let r = play_game(
+            &s,
+            &[],
+            [&mut black, &mut white],
+            1000,
+            Some(2),
+            &AtomicUsize::new(0),
+        );
         assert_eq!((r.reason, r.last_think), (EndReason::MoveLimit, None));
     }
 }

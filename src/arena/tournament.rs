@@ -278,11 +278,13 @@ struct Job {
 }
 
 /// Plays the tournament, calling `progress` on the calling thread after each game with the
-/// game and every game finished so far (in finishing order).
+/// game and every game finished so far (in finishing order); `moves_played` counts the moves
+/// of every game as they are played.
 pub fn run(
     cfg: &TournamentConfig,
     entrants: &[Entrant],
     progress: &mut dyn FnMut(&GameRecord, &[GameRecord]),
+    moves_played: &AtomicUsize,
 ) -> Result<TournamentReport, String> {
     let started = Instant::now();
     if entrants.len() < 2 {
@@ -359,6 +361,7 @@ pub fn run(
                         [b, wh],
                         cfg.tolerance_ms,
                         cfg.max_moves,
+                        moves_played,
                     ),
                     (None, _) => missing_engine(Color::Black),
                     (_, None) => missing_engine(Color::White),
@@ -524,13 +527,22 @@ pub(crate) mod tests {
     fn an_internal_gomoku_match_adds_up_and_pairs_share_openings() {
         let cfg = config(GameName::Gomoku, 9, 5, 2);
         let mut seen = 0;
+        let moves_played = AtomicUsize::new(0);
         let report = run(
             &cfg,
             &[internal("strong"), internal("classic")],
             &mut |_, _| seen += 1,
+            &moves_played,
         )
         .unwrap();
         assert_eq!((seen, report.games.len(), report.planned), (6, 6, 6));
+        // Every move the engines played was counted as it came, the opening's not.
+        let played: usize = report
+            .games
+            .iter()
+            .map(|g| g.result.moves.iter().filter(|m| m.ms.is_some()).count())
+            .sum();
+        assert_eq!(moves_played.load(Ordering::Relaxed), played);
         for (i, g) in report.games.iter().enumerate() {
             assert_eq!(g.index, i);
             assert_eq!(g.opening, i / 2);
@@ -564,6 +576,7 @@ pub(crate) mod tests {
             &cfg,
             &[internal("heuristic"), internal("mcts")],
             &mut |_, _| {},
+            &AtomicUsize::new(0),
         )
         .unwrap();
         assert_eq!((report.games.len(), report.planned), (6, 6));
@@ -610,12 +623,14 @@ pub(crate) mod tests {
             &config(GameName::Gomoku, 9, 4, 1),
             &entrants,
             &mut |_, _| {},
+            &AtomicUsize::new(0),
         )
         .unwrap();
         let two = run(
             &config(GameName::Gomoku, 9, 4, 2),
             &entrants,
             &mut |_, _| {},
+            &AtomicUsize::new(0),
         )
         .unwrap();
         let moves = |r: &TournamentReport| -> Vec<Vec<Mv>> {
@@ -631,7 +646,7 @@ pub(crate) mod tests {
     fn ttt_round_robin_perfect_never_loses() {
         let cfg = config(GameName::Ttt, 3, 4, 1);
         let entrants = [internal("perfect"), internal("dumber"), internal("minimax")];
-        let report = run(&cfg, &entrants, &mut |_, _| {}).unwrap();
+        let report = run(&cfg, &entrants, &mut |_, _| {}, &AtomicUsize::new(0)).unwrap();
         assert_eq!(report.games.len(), 12);
         assert_eq!(report.entrant_wdl(0).losses, 0);
         assert_eq!(report.entrant_wdl(2).losses, 0);
@@ -650,6 +665,7 @@ pub(crate) mod tests {
             &cfg,
             &[internal("perfect"), internal("dumber")],
             &mut |_, _| {},
+            &AtomicUsize::new(0),
         )
         .unwrap();
         assert!(report.games.len() < 40, "{report}");
@@ -671,6 +687,7 @@ pub(crate) mod tests {
                 let so_far = report_so_far(&cfg, &names, done, Duration::ZERO);
                 snapshots.push((so_far.games.len(), so_far.to_string(), so_far));
             },
+            &AtomicUsize::new(0),
         )
         .unwrap();
         let (n, text, first) = &snapshots[0];
@@ -687,11 +704,18 @@ pub(crate) mod tests {
     #[test]
     fn bad_setups_are_errors_not_panics() {
         let cfg = config(GameName::Gomoku, 9, 2, 1);
-        assert!(run(&cfg, &[internal("strong")], &mut |_, _| {}).is_err());
+        assert!(run(
+            &cfg,
+            &[internal("strong")],
+            &mut |_, _| {},
+            &AtomicUsize::new(0)
+        )
+        .is_err());
         assert!(run(
             &cfg,
             &[internal("strong"), internal("nonesuch")],
-            &mut |_, _| {}
+            &mut |_, _| {},
+            &AtomicUsize::new(0)
         )
         .unwrap_err()
         .contains("nonesuch"));

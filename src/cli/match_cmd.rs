@@ -3,6 +3,7 @@
 //! are [`super::match_out`]'s).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{anyhow, bail, Context};
 use rand::SeedableRng;
@@ -239,13 +240,15 @@ fn warn_unlimited_processes(nodes: Option<u64>, entrants: &[Entrant]) {
     }
     let processes: Vec<String> = entrants
         .iter()
-        .filter(|e| matches!(e, Entrant::Process(_)))
+        .filter(|e| {
+            matches!(e, Entrant::Process(_)) && Entrant::node_budget(&e.describe()).is_none()
+        })
         .map(Entrant::name)
         .collect();
     if !processes.is_empty() {
         eprintln!(
             "--nodes limits only internal: engines; {} play on the clock unless their manifest \
-             args set a limit (e.g. \"--nodes\", \"20000\")",
+             sets a limit (args \"--nodes\", \"20000\", or a Gomocup [info] max_node)",
             processes.join(", ")
         );
     }
@@ -332,40 +335,80 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     }
     let bar = progress_bar(
         shard.range(total).len() as u64,
-        "{bar:40} {pos}/{len} games {elapsed} {msg}",
+        "{bar:40} {pos}/{len} games, {prefix} moves, {elapsed} {msg}",
     );
+    bar.set_prefix("0");
+    let pairs = tournament::pairings(entrants.len(), cfg.schedule);
     let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
     let mut write_error: Option<anyhow::Error> = None;
     let started = std::time::Instant::now();
     let mut last_table: Option<std::time::Instant> = None;
-    let report = tournament::run(&cfg, &entrants, &mut |game, done| {
-        bar.inc(1);
-        let mut w = crate::arena::Wdl::default();
-        for g in done {
-            w += g.wdl_for(0);
-        }
-        bar.set_message(format!(
-            "{}: +{} -{} ={}",
-            names[0], w.wins, w.losses, w.draws
-        ));
-        if args.verbose {
-            bar.suspend(|| println!("game {}: {}", game.index + 1, game_line(&names, game)));
-        }
-        if let Some(dir) = &args.out {
-            let path = dir.join(format!("game-{:04}.sgf", game.index + 1));
-            if let Err(e) = std::fs::write(&path, sgf(&names, &cfg.setup, game)) {
-                write_error.get_or_insert(anyhow!("writing {}: {e}", path.display()));
+    let moves_played = AtomicUsize::new(0);
+    let finished = AtomicBool::new(false);
+    let report = std::thread::scope(|scope| {
+        // The bar moves within long games too: the moves played so far, a few times a second.
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                bar.set_prefix(moves_played.load(Ordering::Relaxed).to_string());
+                std::thread::sleep(std::time::Duration::from_millis(200));
             }
-            // The table so far, so that a match stopped early keeps one (result.json, which
-            // marks a finished part for `merge`, waits for the end).
-            if last_table.is_none_or(|t| t.elapsed() >= TABLE_EVERY) {
-                last_table = Some(std::time::Instant::now());
-                let so_far = report_so_far(&cfg, &names, done, started.elapsed());
-                if let Err(e) = write_tables(dir, &so_far) {
-                    write_error.get_or_insert(e);
+        });
+        let report = tournament::run(
+            &cfg,
+            &entrants,
+            &mut |game, done| {
+                bar.inc(1);
+                // cutechess-cli's line, which scripts look for: the pairing's score so far.
+                let (first, second) = pairs[game.pairing];
+                let mut pw = crate::arena::Wdl::default();
+                for g in done.iter().filter(|g| g.pairing == game.pairing) {
+                    pw += g.wdl_for(first);
                 }
-            }
-        }
+                bar.suspend(|| {
+                    println!(
+                        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+                        names[first],
+                        names[second],
+                        pw.wins,
+                        pw.losses,
+                        pw.draws,
+                        pw.score().unwrap_or(0.0),
+                        pw.games()
+                    )
+                });
+                let mut w = crate::arena::Wdl::default();
+                for g in done {
+                    w += g.wdl_for(0);
+                }
+                bar.set_message(format!(
+                    "{}: +{} -{} ={}",
+                    names[0], w.wins, w.losses, w.draws
+                ));
+                if args.verbose {
+                    bar.suspend(|| {
+                        println!("game {}: {}", game.index + 1, game_line(&names, game))
+                    });
+                }
+                if let Some(dir) = &args.out {
+                    let path = dir.join(format!("game-{:04}.sgf", game.index + 1));
+                    if let Err(e) = std::fs::write(&path, sgf(&names, &cfg.setup, game)) {
+                        write_error.get_or_insert(anyhow!("writing {}: {e}", path.display()));
+                    }
+                    // The table so far, so that a match stopped early keeps one (result.json, which
+                    // marks a finished part for `merge`, waits for the end).
+                    if last_table.is_none_or(|t| t.elapsed() >= TABLE_EVERY) {
+                        last_table = Some(std::time::Instant::now());
+                        let so_far = report_so_far(&cfg, &names, done, started.elapsed());
+                        if let Err(e) = write_tables(dir, &so_far) {
+                            write_error.get_or_insert(e);
+                        }
+                    }
+                }
+            },
+            &moves_played,
+        );
+        finished.store(true, Ordering::Relaxed);
+        report
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
