@@ -2,7 +2,7 @@
 //! `INFO` key(s) (and how a key's value is typed), the GTP command that sets it, and what it
 //! does. Everything else is derived from [`ENGINE_OPTIONS`]:
 //! * the command line's help (`crate::cli::EngineArgs` takes each flag's text from [`help`]);
-//! * the Gomocup `INFO` handler (`crate::protocol::gomocup::parse_info` types a value by the
+//! * the Gomocup `INFO` handler (`crate::protocol::gomocup::parse::parse_info` types a value by the
 //!   key's [`InfoValue`]; keys of kind [`InfoValue::Player`] and unknown keys go to the player);
 //! * the README's "Levels, options and INFO keys" table ([`readme_table`]).
 //!

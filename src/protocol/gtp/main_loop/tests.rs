@@ -1,0 +1,233 @@
+//! The loop's tests, end to end through [`crate::protocol::run_with`]: framing, commands in
+//! order, pondering and analysis ended by the next line.
+
+use std::io::Cursor;
+
+use super::*;
+use crate::protocol::gtp::commands::{command_names, GtpGameKind};
+use crate::protocol::{run_with, ProtocolChoice, RunOptions};
+
+fn talk(input: &str, game: GtpGameKind, level: Option<&str>) -> String {
+    let options = RunOptions {
+        protocol: ProtocolChoice::Gtp,
+        gtp: GtpOptions {
+            game,
+            level: level.map(String::from),
+            seed: 1,
+            nodes: Some(200),
+            threads: 1,
+            ponder: false,
+            time_middle: false,
+        },
+        ..RunOptions::default()
+    };
+    let mut buf = Vec::new();
+    run_with(Cursor::new(input.as_bytes().to_vec()), &mut buf, options).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+fn ttt(input: &str) -> String {
+    talk(input, GtpGameKind::Ttt, None)
+}
+
+#[test]
+fn framing_ids_comments_and_blank_lines() {
+    let out = ttt("1 boardsize 3\n\n# comment\nclear_board  # trailing\n\t2\tplay   b   B2\n3 play w B2\n10 name\n");
+    assert_eq!(out, "=1\n\n=\n\n=2\n\n?3 illegal move\n\n=10 sente\n\n");
+}
+
+#[test]
+fn unknown_and_game_specific_commands() {
+    let out =
+        ttt("foo\n5 playout b a1\nfixed_handicap 2\nknown_command loadsgf\nknown_command play\n");
+    assert_eq!(
+        out,
+        "? unknown command\n\n?5 unknown command\n\n? unknown command\n\n= false\n\n= true\n\n"
+    );
+}
+
+#[test]
+fn list_commands_is_exactly_what_works() {
+    let out = ttt("list_commands\n");
+    let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
+    assert_eq!(listed, command_names(GtpGameKind::Ttt));
+    for name in listed {
+        let reply = ttt(&format!("{name}\n"));
+        assert!(!reply.contains("unknown command"), "{name}: {reply}");
+    }
+}
+
+#[test]
+fn quit_answers_then_stops_reading() {
+    assert_eq!(ttt("7 quit\nname\n"), "=7\n\n");
+    assert_eq!(ttt("name\n"), "= sente\n\n", "end of input quits quietly");
+}
+
+#[test]
+fn ttt_game_and_levels() {
+    let out = ttt("boardsize 4\nboardsize 3\nplay b a1\nplay b b1\ngenmove w\nsente-level\nsente-level nosuch\nsente-level dumber\nsente-level\n");
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(replies[0], "? unacceptable size");
+    assert_eq!(replies[1], "=");
+    assert_eq!(replies[4], "= C1", "perfect blocks");
+    assert_eq!(replies[5], "= perfect");
+    assert!(replies[6].starts_with("? unknown level 'nosuch'"));
+    assert_eq!(replies[7], "=");
+    assert_eq!(replies[8], "= dumber");
+}
+
+/// Forwards everything written to a channel, so a test can watch output as it comes.
+struct Tee(std::sync::mpsc::Sender<Vec<u8>>);
+
+impl Write for Tee {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _ = self.0.send(buf.to_vec());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs Go over a live pipe, one step at a time: sends each step's text, then waits until
+/// the output written since holds the step's marker (30 s of silence fail the test: a hang
+/// guard, not a latency check). Closes the input after the last step and returns all the
+/// output.
+fn live_go_steps(steps: &[(&str, &str)]) -> String {
+    live_go_steps_with(false, steps)
+}
+
+/// [`live_go_steps`], pondering when `ponder`.
+fn live_go_steps_with(ponder: bool, steps: &[(&str, &str)]) -> String {
+    use std::io::BufReader;
+    use std::time::Duration;
+    let (reader, writer) = std::io::pipe().unwrap();
+    let mut writer = Some(writer);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let options = RunOptions {
+        protocol: ProtocolChoice::Gtp,
+        gtp: GtpOptions {
+            seed: 1,
+            nodes: Some(50),
+            ponder,
+            ..GtpOptions::default()
+        },
+        ..RunOptions::default()
+    };
+    let engine = std::thread::spawn(move || {
+        run_with(BufReader::new(reader), Tee(tx), options).unwrap();
+    });
+    let mut out = String::new();
+    for (text, marker) in steps {
+        if ponder {
+            // Time for the ponder after the last answer to start.
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // From the last byte already seen, so that a marker split across writes is found.
+        let from = out.len().saturating_sub(1);
+        writer.as_mut().unwrap().write_all(text.as_bytes()).unwrap();
+        while !out[from..].contains(marker) {
+            let chunk = rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("{marker:?} after {text:?}; output: {out}"));
+            out.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+    drop(writer.take()); // end of input: the engine quits
+    while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
+        out.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    engine.join().unwrap();
+    out
+}
+
+/// [`live_go_steps`] with two steps: `before` until `marker`, then `after` (which must end
+/// with `9 protocol_version`) until that is answered.
+fn live_go(before: &str, marker: &str, after: &str) -> String {
+    live_go_steps(&[(before, marker), (after, "=9 2\n\n")])
+}
+
+#[test]
+fn the_next_line_ends_a_ponder_and_is_answered_as_without_one() {
+    // After `genmove` the engine ponders (20 million playouts would take minutes): each
+    // later line must stop it and be answered, the answers shaped as in a run without
+    // pondering (the moves may differ: the ponder grows the tree the next genmove reuses).
+    let steps = [
+        ("boardsize 9\nclear_board\n1 genmove b\n", "=1 "),
+        ("2 play w A1\n", "=2\n\n"),
+        ("3 genmove b\n", "=3 "),
+        ("4 sente-ponder\n", "=4 "),
+        ("5 sente-ponder off\n6 sente-ponder\n", "=6 "),
+        ("9 protocol_version\n", "=9 2\n\n"),
+    ];
+    let with = live_go_steps_with(true, &steps);
+    let without = live_go_steps_with(false, &steps);
+    assert!(with.contains("=4 on\n"), "{with}");
+    assert!(without.contains("=4 off\n"), "{without}");
+    assert!(with.contains("=6 off\n"), "{with}");
+    let shape = |s: &str| {
+        s.lines()
+            .map(|l| l.split(' ').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&with), shape(&without));
+}
+
+#[test]
+fn a_live_line_ends_the_analysis_at_once() {
+    // An analysis has no end of its own: the next line is the only thing that can end it,
+    // so the answer to that line arriving at all is the proof. How fast it comes is
+    // measured, not asserted, by `scripts/latency.py commands`.
+    let out = live_go(
+        "boardsize 9\nclear_board\nplay b E5\n5 lz-analyze w 5\n",
+        "info move",
+        "9 protocol_version\n",
+    );
+    let analysis = &out[out.find("=5\n").expect("analysis started")..];
+    let (body, rest) = analysis.split_once("\n\n").expect("the analysis ended");
+    assert!(
+        body.lines().skip(1).all(|l| l.starts_with("info move ")),
+        "{body}"
+    );
+    assert_eq!(rest, "=9 2\n\n");
+}
+
+#[test]
+fn a_bare_newline_ends_the_analysis_without_a_response() {
+    // KataGo's rule (GTP.md section 5): a bare newline ends lz-analyze / kata-analyze.
+    let out = live_go_steps(&[
+        (
+            "boardsize 9\nclear_board\n5 kata-analyze b 5\n",
+            "info move",
+        ),
+        ("\n", "\n\n"),
+        ("9 protocol_version\n", "=9 2\n\n"),
+    ]);
+    let analysis = &out[out.find("=5\n").expect("analysis started")..];
+    let (body, rest) = analysis.split_once("\n\n").expect("the analysis ended");
+    assert!(
+        body.lines().skip(1).all(|l| l.starts_with("info move ")),
+        "{body}"
+    );
+    assert_eq!(rest, "=9 2\n\n", "the blank line itself gets no response");
+}
+
+#[test]
+fn pipelined_commands_are_answered_in_order() {
+    let mut input = String::from("1 boardsize 9\n2 clear_board\n");
+    let moves = ["D4", "E5", "D5", "E4", "pass", "C3", "F6"];
+    for (i, m) in moves.iter().enumerate() {
+        let c = if i % 2 == 0 { "B" } else { "W" };
+        input.push_str(&format!("{} play {c} {m}\n", 10 + i));
+    }
+    input.push_str("20 genmove b\n21 protocol_version\n22 play W D4\n");
+    let out = talk(&input, GtpGameKind::Go, None);
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(
+        &replies[..9],
+        ["=1", "=2", "=10", "=11", "=12", "=13", "=14", "=15", "=16"]
+    );
+    assert!(replies[9].starts_with("=20 "), "{out}");
+    assert_eq!(replies[10], "=21 2");
+    assert_eq!(replies[11], "?22 illegal move");
+}
