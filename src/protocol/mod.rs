@@ -90,6 +90,22 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
+    run_with_ponder_hook(input, output, options, player, &mut || {})
+}
+
+/// [`run_with_player`], calling `ponder_started` each time the GTP loop begins a ponder (tests
+/// wait on it to send a line while the engine ponders).
+pub(crate) fn run_with_ponder_hook<R, W>(
+    input: R,
+    output: W,
+    options: RunOptions,
+    player: Option<Box<dyn GomokuPlayer>>,
+    ponder_started: &mut dyn FnMut(),
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
     let signal = Arc::new(StopSignal::new());
     let mut watch = InterruptWatch::new(options.protocol);
     let rx = io::spawn_reader(input, signal.clone(), move |line| watch.check(line));
@@ -112,7 +128,7 @@ where
     };
     match protocol {
         Detected::Gomocup => gomocup_loop(first, &rx, &mut out, signal, options.session, player),
-        Detected::Gtp => gtp_loop(first, &rx, &mut out, signal, &options.gtp),
+        Detected::Gtp => gtp_loop(first, &rx, &mut out, signal, &options.gtp, ponder_started),
     }
 }
 

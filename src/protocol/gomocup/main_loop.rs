@@ -348,7 +348,7 @@ mod tests {
             let _ = self.started.send(());
             let t = std::time::Instant::now();
             while !req.tm.stop_requested() && t.elapsed() < std::time::Duration::from_secs(10) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+                std::thread::yield_now();
             }
             assert!(req.tm.stop_requested(), "the stop never came");
             board.empty_points().next()

@@ -53,13 +53,14 @@ impl GtpInterrupts {
     }
 }
 
-/// Runs GTP until `quit` or end of input.
+/// Runs GTP until `quit` or end of input, calling `ponder_started` each time a ponder begins.
 pub(crate) fn gtp_loop<W: Write>(
     first: Option<Input>,
     rx: &Receiver<Event>,
     out: &mut Output<W>,
     signal: Arc<StopSignal>,
     options: &GtpOptions,
+    ponder_started: &mut dyn FnMut(),
 ) -> io::Result<()> {
     let game = options.game;
     let mut engine = Engine::new(options, signal.clone());
@@ -77,6 +78,7 @@ pub(crate) fn gtp_loop<W: Write>(
                         Ok(Event::Line(input)) => next = Some(input),
                         Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Ok(()),
                         Err(TryRecvError::Empty) => {
+                            ponder_started();
                             if guarded("pondering", || go.ponder(signal.input_flag())).is_err() {
                                 go.clear_cache();
                             }

@@ -1,11 +1,14 @@
 //! The loop's tests, end to end through [`crate::protocol::run_with`]: framing, commands in
 //! order, pondering and analysis ended by the next line.
 
-use std::io::Cursor;
+use std::io::{BufReader, Cursor, PipeWriter};
+use std::sync::mpsc::{channel, Sender};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::*;
 use crate::protocol::gtp::commands::{command_names, GtpGameKind};
-use crate::protocol::{run_with, ProtocolChoice, RunOptions};
+use crate::protocol::{run_with, run_with_ponder_hook, ProtocolChoice, RunOptions};
 
 fn talk(input: &str, game: GtpGameKind, level: Option<&str>) -> String {
     let options = RunOptions {
@@ -77,7 +80,7 @@ fn ttt_game_and_levels() {
 }
 
 /// Forwards everything written to a channel, so a test can watch output as it comes.
-struct Tee(std::sync::mpsc::Sender<Vec<u8>>);
+struct Tee(Sender<Vec<u8>>);
 
 impl Write for Tee {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
@@ -89,56 +92,106 @@ impl Write for Tee {
     }
 }
 
-/// Runs Go over a live pipe, one step at a time: sends each step's text, then waits until
-/// the output written since holds the step's marker (30 s of silence fail the test: a hang
-/// guard, not a latency check). Closes the input after the last step and returns all the
-/// output.
-fn live_go_steps(steps: &[(&str, &str)]) -> String {
-    live_go_steps_with(false, steps)
+/// How long a live test waits for the engine before it fails: a hang guard, not a latency
+/// check.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Go over a live pipe, wired as `--protocol gtp` wires it, driven one step at a time.
+struct LiveGo {
+    writer: Option<PipeWriter>,
+    output: Receiver<Vec<u8>>,
+    /// One message each time the loop begins a ponder.
+    ponders: Receiver<()>,
+    ponders_seen: usize,
+    out: String,
+    engine: JoinHandle<()>,
 }
 
-/// [`live_go_steps`], pondering when `ponder`.
-fn live_go_steps_with(ponder: bool, steps: &[(&str, &str)]) -> String {
-    use std::io::BufReader;
-    use std::time::Duration;
-    let (reader, writer) = std::io::pipe().unwrap();
-    let mut writer = Some(writer);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let options = RunOptions {
-        protocol: ProtocolChoice::Gtp,
-        gtp: GtpOptions {
-            seed: 1,
-            nodes: Some(50),
-            ponder,
-            ..GtpOptions::default()
-        },
-        ..RunOptions::default()
-    };
-    let engine = std::thread::spawn(move || {
-        run_with(BufReader::new(reader), Tee(tx), options).unwrap();
-    });
-    let mut out = String::new();
-    for (text, marker) in steps {
-        if ponder {
-            // Time for the ponder after the last answer to start.
-            std::thread::sleep(Duration::from_millis(50));
+impl LiveGo {
+    /// Starts the engine with a budget of `nodes` playouts a move, pondering when `ponder`.
+    fn start(ponder: bool, nodes: u64) -> LiveGo {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let (tx, output) = channel();
+        let (ponder_tx, ponders) = channel();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gtp,
+            gtp: GtpOptions {
+                seed: 1,
+                nodes: Some(nodes),
+                ponder,
+                ..GtpOptions::default()
+            },
+            ..RunOptions::default()
+        };
+        let engine = std::thread::spawn(move || {
+            let mut ponder_started = || {
+                let _ = ponder_tx.send(());
+            };
+            run_with_ponder_hook(
+                BufReader::new(reader),
+                Tee(tx),
+                options,
+                None,
+                &mut ponder_started,
+            )
+            .unwrap();
+        });
+        LiveGo {
+            writer: Some(writer),
+            output,
+            ponders,
+            ponders_seen: 0,
+            out: String::new(),
+            engine,
         }
+    }
+
+    /// Sends `text`, then waits until the output written since holds `marker`.
+    fn send(&mut self, text: &str, marker: &str) {
+        // Ponders begun before this line belong to earlier steps.
+        self.ponders_seen += self.ponders.try_iter().count();
         // From the last byte already seen, so that a marker split across writes is found.
-        let from = out.len().saturating_sub(1);
-        writer.as_mut().unwrap().write_all(text.as_bytes()).unwrap();
-        while !out[from..].contains(marker) {
-            let chunk = rx
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("{marker:?} after {text:?}; output: {out}"));
-            out.push_str(&String::from_utf8_lossy(&chunk));
+        let from = self.out.len().saturating_sub(1);
+        let writer = self.writer.as_mut().expect("input still open");
+        writer.write_all(text.as_bytes()).unwrap();
+        while !self.out[from..].contains(marker) {
+            let chunk = self
+                .output
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("{marker:?} after {text:?}; output: {}", self.out));
+            self.out.push_str(&String::from_utf8_lossy(&chunk));
         }
     }
-    drop(writer.take()); // end of input: the engine quits
-    while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(30)) {
-        out.push_str(&String::from_utf8_lossy(&chunk));
+
+    /// Waits until the loop has begun a ponder since the last step was sent.
+    fn await_ponder(&mut self) {
+        self.ponders
+            .recv_timeout(PATIENCE)
+            .unwrap_or_else(|_| panic!("no ponder began; output: {}", self.out));
+        self.ponders_seen += 1;
     }
-    engine.join().unwrap();
-    out
+
+    /// Closes the input (the engine quits); all the output, and how many ponders began.
+    fn finish(mut self) -> (String, usize) {
+        drop(self.writer.take());
+        while let Ok(chunk) = self.output.recv_timeout(PATIENCE) {
+            self.out.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        self.engine.join().unwrap();
+        let ponders = self.ponders_seen + self.ponders.try_iter().count();
+        (self.out, ponders)
+    }
+}
+
+/// Runs Go over a live pipe, one step at a time: sends each step's text, then waits until
+/// the output written since holds the step's marker. Closes the input after the last step and
+/// returns all the output.
+fn live_go_steps(steps: &[(&str, &str)]) -> String {
+    let mut go = LiveGo::start(false, 50);
+    for (text, marker) in steps {
+        go.send(text, marker);
+    }
+    go.finish().0
 }
 
 /// [`live_go_steps`] with two steps: `before` until `marker`, then `after` (which must end
@@ -152,16 +205,31 @@ fn the_next_line_ends_a_ponder_and_is_answered_as_without_one() {
     // After `genmove` the engine ponders (20 million playouts would take minutes): each
     // later line must stop it and be answered, the answers shaped as in a run without
     // pondering (the moves may differ: the ponder grows the tree the next genmove reuses).
+    // A step that leaves the engine pondering is followed only once that ponder has begun.
     let steps = [
-        ("boardsize 9\nclear_board\n1 genmove b\n", "=1 "),
-        ("2 play w A1\n", "=2\n\n"),
-        ("3 genmove b\n", "=3 "),
-        ("4 sente-ponder\n", "=4 "),
-        ("5 sente-ponder off\n6 sente-ponder\n", "=6 "),
-        ("9 protocol_version\n", "=9 2\n\n"),
+        ("boardsize 9\nclear_board\n1 genmove b\n", "=1 ", true),
+        // The position is no longer the one our genmove left: nothing to ponder.
+        ("2 play w A1\n", "=2\n\n", false),
+        ("3 genmove b\n", "=3 ", true),
+        // The position is unchanged: the ponder resumes.
+        ("4 sente-ponder\n", "=4 ", true),
+        ("5 sente-ponder off\n6 sente-ponder\n", "=6 ", false),
+        ("9 protocol_version\n", "=9 2\n\n", false),
     ];
-    let with = live_go_steps_with(true, &steps);
-    let without = live_go_steps_with(false, &steps);
+    let run = |ponder: bool| {
+        let mut go = LiveGo::start(ponder, 50);
+        for (text, marker, ponders_after) in steps {
+            go.send(text, marker);
+            if ponder && ponders_after {
+                go.await_ponder();
+            }
+        }
+        go.finish()
+    };
+    let (with, pondered) = run(true);
+    let (without, not_pondered) = run(false);
+    assert!(pondered >= 3, "{pondered} ponders");
+    assert_eq!(not_pondered, 0, "a ponder began with pondering off");
     assert!(with.contains("=4 on\n"), "{with}");
     assert!(without.contains("=4 off\n"), "{without}");
     assert!(with.contains("=6 off\n"), "{with}");
