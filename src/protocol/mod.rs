@@ -134,7 +134,7 @@ where
 
 /// Decides, on the reader thread, which input lines interrupt a running search: Gomocup's
 /// words ([`gomocup::parse::interrupt_of`]: `YXSTOP`/`STOP` stop it, `END` ends the session),
-/// GTP's lines ([`GtpInterrupts`]: the line after an analysis). In both,
+/// GTP's lines ([`GtpInterrupts`]: the line after an analysis, GoGui's `# interrupt`). In both,
 /// end of input stops the search of the last line at once if it is running (a manager that
 /// died must not leave its engine burning a core); the move found so far is answered and the
 /// session quits. Under auto-detection the first meaningful line decides the dialect, exactly
@@ -234,6 +234,12 @@ mod tests {
         );
         assert_eq!(w.check(Some("12 lz-analyze b 50")), None);
         assert_eq!(w.check(Some("protocol_version")), Some(Interrupt::Stop));
+        assert_eq!(w.check(Some("genmove b")), None);
+        assert_eq!(
+            w.check(Some("# interrupt")),
+            Some(Interrupt::Stop),
+            "GoGui's interrupt"
+        );
         assert_eq!(w.check(Some("kata-analyze 10")), None);
         assert_eq!(w.check(None), Some(Interrupt::Stop), "end of input ends it");
         assert_eq!(w.check(Some("genmove b")), None);

@@ -67,6 +67,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kata-set-param",
     "get_komi",
     "is_legal",
+    "gogui-interrupt",
 ];
 
 /// Every command `game` answers, in `list_commands` order.

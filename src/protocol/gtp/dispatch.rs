@@ -162,6 +162,8 @@ pub(super) fn execute(
             }
             // Any line already ended a ponder or an analysis: nothing is left to stop.
             Command::Stop => return Ok(String::new()),
+            // Listing it is the whole of it: the reader thread acts on the `# interrupt` line.
+            Command::GoguiInterrupt => return Ok(String::new()),
             Command::Ponder(None) => {
                 return Ok(if go.ponder_enabled() { "on" } else { "off" }.to_string())
             }

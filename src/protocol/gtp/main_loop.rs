@@ -17,7 +17,9 @@ use log::error;
 use super::commands::is_supported;
 use super::dispatch::{execute, reply_written, send, stream, Engine};
 use super::format::format_response;
-use super::parse::{id_and_name, parse_line, starts_interruptible_analysis, Command, LineError};
+use super::parse::{
+    id_and_name, is_gogui_interrupt, parse_line, starts_interruptible_analysis, Command, LineError,
+};
 use super::GtpOptions;
 use crate::protocol::guard::guarded;
 use crate::protocol::io::{Event, Input, Output, MAX_LINE_BYTES, TOO_LONG};
@@ -26,7 +28,10 @@ use crate::session::{Interrupt, StopSignal};
 
 /// Which lines stop a running GTP search, decided on the reader thread. The line after
 /// `lz-analyze` / `kata-analyze`, whatever it is (a blank line too), ends the analysis at once:
-/// an analysis has no end of its own. No line stops a `genmove`: pipelined commands wait
+/// an analysis has no end of its own. GoGui's comment line `# interrupt` (the convention
+/// `gogui-interrupt` announces) stops the search of the command right before it, a `genmove`
+/// or an analysis, which answers at once with its best move so far; after a command that does
+/// not search it stops nothing. No other line stops a `genmove`: pipelined commands wait
 /// their turn.
 #[derive(Debug, Default)]
 pub(crate) struct GtpInterrupts {
@@ -38,7 +43,7 @@ impl GtpInterrupts {
     pub(crate) fn line(&mut self, line: &str) -> Option<Interrupt> {
         let analysing = starts_interruptible_analysis(line);
         let ends_analysis = std::mem::replace(&mut self.after_analysis, analysing);
-        ends_analysis.then_some(Interrupt::Stop)
+        (ends_analysis || is_gogui_interrupt(line)).then_some(Interrupt::Stop)
     }
 
     /// End of input: an analysis read ahead of it must be stopped too (it never ends by

@@ -105,6 +105,9 @@ pub enum Command {
     GetParam(String),
     /// `kata-set-param NAME VALUE`: change one setting of the playing level.
     SetParam(String, String),
+    /// `gogui-interrupt`: says that the engine takes GoGui's `# interrupt` comment line
+    /// ([`is_gogui_interrupt`]); it does nothing itself.
+    GoguiInterrupt,
 }
 
 /// Why a line was refused before reaching the session.
@@ -149,6 +152,14 @@ pub fn id_and_name(line: &str) -> Option<(Option<&str>, &str)> {
 /// Whether `line` asks for a streaming analysis that the next input line must end.
 pub fn starts_interruptible_analysis(line: &str) -> bool {
     matches!(id_and_name(line), Some((_, "lz-analyze" | "kata-analyze")))
+}
+
+/// Whether a normalised line is GoGui's interrupt, the comment line `# interrupt`: the
+/// command running when it arrives is to answer at once. Being a comment, it is no command
+/// and gets no response.
+pub fn is_gogui_interrupt(line: &str) -> bool {
+    line.strip_prefix('#')
+        .is_some_and(|comment| comment.trim() == "interrupt")
 }
 
 /// Parses one reader line; `None` when preprocessing leaves nothing (no response is due).
@@ -337,6 +348,7 @@ fn argless_command(name: &str) -> Option<Command> {
         "get_komi" => Command::GetKomi,
         "clear_cache" => Command::ClearCache,
         "stop" => Command::Stop,
+        "gogui-interrupt" => Command::GoguiInterrupt,
         _ => return None,
     })
 }

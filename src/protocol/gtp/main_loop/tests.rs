@@ -1,5 +1,5 @@
 //! The loop's tests, end to end through [`crate::protocol::run_with`]: framing, commands in
-//! order, pondering and analysis ended by the next line.
+//! order, pondering and analysis ended by the next line, GoGui's interrupt.
 
 use std::io::{BufReader, Cursor, PipeWriter};
 use std::sync::mpsc::{channel, Sender};
@@ -51,12 +51,14 @@ fn unknown_and_game_specific_commands() {
 
 #[test]
 fn list_commands_is_exactly_what_works() {
-    let out = ttt("list_commands\n");
-    let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
-    assert_eq!(listed, command_names(GtpGameKind::Ttt));
-    for name in listed {
-        let reply = ttt(&format!("{name}\n"));
-        assert!(!reply.contains("unknown command"), "{name}: {reply}");
+    for game in [GtpGameKind::Ttt, GtpGameKind::Go] {
+        let out = talk("list_commands\n", game, None);
+        let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
+        assert_eq!(listed, command_names(game));
+        for name in listed {
+            let reply = talk(&format!("{name}\n"), game, None);
+            assert!(!reply.contains("unknown command"), "{name}: {reply}");
+        }
     }
 }
 
@@ -298,4 +300,94 @@ fn pipelined_commands_are_answered_in_order() {
     assert!(replies[9].starts_with("=20 "), "{out}");
     assert_eq!(replies[10], "=21 2");
     assert_eq!(replies[11], "?22 illegal move");
+}
+
+#[test]
+fn gtp_interrupts_stop_after_an_analysis_and_at_goguis_comment() {
+    let mut w = GtpInterrupts::default();
+    assert_eq!(w.line("1 genmove b"), None);
+    assert_eq!(
+        w.line("2 play b d4"),
+        None,
+        "a queued line never stops genmove"
+    );
+    assert_eq!(w.line("# interrupt"), Some(Interrupt::Stop));
+    assert_eq!(w.line("#interrupt  "), Some(Interrupt::Stop));
+    for other in [
+        "# interrupted",
+        "# please interrupt",
+        "interrupt",
+        "1 # interrupt",
+        "",
+    ] {
+        assert_eq!(w.line(other), None, "{other:?}");
+    }
+    assert_eq!(w.line("5 lz-analyze b 50"), None);
+    assert_eq!(w.line("# interrupt"), Some(Interrupt::Stop));
+    assert_eq!(w.line("kata-analyze"), None);
+    assert_eq!(w.line(""), Some(Interrupt::Stop), "a blank line ends it");
+    assert_eq!(w.end_of_input(), Interrupt::Eof);
+    assert_eq!(w.line("kata-analyze"), None);
+    assert_eq!(w.end_of_input(), Interrupt::Stop, "end of input ends it");
+}
+
+#[test]
+fn goguis_interrupt_answers_the_running_genmove_at_once() {
+    // 20 million playouts would take minutes: the answer arriving at all is the proof. Here
+    // the search is seen running (its `info` lines) before the interrupt is sent.
+    let mut go = LiveGo::start(false, 20_000_000);
+    go.send(
+        "boardsize 9\nclear_board\n1 kata-genmove_analyze b 10\n",
+        "info move",
+    );
+    go.send("# interrupt\n", "\n\n");
+    go.send("2 name\n", "=2 sente\n\n");
+    let (out, _) = go.finish();
+    let analysis = &out[out.find("=1\n").expect("the analysis started")..];
+    let (body, rest) = analysis.split_once("\n\n").expect("the genmove ended");
+    let lines: Vec<&str> = body.lines().skip(1).collect();
+    let (last, infos) = lines.split_last().expect("a play line");
+    assert!(infos.iter().all(|l| l.starts_with("info move ")), "{body}");
+    assert!(last.starts_with("play "), "{body}");
+    assert_eq!(rest, "=2 sente\n\n", "the comment itself gets no response");
+}
+
+#[test]
+fn goguis_interrupt_read_ahead_of_its_genmove_stops_it_when_it_starts() {
+    let mut go = LiveGo::start(false, 20_000_000);
+    go.send(
+        "boardsize 9\nclear_board\n1 genmove b\n# interrupt\n",
+        "=1 ",
+    );
+    go.send("2 name\n", "=2 sente\n\n");
+    let (out, _) = go.finish();
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(replies.len(), 5, "{out}");
+    assert!(replies[2].starts_with("=1 "), "{out}");
+    assert_eq!(replies[3..], ["=2 sente", ""]);
+}
+
+#[test]
+fn goguis_interrupt_with_no_search_running_stops_nothing() {
+    // After a command that does not search, the next genmove still searches in full.
+    let out = talk(
+        "boardsize 9\nclear_board\nplay b E5\n# interrupt\n1 genmove w\n2 gomill-explain_last_move\n",
+        GtpGameKind::Go,
+        None,
+    );
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(replies.len(), 6, "{out}");
+    assert!(replies[4].contains("; 200 playouts in "), "{out}");
+    // While pondering, it ends the ponder as any line does, gets no response, and the
+    // ponder resumes.
+    let mut go = LiveGo::start(true, 50);
+    go.send("boardsize 9\nclear_board\n1 genmove b\n", "=1 ");
+    go.await_ponder();
+    go.send("# interrupt\n", "");
+    go.await_ponder();
+    go.send("2 protocol_version\n", "=2 2\n\n");
+    let (out, _) = go.finish();
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(replies.len(), 5, "{out}");
+    assert_eq!(replies[3..], ["=2 2", ""]);
 }

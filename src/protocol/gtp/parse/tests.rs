@@ -507,6 +507,14 @@ fn analysis_commands() {
     assert!(starts_interruptible_analysis("kata-analyze"));
     assert!(!starts_interruptible_analysis("lz-genmove_analyze b"));
     assert!(!starts_interruptible_analysis("# lz-analyze"));
+    assert!(is_gogui_interrupt("# interrupt"));
+    assert!(!is_gogui_interrupt("# interrupt now"));
+    assert_eq!(parse_line("# interrupt"), None, "a comment, no command");
+    assert_eq!(cmd("gogui-interrupt"), Ok(Command::GoguiInterrupt));
+    assert!(matches!(
+        cmd("gogui-interrupt now"),
+        Err(LineError::Syntax(_))
+    ));
 }
 
 #[test]
