@@ -6,8 +6,8 @@
 use clap::Args;
 use sente::players::learner::Learner;
 use sente::players::GomokuPlayer;
-use sente::protocol::gomocup::parse_info;
-use sente::protocol::gtp::{is_supported, GtpGameKind};
+use sente::protocol::gomocup::parse::parse_info;
+use sente::protocol::gtp::commands::{is_supported, GtpGameKind};
 use sente::session::gomoku::Setting;
 use sente::session::options::{flags, gtp_commands, help, info_keys, readme_table};
 

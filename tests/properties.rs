@@ -10,9 +10,11 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 
-use sente::protocol::gomocup::{parse_command, parse_info, BlockKind, BoardCollector};
-use sente::protocol::gtp::{parse_line, preprocess};
-use sente::protocol::gtp_loop::GtpOptions;
+use sente::protocol::gomocup::block::{BlockKind, BoardCollector};
+use sente::protocol::gomocup::parse::{parse_command, parse_info};
+use sente::protocol::gtp::commands::GtpGameKind;
+use sente::protocol::gtp::parse::{parse_line, preprocess};
+use sente::protocol::gtp::GtpOptions;
 use sente::protocol::io::normalise;
 use sente::protocol::{run_with, ProtocolChoice, RunOptions};
 use sente::rules::Rule;
@@ -194,7 +196,7 @@ fn check_gtp_session(game: &str, commands: &[String]) -> Result<(), TestCaseErro
         ..RunOptions::default()
     };
     if game == "ttt" {
-        options.gtp.game = sente::protocol::gtp::GtpGameKind::Ttt;
+        options.gtp.game = GtpGameKind::Ttt;
     }
     // loadsgf finds the transcripts' records relative to the working directory: give it
     // absolute paths instead.

@@ -7,8 +7,9 @@ use clap::{Args, ValueEnum};
 
 use crate::players::ttt::TTT_LEVELS;
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
-use crate::protocol::gtp::GtpGameKind;
-use crate::protocol::{GtpOptions, ProtocolChoice, RunOptions};
+use crate::protocol::gtp::commands::GtpGameKind;
+use crate::protocol::gtp::GtpOptions;
+use crate::protocol::{ProtocolChoice, RunOptions};
 use crate::rules::Rule;
 use crate::search::MAX_THREADS;
 use crate::session::gomoku::SessionConfig;

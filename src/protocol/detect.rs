@@ -2,8 +2,8 @@
 //! forced one. Gomocup is the default for anything that does not look like GTP, so that a
 //! strange first line still gets a Gomocup `UNKNOWN` rather than silence.
 
-use crate::protocol::gomocup::is_gomocup_word;
-use crate::protocol::gtp;
+use crate::protocol::gomocup::parse::is_gomocup_word;
+use crate::protocol::gtp::commands::{is_supported, GtpGameKind};
 
 /// A protocol the loop can speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +13,8 @@ pub enum Detected {
 }
 
 /// GTP command words a controller may open with that we do not answer ourselves (they still
-/// mean the controller speaks GTP); the ones we answer come from [`gtp::command_names`].
+/// mean the controller speaks GTP); the ones we answer come from
+/// [`crate::protocol::gtp::commands::command_names`].
 const OTHER_GTP_WORDS: &[&str] = &[
     "kgs-genmove_cleanup",
     "gogui-analyze_commands",
@@ -23,7 +24,7 @@ const OTHER_GTP_WORDS: &[&str] = &[
 
 /// Whether `word` (lower case) is a GTP command name.
 fn is_gtp_word(word: &str) -> bool {
-    gtp::is_supported(word, gtp::GtpGameKind::Go) || OTHER_GTP_WORDS.contains(&word)
+    is_supported(word, GtpGameKind::Go) || OTHER_GTP_WORDS.contains(&word)
 }
 
 /// The protocol a line belongs to, or `None` when the line says nothing (a GTP comment).

@@ -127,8 +127,8 @@ pub fn normalise(raw: &[u8]) -> Option<String> {
 
 /// Starts the reader thread on `input`. `interrupt` runs on the reader thread for each line
 /// (`Some(line)`, `Some("")` for a blank one) and once at end of input (`None`): whether that
-/// interrupts a running search. It may keep state (GTP: only the line after an analysis
-/// command interrupts).
+/// interrupts a running search. It may keep state (GTP: the line after an analysis command
+/// interrupts it).
 pub fn spawn_reader<R, I>(
     mut input: R,
     signal: Arc<StopSignal>,

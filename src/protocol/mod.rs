@@ -1,12 +1,12 @@
 //! Protocols: only parsing and formatting. A line becomes a typed command; a typed reply becomes
-//! text. This module also holds the loop that wires stdin, the chosen protocol, the session and
-//! stdout together ([`run`]); the state it drives lives in `session`.
+//! text. Each dialect has its folder ([`gomocup`], [`gtp`]); what they share stays here: which
+//! protocol is speaking ([`detect`]), the reader thread and the writer ([`io`]), the panic
+//! guard ([`guard`]), and [`run`], which wires stdin, the chosen protocol's loop and stdout
+//! together. The state the loops drive lives in `session`.
 
 pub mod detect;
 pub mod gomocup;
 pub mod gtp;
-pub mod gtp_loop;
-mod gtp_rules;
 pub mod guard;
 pub mod io;
 
@@ -14,17 +14,15 @@ use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
-use log::{error, warn};
+use log::error;
 
 use crate::players::GomokuPlayer;
-use crate::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig};
+use crate::session::gomoku::SessionConfig;
 use crate::session::{Interrupt, StopSignal};
 use detect::{detect, Detected};
-use gomocup::{
-    format_progress, format_reply, parse_command, BlockKind, BoardCollector, Command, Feed,
-};
-pub use gtp_loop::GtpOptions;
-use guard::guarded;
+use gomocup::main_loop::gomocup_loop;
+use gtp::main_loop::{gtp_loop, GtpInterrupts};
+use gtp::GtpOptions;
 use io::{Event, Input, Output};
 
 /// Which protocol to speak.
@@ -92,6 +90,22 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
+    run_with_ponder_hook(input, output, options, player, &mut || {})
+}
+
+/// [`run_with_player`], calling `ponder_started` each time the GTP loop begins a ponder (tests
+/// wait on it to send a line while the engine ponders).
+pub(crate) fn run_with_ponder_hook<R, W>(
+    input: R,
+    output: W,
+    options: RunOptions,
+    player: Option<Box<dyn GomokuPlayer>>,
+    ponder_started: &mut dyn FnMut(),
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
     let signal = Arc::new(StopSignal::new());
     let mut watch = InterruptWatch::new(options.protocol);
     let rx = io::spawn_reader(input, signal.clone(), move |line| watch.check(line));
@@ -113,27 +127,21 @@ where
         },
     };
     match protocol {
-        Detected::Gomocup => {
-            let session = match player {
-                Some(p) => GomokuSession::with_player(options.session, signal.clone(), p),
-                None => GomokuSession::new(options.session, signal.clone()),
-            };
-            gomocup_loop(first, &rx, &mut out, signal, session)
-        }
-        Detected::Gtp => gtp_loop::gtp_loop(first, &rx, &mut out, signal, &options.gtp),
+        Detected::Gomocup => gomocup_loop(first, &rx, &mut out, signal, options.session, player),
+        Detected::Gtp => gtp_loop(first, &rx, &mut out, signal, &options.gtp, ponder_started),
     }
 }
 
-/// Decides, on the reader thread, which input lines interrupt a running search. Gomocup:
-/// `YXSTOP`/`STOP` stop it, `END` ends the session. GTP: the line after `lz-analyze` /
-/// `kata-analyze`, whatever it is (a blank line too), ends the analysis; no line interrupts a
-/// `genmove` (pipelined commands wait their turn). In both, end of input stops the search of
-/// the last line at once if it is running (a manager that died must not leave its engine
-/// burning a core); the move found so far is answered and the session quits. Under auto-detection the first
-/// meaningful line decides the dialect, exactly as the loop decides it.
+/// Decides, on the reader thread, which input lines interrupt a running search: Gomocup's
+/// words ([`gomocup::parse::interrupt_of`]: `YXSTOP`/`STOP` stop it, `END` ends the session),
+/// GTP's lines ([`GtpInterrupts`]: the line after an analysis, GoGui's `# interrupt`). In both,
+/// end of input stops the search of the last line at once if it is running (a manager that
+/// died must not leave its engine burning a core); the move found so far is answered and the
+/// session quits. Under auto-detection the first meaningful line decides the dialect, exactly
+/// as the loop decides it.
 struct InterruptWatch {
     protocol: Option<Detected>,
-    after_analysis: bool,
+    gtp: GtpInterrupts,
 }
 
 impl InterruptWatch {
@@ -144,7 +152,7 @@ impl InterruptWatch {
                 ProtocolChoice::Gomocup => Some(Detected::Gomocup),
                 ProtocolChoice::Gtp => Some(Detected::Gtp),
             },
-            after_analysis: false,
+            gtp: GtpInterrupts::default(),
         }
     }
 
@@ -154,24 +162,17 @@ impl InterruptWatch {
     /// and the session then quits.
     fn check(&mut self, line: Option<&str>) -> Option<Interrupt> {
         let Some(line) = line else {
-            // An analysis never ends by itself: end of input read ahead of it must stop it
-            // too, which only `Stop` does.
-            let analysing = std::mem::take(&mut self.after_analysis);
-            return Some(if analysing {
-                Interrupt::Stop
-            } else {
-                Interrupt::Eof
+            return Some(match self.protocol {
+                Some(Detected::Gtp) => self.gtp.end_of_input(),
+                _ => Interrupt::Eof,
             });
         };
         if self.protocol.is_none() {
             self.protocol = detect(line);
         }
         match self.protocol? {
-            Detected::Gomocup => gomocup::interrupt_of(line),
-            Detected::Gtp => {
-                let analysing = gtp::starts_interruptible_analysis(line);
-                std::mem::replace(&mut self.after_analysis, analysing).then_some(Interrupt::Stop)
-            }
+            Detected::Gomocup => gomocup::parse::interrupt_of(line),
+            Detected::Gtp => self.gtp.line(line),
         }
     }
 }
@@ -187,171 +188,14 @@ pub(crate) fn next_input(held: &mut Option<Input>, rx: &Receiver<Event>) -> Opti
     }
 }
 
-/// What one Gomocup line leads to.
-enum Step {
-    /// A reply (perhaps none) to write.
-    Reply(Reply),
-    /// A line inside a block: wait for more.
-    Wait,
-    /// The session is over (`END`, or `END` inside a block).
-    End,
-}
-
-fn gomocup_loop<W: Write>(
-    first: Option<Input>,
-    rx: &Receiver<Event>,
-    out: &mut Output<W>,
-    signal: Arc<StopSignal>,
-    mut session: GomokuSession,
-) -> std::io::Result<()> {
-    let mut block: Option<BoardCollector> = None;
-    let mut next = first;
-    loop {
-        let Some(input) = next_input(&mut next, rx) else {
-            return Ok(());
-        };
-        let seq = input.seq;
-        // Progress lines go out as they come; a failed MESSAGE write only matters if the
-        // reply after it fails too.
-        let mut write_progress = |p: &Progress| {
-            if let Err(e) = out.line(&format_progress(p)) {
-                warn!("writing MESSAGE: {e}");
-            }
-        };
-        let mut req = Request {
-            seq,
-            at: input.at,
-            progress: &mut write_progress,
-        };
-        let mut searched = false;
-        let handled = guarded("a Gomocup command", || {
-            // A cut line's command is lost: refuse it (inside a block, the block at its DONE).
-            if input.cut {
-                return match &mut block {
-                    Some(collector) => {
-                        collector.refuse(io::TOO_LONG);
-                        Step::Wait
-                    }
-                    None => Step::Reply(Reply::Error(io::TOO_LONG.into())),
-                };
-            }
-            Step::Reply(if let Some(collector) = &mut block {
-                match collector.feed(&input.line) {
-                    Feed::Pending => return Step::Wait,
-                    Feed::End => return Step::End,
-                    Feed::Complete(kind, result) => {
-                        block = None;
-                        match (kind, result) {
-                            (_, Err(e)) => Reply::Error(format!("{}: {e}", kind.name())),
-                            (BlockKind::Board, Ok(stones)) => {
-                                searched = true;
-                                session.set_board(&stones, true, &mut req)
-                            }
-                            (BlockKind::YxBoard, Ok(stones)) => {
-                                session.set_board(&stones, false, &mut req)
-                            }
-                            (BlockKind::Swap2Board, Ok(stones)) => {
-                                searched = true;
-                                session.swap2(&stones, &mut req)
-                            }
-                        }
-                    }
-                }
-            } else {
-                match parse_command(&input.line) {
-                    Err(e) => Reply::Error(e.to_string()),
-                    Ok(cmd) => match cmd {
-                        Command::Start(n) => session.start(n),
-                        Command::RectStart(w, h) => session.rect_start(w, h),
-                        Command::Restart => session.restart(),
-                        Command::Begin => {
-                            searched = true;
-                            session.begin(&mut req)
-                        }
-                        Command::Turn(x, y) => {
-                            searched = true;
-                            session.turn(x, y, &mut req)
-                        }
-                        Command::Board => {
-                            block = Some(BoardCollector::new(BlockKind::Board));
-                            Reply::Nothing
-                        }
-                        Command::YxBoard => {
-                            block = Some(BoardCollector::new(BlockKind::YxBoard));
-                            Reply::Nothing
-                        }
-                        Command::Swap2Board => {
-                            block = Some(BoardCollector::new(BlockKind::Swap2Board));
-                            Reply::Nothing
-                        }
-                        Command::Done => {
-                            Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
-                        }
-                        Command::Stone(s) => Reply::Error(format!(
-                            "stone line {},{} outside BOARD ... DONE",
-                            s.x, s.y
-                        )),
-                        Command::Info(setting) => {
-                            session.info(setting);
-                            Reply::Nothing
-                        }
-                        Command::End => return Step::End,
-                        Command::About => Reply::About,
-                        Command::Takeback(x, y) => session.takeback(x, y),
-                        Command::Play(x, y) => session.play(x, y),
-                        // Outside a search there is nothing to stop.
-                        Command::YxStop | Command::Stop => Reply::Nothing,
-                        Command::YxShowForbid => session.show_forbid(),
-                        Command::YxNbest(n) => {
-                            searched = true;
-                            session.nbest(n, &mut req)
-                        }
-                        Command::Unknown(text) => Reply::Unknown(text),
-                    },
-                }
-            })
-        });
-        let reply = match handled {
-            Ok(Step::Reply(reply)) => reply,
-            Ok(Step::Wait) => continue,
-            Ok(Step::End) => return Ok(()),
-            Err(e) => {
-                // A block being collected when it panicked is dropped with it.
-                block = None;
-                Reply::Error(e)
-            }
-        };
-        // END while we were thinking: the manager has given up on the answer.
-        if searched && signal.ended_during_search() {
-            return Ok(());
-        }
-        if let Some(text) = format_reply(&reply) {
-            if let Err(e) = out.line(&text) {
-                log_write_error("the reply", &e);
-                return Err(e);
-            }
-        }
-        if searched {
-            session.reply_written(std::time::Instant::now());
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::{decide_quietly, Decision, Player};
-    use crate::rules::{Board, Pos};
-    use crate::search::clock::TimeManager;
     use std::io::Cursor;
 
     fn talk(input: &str, protocol: ProtocolChoice) -> Vec<String> {
         let options = RunOptions {
             protocol,
-            session: SessionConfig {
-                nodes: Some(1000),
-                ..SessionConfig::default()
-            },
             ..RunOptions::default()
         };
         let mut buf = Vec::new();
@@ -359,205 +203,15 @@ mod tests {
         String::from_utf8(buf)
             .unwrap()
             .lines()
-            .filter(|l| !l.starts_with("MESSAGE"))
             .map(String::from)
             .collect()
-    }
-
-    fn gomocup(input: &str) -> Vec<String> {
-        talk(input, ProtocolChoice::Auto)
-    }
-
-    /// A player with a bug: it panics on the move it is asked for.
-    struct Panicky;
-
-    impl Player<Board> for Panicky {
-        fn name(&self) -> &'static str {
-            "panicky"
-        }
-        fn decide(&mut self, board: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
-            decide_quietly(self, board, tm)
-        }
-    }
-
-    impl GomokuPlayer for Panicky {
-        fn choose(
-            &mut self,
-            _: &crate::rules::mnk::Board,
-            _: &mut crate::players::MoveRequest<'_, '_>,
-        ) -> Option<crate::rules::mnk::Pos> {
-            panic!("the player broke")
-        }
-    }
-
-    #[test]
-    fn a_panicking_player_gets_an_error_reply_and_the_engine_reads_on() {
-        let input = "START 15\nBEGIN\nTURN 7,7\nTAKEBACK 7,7\nABOUT\nEND\n";
-        let mut buf = Vec::new();
-        let options = RunOptions {
-            protocol: ProtocolChoice::Gomocup,
-            ..RunOptions::default()
-        };
-        let player: Box<dyn GomokuPlayer> = Box::new(Panicky);
-        run_with_player(
-            Cursor::new(input.as_bytes()),
-            &mut buf,
-            options,
-            Some(player),
-        )
-        .unwrap();
-        let text = String::from_utf8(buf).unwrap();
-        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
-        assert_eq!(lines[0], "OK");
-        assert_eq!(lines[1], "ERROR internal error: the player broke");
-        // TURN keeps the opponent's stone (the search came after it), so TAKEBACK finds it.
-        assert_eq!(lines[2], "ERROR internal error: the player broke");
-        assert_eq!(lines[3], "OK");
-        assert!(lines[4].starts_with("name=\"sente\""), "{lines:?}");
-        assert_eq!(lines.len(), 5, "{lines:?}");
-    }
-
-    fn is_move(s: &str) -> bool {
-        gomocup::parse_command(s).is_ok_and(|c| matches!(c, Command::Stone(_)))
-    }
-
-    #[test]
-    fn a_short_game() {
-        let out = gomocup("START 15\nINFO timeout_turn 100\nBEGIN\nTURN 14,14\nABOUT\n");
-        assert_eq!(out[0], "OK");
-        assert!(is_move(&out[1]) && is_move(&out[2]), "{out:?}");
-        assert!(out[3].starts_with("name=\"sente\""));
-    }
-
-    #[test]
-    fn errors_never_end_the_loop() {
-        let out = gomocup(
-            "TURN 1,1\nSTART 4\nSTART 2\nSTART 15\nTURN 15,0\nTURN -1,0\nTURN 1\nSTARTX\n\
-             DONE\n1,1,1\nbegin\nTURN 7,8\nABOUT\n",
-        );
-        assert!(out[0].starts_with("ERROR no game started"), "{out:?}");
-        assert!(out[1].starts_with("ERROR unsupported board size"));
-        assert!(
-            out[2].starts_with("ERROR unsupported board size 2x2"),
-            "{out:?}"
-        );
-        assert_eq!(out[3], "OK");
-        assert!(out[4].starts_with("ERROR TURN 15,0: point is off the board"));
-        assert!(out[5].starts_with("ERROR TURN -1,0"));
-        assert!(out[6].starts_with("ERROR TURN expects X,Y"));
-        assert_eq!(out[7], "UNKNOWN STARTX");
-        assert!(out[8].starts_with("ERROR DONE without"));
-        assert!(out[9].starts_with("ERROR stone line"));
-        assert!(is_move(&out[10]));
-        assert!(is_move(&out[11]));
-        assert!(out[12].starts_with("name="));
-    }
-
-    #[test]
-    fn occupied_turn_leaves_the_position() {
-        let out = gomocup("START 15\nBOARD\n7,7,2\nDONE\nTURN 7,7\nYXSHOWFORBID\n");
-        assert_eq!(out[0], "OK");
-        assert!(is_move(&out[1]));
-        assert_eq!(out[2], "ERROR TURN 7,7: point is occupied");
-        assert_eq!(out[3], "FORBID .");
-    }
-
-    #[test]
-    fn bad_info_is_reported_on_the_next_move_request() {
-        let out = gomocup("START 15\nINFO rule 16\nINFO timeout_turn abc\nBEGIN\nBEGIN\n");
-        assert_eq!(out[0], "OK");
-        assert!(out[1].starts_with("ERROR INFO rule 16"), "{out:?}");
-        assert!(out[1].contains("INFO timeout_turn abc"));
-        assert!(is_move(&out[2]));
-        assert_eq!(out.len(), 3);
-    }
-
-    #[test]
-    fn end_stops_and_says_nothing_more() {
-        let out = gomocup("START 15\nEND\nABOUT\n");
-        assert_eq!(out, vec!["OK"]);
-        let out = gomocup("START 15\nYXBOARD\n1,1,1\nEND\nDONE\nABOUT\n");
-        assert_eq!(out, vec!["OK"]);
-    }
-
-    #[test]
-    fn yxstop_outside_search_is_silent() {
-        let out = gomocup("START 15\nYXSTOP\nSTOP\nABOUT\n");
-        assert_eq!(out.len(), 2);
-    }
-
-    /// Thinks until told to stop (or 10 s pass), announcing when it starts.
-    struct Stubborn {
-        started: std::sync::mpsc::Sender<()>,
-    }
-
-    impl Player<Board> for Stubborn {
-        fn name(&self) -> &'static str {
-            "stubborn"
-        }
-        fn decide(&mut self, board: &Board, tm: &TimeManager<'_>) -> Option<Decision<Pos>> {
-            decide_quietly(self, board, tm)
-        }
-    }
-
-    impl GomokuPlayer for Stubborn {
-        fn choose(
-            &mut self,
-            board: &crate::rules::Board,
-            req: &mut crate::players::MoveRequest<'_, '_>,
-        ) -> Option<crate::rules::Pos> {
-            let _ = self.started.send(());
-            let t = std::time::Instant::now();
-            while !req.tm.stop_requested() && t.elapsed() < std::time::Duration::from_secs(10) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            assert!(req.tm.stop_requested(), "the stop never came");
-            board.empty_points().next()
-        }
-    }
-
-    /// Runs the loop on a pipe: sends `before`, waits for the search to start, sends `during`.
-    fn live(before: &str, during: &str) -> Vec<String> {
-        let (reader, mut writer) = std::io::pipe().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let options = RunOptions {
-            protocol: ProtocolChoice::Gomocup,
-            ..RunOptions::default()
-        };
-        let engine = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let player: Box<dyn GomokuPlayer> = Box::new(Stubborn { started: tx });
-            run_with_player(BufReader::new(reader), &mut buf, options, Some(player)).unwrap();
-            String::from_utf8(buf).unwrap()
-        });
-        writer.write_all(before.as_bytes()).unwrap();
-        rx.recv_timeout(std::time::Duration::from_secs(10))
-            .expect("the search started");
-        writer.write_all(during.as_bytes()).unwrap();
-        drop(writer);
-        let out = engine.join().unwrap();
-        out.lines().map(String::from).collect()
-    }
-
-    #[test]
-    fn yxstop_during_a_search_answers_at_once() {
-        let out = live("START 15\nBEGIN\n", "YXSTOP\nABOUT\n");
-        assert_eq!(out.len(), 3, "{out:?}");
-        assert_eq!(out[1], "0,0");
-        assert!(out[2].starts_with("name="));
-    }
-
-    #[test]
-    fn end_during_a_search_quits_without_answering() {
-        let out = live("START 15\nTURN 7,7\n", "END\nABOUT\n");
-        assert_eq!(out, vec!["OK"]);
     }
 
     #[test]
     fn gtp_is_detected_from_the_first_line() {
         let options = RunOptions {
             gtp: GtpOptions {
-                game: gtp::GtpGameKind::Ttt,
+                game: gtp::commands::GtpGameKind::Ttt,
                 ..GtpOptions::default()
             },
             ..RunOptions::default()
@@ -580,6 +234,12 @@ mod tests {
         );
         assert_eq!(w.check(Some("12 lz-analyze b 50")), None);
         assert_eq!(w.check(Some("protocol_version")), Some(Interrupt::Stop));
+        assert_eq!(w.check(Some("genmove b")), None);
+        assert_eq!(
+            w.check(Some("# interrupt")),
+            Some(Interrupt::Stop),
+            "GoGui's interrupt"
+        );
         assert_eq!(w.check(Some("kata-analyze 10")), None);
         assert_eq!(w.check(None), Some(Interrupt::Stop), "end of input ends it");
         assert_eq!(w.check(Some("genmove b")), None);

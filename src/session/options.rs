@@ -3,8 +3,8 @@
 //! does. Everything else is derived from [`ENGINE_OPTIONS`]:
 //! * the command line's help (`crate::cli::engine::EngineArgs` takes each flag's text from
 //!   [`help`]);
-//! * the Gomocup `INFO` handler (`crate::protocol::gomocup::parse_info` types a value by the
-//!   key's [`InfoValue`]; keys of kind [`InfoValue::Player`] and unknown keys go to the player);
+//! * the Gomocup `INFO` handler (`crate::protocol::gomocup::parse::parse_info` types a value by
+//!   the key's [`InfoValue`]; keys of kind [`InfoValue::Player`] and unknown keys go to the player);
 //! * the README's "Levels, options and INFO keys" table ([`readme_table`]).
 //!
 //! The tests (`tests/options.rs`) hold the README equal to [`readme_table`], the command line's

@@ -120,3 +120,52 @@ pub fn format_kata_rules(r: &KataRules) -> String {
     })
     .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kata_rules_json() {
+        use crate::rules::go::kata_rules::KataRules;
+        let tt = KataRules::TROMP_TAYLOR;
+        assert_eq!(parse_kata_rules_json("{}"), Ok(tt));
+        // Every key, in any order and case of value; the documented examples read back.
+        for name in [
+            "tromp-taylor",
+            "chinese",
+            "japanese",
+            "aga",
+            "new-zealand",
+            "aga-button",
+        ] {
+            let r = KataRules::named(name).unwrap();
+            let text = format_kata_rules(&r);
+            assert_eq!(parse_kata_rules_json(&text), Ok(r), "{name}: {text}");
+        }
+        let r = parse_kata_rules_json(r#"{"score":"territory","ko":"simple"}"#).unwrap();
+        assert_eq!(
+            (r.scoring, r.ko, r.tax),
+            (Scoring::Territory, KataKo::Simple, KataTax::Seki)
+        );
+        let r = parse_kata_rules_json(r#"{"scoring":"TERRITORY","tax":"NONE"}"#).unwrap();
+        assert_eq!(r.tax, KataTax::None, "a given tax wins");
+        for bad in [
+            "[]",
+            "\"chinese\"",
+            "{\"ko\":true}",
+            "{\"ko\":\"SUPER\"}",
+            "{\"suicide\":1}",
+            "{\"whiteHandicapBonus\":\"2\"}",
+            "{\"komi\":7.5}",
+            "{\"button\":false}",
+            "{\"ko\":\"SIMPLE\"",
+        ] {
+            assert!(parse_kata_rules_json(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            format_kata_rules(&KataRules::named("japanese").unwrap()),
+            r#"{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"TERRITORY","suicide":false,"tax":"SEKI","whiteHandicapBonus":"0"}"#
+        );
+    }
+}

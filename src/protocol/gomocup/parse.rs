@@ -1,8 +1,9 @@
-//! The Gomocup ("Piskvork new protocol") dialect: one normalised input line becomes a typed
-//! [`Command`] (nom parsers), a `BOARD`/`YXBOARD`/`SWAP2BOARD` ... `DONE` block is gathered by
-//! [`BoardCollector`], and typed session replies become output lines. No game state lives here.
+//! Reading Gomocup ("Piskvork new protocol"): one normalised input line becomes a typed
+//! [`Command`] (nom parsers), an `INFO` line a typed setting, and the reader thread learns
+//! which lines interrupt a search ([`interrupt_of`]). No game state lives here.
 //!
 //! Command words and INFO keys are case-insensitive (Yixin-Board sends lower case, pygomo-lib
+//! upper-case INFO keys) and are matched as whole tokens: `STARTX` is unknown, not `START`.
 //! upper-case INFO keys) and are matched as whole tokens: `STARTX` is unknown, not `START`.
 
 use nom::branch::alt;
@@ -14,9 +15,7 @@ use nom::IResult;
 
 use std::fmt;
 
-use crate::rules::notation::gomocup_name;
-use crate::search::format_eval;
-use crate::session::gomoku::{Progress, Reply, Setting, StoneLine};
+use crate::session::gomoku::{Setting, StoneLine};
 use crate::session::options::{info_value, InfoValue};
 use crate::session::Interrupt;
 
@@ -237,191 +236,6 @@ pub fn interrupt_of(line: &str) -> Option<Interrupt> {
     }
 }
 
-/// Which block a collector is gathering.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BlockKind {
-    /// `BOARD`: set the position, answer a move.
-    Board,
-    /// `YXBOARD`: set the position, answer nothing.
-    YxBoard,
-    /// `SWAP2BOARD`: opening stones without colours.
-    Swap2Board,
-}
-
-impl BlockKind {
-    /// The command word that opened the block.
-    pub fn name(self) -> &'static str {
-        match self {
-            BlockKind::Board => "BOARD",
-            BlockKind::YxBoard => "YXBOARD",
-            BlockKind::Swap2Board => "SWAP2BOARD",
-        }
-    }
-}
-
-/// What feeding one line to a [`BoardCollector`] produced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Feed {
-    /// Still inside the block.
-    Pending,
-    /// `DONE` arrived: the stones, or the first malformed line's complaint.
-    Complete(BlockKind, Result<Vec<StoneLine>, String>),
-    /// `END` arrived inside the block: abandon it and quit.
-    End,
-}
-
-/// Gathers the stone lines between `BOARD`/`YXBOARD`/`SWAP2BOARD` and `DONE`. A malformed line
-/// does not end the block (the manager keeps sending until `DONE`); it is remembered and the
-/// whole block is refused at `DONE`.
-#[derive(Clone, Debug)]
-pub struct BoardCollector {
-    kind: BlockKind,
-    stones: Vec<StoneLine>,
-    error: Option<String>,
-}
-
-impl BoardCollector {
-    /// Starts a block of `kind`.
-    pub fn new(kind: BlockKind) -> BoardCollector {
-        BoardCollector {
-            kind,
-            stones: Vec::new(),
-            error: None,
-        }
-    }
-
-    /// Records a line refused before parsing (one cut at the length limit): the block is
-    /// answered with `message` at its `DONE`, unless an earlier line already spoiled it.
-    pub fn refuse(&mut self, message: &str) {
-        self.error.get_or_insert_with(|| message.to_string());
-    }
-
-    /// Takes one line of the block.
-    pub fn feed(&mut self, line: &str) -> Feed {
-        let parsed = parse_command(line);
-        let complaint = match parsed {
-            Ok(Command::Done) => {
-                let result = match self.error.take() {
-                    Some(e) => Err(e),
-                    None => Ok(std::mem::take(&mut self.stones)),
-                };
-                return Feed::Complete(self.kind, result);
-            }
-            Ok(Command::End) => return Feed::End,
-            Ok(Command::Stone(s)) => match (self.kind, s.field) {
-                (BlockKind::Swap2Board, _) => {
-                    self.stones.push(StoneLine { field: None, ..s });
-                    None
-                }
-                (_, Some(_)) => {
-                    self.stones.push(s);
-                    None
-                }
-                (_, None) => Some(format!(
-                    "malformed stone line '{line}' (expected X,Y,F with F = 1, 2 or 3)"
-                )),
-            },
-            Ok(_) => Some(format!(
-                "'{line}' inside {} ... DONE (expected stone lines)",
-                self.kind.name()
-            )),
-            Err(e) => Some(format!("malformed stone line '{line}': {e}")),
-        };
-        if let Some(c) = complaint {
-            self.error.get_or_insert(c);
-        }
-        Feed::Pending
-    }
-}
-
-/// A move as `x,y`.
-pub fn format_move(x: usize, y: usize) -> String {
-    format!("{x},{y}")
-}
-
-/// The ABOUT line; `version` names the embedded weights too (see
-/// `learned::version_with_weights`).
-pub fn about_line() -> String {
-    format!(
-        "name=\"sente\", version=\"{}\", author=\"sente developers\", country=\"International\"",
-        crate::eval::gomoku::learned::version_with_weights()
-    )
-}
-
-/// `FORBID xxyy...` with two digits for X then two for Y per point, ended by `.`.
-pub fn format_forbid(points: &[(usize, usize)]) -> String {
-    let mut s = String::from("FORBID ");
-    for &(x, y) in points {
-        s.push_str(&format!("{x:02}{y:02}"));
-    }
-    s.push('.');
-    s
-}
-
-/// The output line for a reply, if it has one.
-pub fn format_reply(reply: &Reply) -> Option<String> {
-    Some(match reply {
-        Reply::Nothing => return None,
-        Reply::Ok => "OK".to_string(),
-        Reply::Move(x, y) => format_move(*x, *y),
-        Reply::Moves(ms) => ms
-            .iter()
-            .map(|&(x, y)| format_move(x, y))
-            .collect::<Vec<_>>()
-            .join(" "),
-        Reply::Swap => "SWAP".to_string(),
-        Reply::Error(m) => format!("ERROR {}", one_line(m)),
-        Reply::Unknown(m) => format!("UNKNOWN {}", one_line(m)),
-        Reply::Forbid(ps) => format_forbid(ps),
-        Reply::About => about_line(),
-    })
-}
-
-/// The longest `ERROR`/`UNKNOWN` text we send (in characters): they echo the input, and a
-/// manager that sent a megabyte of garbage should not get it back.
-const MAX_ECHO_CHARS: usize = 1000;
-
-/// Replies are one line each, whatever a message contains, and of bounded length.
-fn one_line(s: &str) -> String {
-    let flat = s.replace(['\r', '\n'], " ");
-    match flat.char_indices().nth(MAX_ECHO_CHARS) {
-        Some((cut, _)) => format!("{}...", &flat[..cut]),
-        None => flat,
-    }
-}
-
-/// `1234`, `56.7K`, `1.2M`, `3.4G`.
-fn si(n: u64) -> String {
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=999_999 => format!("{:.1}K", n as f64 / 1e3),
-        1_000_000..=999_999_999 => format!("{:.1}M", n as f64 / 1e6),
-        _ => format!("{:.1}G", n as f64 / 1e9),
-    }
-}
-
-/// A `MESSAGE` line for search progress, Rapfi-like:
-/// `MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i9 j10`.
-pub fn format_progress(p: &Progress) -> String {
-    let mut s = format!("MESSAGE depth {}-{}", p.depth, p.seldepth.max(p.depth));
-    if p.multipv > 1 {
-        s.push_str(&format!(" | multipv {}", p.multipv));
-    }
-    s.push_str(&format!(
-        " | eval {} | nodes {} | nps {} | time {}",
-        format_eval(p.score, p.mate),
-        p.nodes,
-        si(p.nps),
-        p.elapsed.as_millis()
-    ));
-    if !p.pv.is_empty() {
-        let pv: Vec<String> = p.pv.iter().map(|&(x, y)| gomocup_name(x, y)).collect();
-        s.push_str(" | pv ");
-        s.push_str(&pv.join(" "));
-    }
-    s
-}
-
 /// Whether a line is a Gomocup command word we know (for protocol detection).
 pub fn is_gomocup_word(word: &str) -> bool {
     const WORDS: &[&str] = &[
@@ -452,7 +266,6 @@ pub fn is_gomocup_word(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn p(line: &str) -> Command {
         parse_command(line).unwrap()
@@ -596,108 +409,5 @@ mod tests {
         assert_eq!(interrupt_of("END"), Some(Interrupt::End));
         assert_eq!(interrupt_of("ENDX"), None);
         assert_eq!(interrupt_of("TURN 1,1"), None);
-    }
-
-    #[test]
-    fn collector_gathers_until_done() {
-        let mut c = BoardCollector::new(BlockKind::Board);
-        assert_eq!(c.feed("7,7,1"), Feed::Pending);
-        assert_eq!(c.feed("8,8,2"), Feed::Pending);
-        match c.feed("DONE") {
-            Feed::Complete(BlockKind::Board, Ok(stones)) => assert_eq!(stones.len(), 2),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn collector_reports_a_malformed_line_at_done() {
-        for bad in ["7,7", "x,y,1", "7;7;1", "TURN 1,1", "7,7,1,1"] {
-            let mut c = BoardCollector::new(BlockKind::Board);
-            c.feed("1,1,1");
-            assert_eq!(c.feed(bad), Feed::Pending);
-            c.feed("2,2,2");
-            match c.feed("done") {
-                Feed::Complete(_, Err(e)) => assert!(e.contains(bad), "{e}"),
-                other => panic!("{bad}: {other:?}"),
-            }
-        }
-        let mut c = BoardCollector::new(BlockKind::YxBoard);
-        c.feed("1,1,1");
-        assert_eq!(c.feed("END"), Feed::End);
-    }
-
-    #[test]
-    fn swap2_lines_have_no_colour() {
-        let mut c = BoardCollector::new(BlockKind::Swap2Board);
-        c.feed("7,7");
-        c.feed("8,8");
-        c.feed("9,9,1");
-        match c.feed("DONE") {
-            Feed::Complete(BlockKind::Swap2Board, Ok(stones)) => {
-                assert_eq!(stones.len(), 3);
-                assert!(stones.iter().all(|s| s.field.is_none()));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn replies_format() {
-        assert_eq!(format_reply(&Reply::Ok).unwrap(), "OK");
-        assert_eq!(format_reply(&Reply::Move(7, 12)).unwrap(), "7,12");
-        assert_eq!(
-            format_reply(&Reply::Moves(vec![(7, 7), (8, 7), (7, 9)])).unwrap(),
-            "7,7 8,7 7,9"
-        );
-        assert_eq!(format_reply(&Reply::Swap).unwrap(), "SWAP");
-        assert_eq!(
-            format_reply(&Reply::Error("bad\nthing".into())).unwrap(),
-            "ERROR bad thing"
-        );
-        assert_eq!(
-            format_reply(&Reply::Unknown("FOO".into())).unwrap(),
-            "UNKNOWN FOO"
-        );
-        assert_eq!(format_reply(&Reply::Nothing), None);
-        let long = format_reply(&Reply::Unknown("é".repeat(5000))).unwrap();
-        assert_eq!(long.chars().count(), "UNKNOWN ".len() + MAX_ECHO_CHARS + 3);
-        assert!(long.ends_with("é..."));
-        assert_eq!(format_forbid(&[]), "FORBID .");
-        assert_eq!(format_forbid(&[(7, 8), (10, 3)]), "FORBID 07081003.");
-        let about = format_reply(&Reply::About).unwrap();
-        assert!(about.starts_with("name=\"sente\", version=\""));
-        assert!(about.contains(env!("CARGO_PKG_VERSION")));
-    }
-
-    #[test]
-    fn progress_formats_like_rapfi() {
-        let p = Progress {
-            depth: 9,
-            seldepth: 17,
-            score: 35,
-            mate: None,
-            nodes: 123456,
-            nps: 1_234_000,
-            elapsed: Duration::from_millis(120),
-            pv: vec![(7, 7), (8, 8), (9, 9)],
-            multipv: 1,
-        };
-        assert_eq!(
-            format_progress(&p),
-            "MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i9 j10"
-        );
-        let m = Progress {
-            mate: Some(-4),
-            multipv: 2,
-            pv: vec![],
-            ..p.clone()
-        };
-        assert_eq!(
-            format_progress(&m),
-            "MESSAGE depth 9-17 | multipv 2 | eval -M4 | nodes 123456 | nps 1.2M | time 120"
-        );
-        assert_eq!(format_eval(0, Some(7)), "+M7");
-        assert_eq!(si(999), "999");
-        assert_eq!(si(35_000), "35.0K");
     }
 }
