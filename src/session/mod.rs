@@ -3,11 +3,10 @@
 //! and `END` the moment they arrive) and the search running on the session's thread.
 
 pub mod go;
-pub mod go_clock;
 pub mod gomoku;
 pub mod gtp_game;
+pub mod mnk;
 pub mod options;
-pub mod sgf;
 pub mod ttt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

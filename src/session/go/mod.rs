@@ -49,6 +49,9 @@
 //!   player's ownership map, turned here into the protocol's order (row by row from the top
 //!   left) and the analysed colour's point of view (see [`CandidateSink`]).
 
+pub mod clock;
+pub mod sgf;
+
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -66,13 +69,13 @@ use crate::rules::go::{
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
 use crate::search::move_filter::{FilterRule, MoveFilter, NO_FILTER};
-use crate::session::go_clock::{moves_to_go, phase_moves_to_go, GoClock};
+use crate::session::go::clock::{moves_to_go, phase_moves_to_go, GoClock};
+use crate::session::go::sgf::{decode, read_file, read_record, SgfEvent, Xy};
 use crate::session::gtp_game::{
     winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, Genmove, GtpGame, GtpRequest, GtpResult,
     MoveRule, Score, Status, TimeSystem, Vertex, CANNOT_LOAD, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
     UNACCEPTABLE_SIZE,
 };
-use crate::session::sgf::{decode, read_file, read_record, SgfEvent, Xy};
 use crate::session::StopSignal;
 
 /// Time per move when no time system was given and no `--nodes` budget.
