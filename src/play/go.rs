@@ -30,7 +30,7 @@ use crate::rules::text::{go_board_text, TextPosition};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::move_filter::MoveFilter;
-use crate::session::go::{SCORING_MS, SCORING_SAFETY_MS};
+use crate::session::go::scoring::{SCORING_MS, SCORING_SAFETY_MS};
 
 /// How often the progress line is refreshed while the computer thinks.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);

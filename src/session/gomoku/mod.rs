@@ -34,8 +34,8 @@
 //!   ([`GomokuSession::reply_written`]); how far that was past the search's hard deadline widens
 //!   the next moves' safety margin ([`Lateness`]).
 //!
-//! The session's jobs, one file each: what `INFO` sets ([`info`]), the positions BOARD and
-//! SWAP2BOARD describe ([`setup`]), the search limit and the lateness it learns ([`clock`]);
+//! The session's jobs, one file each: what `INFO` sets (`info.rs`), the positions BOARD and
+//! SWAP2BOARD describe (`setup.rs`), the search limit and the lateness it learns (`clock.rs`);
 //! which board a `START` makes and the tic-tac-toe level are [`crate::session::mnk`]'s.
 
 pub mod clock;
