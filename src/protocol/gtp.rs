@@ -25,9 +25,10 @@ pub use super::gtp_rules::{format_kata_rules, parse_kata_rules_json, parse_rule_
 use crate::rules::go::kata_rules::{KataRules, RuleOption, RULE_NAMES};
 use crate::rules::notation::{gtp_column, gtp_point_name, gtp_row};
 use crate::rules::Color;
+use crate::search::mcts::Candidate;
 use crate::session::gtp_game::{
-    AnalyzeKind, AnalyzeOptions, Candidate, FilterKind, Genmove, MoveRule, Score, Status,
-    TimeSystem, Vertex,
+    AnalyzeKind, AnalyzeOptions, FilterKind, FinalScore, Genmove, MoveRule, Status, TimeSystem,
+    Vertex,
 };
 
 /// Which game a GTP session plays; it decides which commands exist.
@@ -880,7 +881,7 @@ pub fn format_cpu_time(t: Duration) -> String {
 }
 
 /// `final_score`'s answer: `B+2.5`, `W+31`, `0`.
-pub fn format_score(s: Score) -> String {
+pub fn format_score(s: FinalScore) -> String {
     match s.winner {
         None => "0".to_string(),
         Some(Color::Black) => format!("B+{}", s.margin),
@@ -902,7 +903,7 @@ pub fn format_influence(points: &[(Vertex, f32)], margin: f32) -> String {
     for &(v, own) in points {
         s.push_str(&format!(" {} {:.2}", format_vertex(v), own));
     }
-    let lead = Score::from_black_lead((margin * 10.0).round() / 10.0);
+    let lead = FinalScore::from_black_lead((margin * 10.0).round() / 10.0);
     s.push_str(&format!(
         "\nTEXT estimate {} (area, komi included)",
         format_score(lead)
@@ -959,7 +960,7 @@ pub fn format_stream_start(id: Option<&str>) -> String {
 /// from the top left). `None` when there is no candidate yet.
 pub fn format_info(
     kind: AnalyzeKind,
-    candidates: &[Candidate],
+    candidates: &[Candidate<Vertex>],
     ownership: Option<&[f32]>,
 ) -> Option<String> {
     if candidates.is_empty() {
@@ -967,7 +968,7 @@ pub fn format_info(
     }
     let mut parts = Vec::with_capacity(candidates.len());
     for c in candidates {
-        let mut s = format!("info move {} visits {}", format_vertex(c.vertex), c.visits);
+        let mut s = format!("info move {} visits {}", format_vertex(c.mv), c.visits);
         match kind {
             AnalyzeKind::Lz => s.push_str(&format!(
                 " winrate {} prior {} lcb {}",
@@ -985,7 +986,7 @@ pub fn format_info(
         }
         s.push_str(&format!(" order {} pv", c.order));
         let pv: &[Vertex] = if c.pv.is_empty() {
-            std::slice::from_ref(&c.vertex)
+            std::slice::from_ref(&c.mv)
         } else {
             &c.pv
         };
@@ -1726,20 +1727,20 @@ mod tests {
             "=\n  A B\n1 . .\n\n"
         );
         assert_eq!(
-            format_score(Score {
+            format_score(FinalScore {
                 winner: Some(Color::White),
                 margin: 2.5
             }),
             "W+2.5"
         );
         assert_eq!(
-            format_score(Score {
+            format_score(FinalScore {
                 winner: Some(Color::Black),
                 margin: 31.0
             }),
             "B+31"
         );
-        assert_eq!(format_score(Score::from_black_lead(0.0)), "0");
+        assert_eq!(format_score(FinalScore::from_black_lead(0.0)), "0");
         assert_eq!(
             format_influence(
                 &[(at(0, 1), 0.875), (at(1, 1), -1.0), (at(0, 0), 0.0)],
@@ -1761,7 +1762,7 @@ mod tests {
     #[test]
     fn info_lines() {
         let c = |v, visits, order| Candidate {
-            vertex: v,
+            mv: v,
             visits,
             winrate: 0.4656,
             prior: 0.0839,
@@ -1788,7 +1789,7 @@ mod tests {
     #[test]
     fn the_ownership_tail_ends_the_line_once_with_every_value_in_order() {
         let c = |v, order| Candidate {
-            vertex: v,
+            mv: v,
             visits: 5,
             winrate: 0.5,
             prior: 0.1,

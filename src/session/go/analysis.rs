@@ -6,14 +6,13 @@
 use std::time::Duration;
 
 use super::{rows_from_top, vertex_of, GoSession};
-use crate::players::{GoCandidate, GoRequest};
+use crate::players::GoRequest;
 use crate::rules::go::{GoGame, GoMove};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
+use crate::search::mcts::Candidate;
 use crate::search::move_filter::{FilterRule, MoveFilter};
-use crate::session::gtp_game::{
-    winrate_lcb, AnalyzeOptions, Candidate, CandidateSink, MoveRule, Vertex,
-};
+use crate::session::gtp_game::{AnalyzeOptions, CandidateSink, MoveRule, Vertex};
 
 impl GoSession {
     /// `lz-analyze` / `kata-analyze`: streams candidates for the side asked about until the
@@ -24,7 +23,7 @@ impl GoSession {
         let tm = TimeManager::infinite(self.signal.flag());
         let (game, player) = (&self.game, &mut self.player);
         let filter = move_filter(game, &options.move_rules);
-        let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
+        let mut forward = |cands: &[Candidate<GoMove>], own: Option<&[f32]>| {
             forward_report(game, color, &options, cands, own, report)
         };
         let mut req = GoRequest {
@@ -73,7 +72,7 @@ pub(super) fn forward_report(
     game: &GoGame,
     color: Color,
     options: &AnalyzeOptions,
-    cands: &[GoCandidate],
+    cands: &[Candidate<GoMove>],
     own: Option<&[f32]>,
     report: CandidateSink<'_>,
 ) {
@@ -90,19 +89,14 @@ pub(super) fn forward_report(
 }
 
 /// The player's candidates as the protocol shows them, best first, cut to `maxmoves`.
-fn shape(game: &GoGame, cands: &[GoCandidate], options: &AnalyzeOptions) -> Vec<Candidate> {
-    let mut v: Vec<Candidate> = cands
+fn shape(
+    game: &GoGame,
+    cands: &[Candidate<GoMove>],
+    options: &AnalyzeOptions,
+) -> Vec<Candidate<Vertex>> {
+    let mut v: Vec<Candidate<Vertex>> = cands
         .iter()
-        .map(|c| Candidate {
-            vertex: vertex_of(game, c.mv),
-            visits: c.visits,
-            winrate: c.winrate,
-            prior: c.prior,
-            lcb: winrate_lcb(c.winrate, c.visits),
-            score_lead: c.score_lead,
-            order: c.order,
-            pv: c.pv.iter().map(|&m| vertex_of(game, m)).collect(),
-        })
+        .map(|c| c.map_moves(|m| vertex_of(game, m)))
         .collect();
     v.sort_by_key(|c| c.order);
     if let Some(max) = options.max_moves {
@@ -143,8 +137,8 @@ mod tests {
         s.analyze(
             options.clone(),
             7,
-            &mut |c: &[Candidate], own: Option<&[f32]>| {
-                assert_eq!(c[0].vertex, at(0, 0));
+            &mut |c: &[Candidate<Vertex>], own: Option<&[f32]>| {
+                assert_eq!(c[0].mv, at(0, 0));
                 assert_eq!(own, None, "not asked");
                 lines += 1;
             },
@@ -158,9 +152,13 @@ mod tests {
         assert_eq!(seen.lock().unwrap().reports, 3);
         // Stopped before it starts: the player reports nothing and the session returns.
         s.signal.interrupt(10, Interrupt::Stop);
-        s.analyze(options, 9, &mut |_: &[Candidate], _: Option<&[f32]>| {
-            lines += 1;
-        });
+        s.analyze(
+            options,
+            9,
+            &mut |_: &[Candidate<Vertex>], _: Option<&[f32]>| {
+                lines += 1;
+            },
+        );
         assert_eq!(lines, 3);
         assert_eq!(seen.lock().unwrap().reports, 3);
     }
@@ -185,9 +183,13 @@ mod tests {
             ..AnalyzeOptions::default()
         };
         let mut reports = Vec::new();
-        s.analyze(options, seq, &mut |_: &[Candidate], own: Option<&[f32]>| {
-            reports.push(own.map(<[f32]>::to_vec))
-        });
+        s.analyze(
+            options,
+            seq,
+            &mut |_: &[Candidate<Vertex>], own: Option<&[f32]>| {
+                reports.push(own.map(<[f32]>::to_vec))
+            },
+        );
         stopper.join().unwrap();
         reports
     }
@@ -221,7 +223,8 @@ mod tests {
         assert!(!reports.is_empty() && reports.iter().all(Option::is_none));
         // genmove_analyze carries it the same way.
         let mut got = Vec::new();
-        let mut sink = |_: &[Candidate], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
+        let mut sink =
+            |_: &[Candidate<Vertex>], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
         let mut req = GtpRequest {
             seq: 50,
             at: Instant::now(),
@@ -264,7 +267,7 @@ mod tests {
         for (color, sign) in [(Color::Black, 1.0), (Color::White, -1.0)] {
             let mut got = Vec::new();
             let mut sink =
-                |_: &[Candidate], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
+                |_: &[Candidate<Vertex>], own: Option<&[f32]>| got.push(own.map(<[f32]>::to_vec));
             let options = AnalyzeOptions {
                 ownership: true,
                 ..AnalyzeOptions::default()

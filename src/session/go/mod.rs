@@ -66,17 +66,18 @@ use std::time::{Duration, Instant};
 
 use log::{info, warn};
 
-use crate::players::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+use crate::players::{go_player, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 use crate::rules::go::kata_rules::KataRules;
 use crate::rules::go::{
     move_name, GoGame, GoMove, GoRules, HandicapBonus, KoRule, Point, Scoring, Tax,
 };
 use crate::rules::Color;
 use crate::search::clock::{GameClock, Lateness, SearchLimit, TimeManager};
+use crate::search::mcts::Candidate;
 use crate::search::move_filter::NO_FILTER;
 use crate::session::gtp_game::{
-    Genmove, GtpGame, GtpRequest, GtpResult, Score, TimeSystem, Vertex, CANNOT_UNDO, ILLEGAL_MOVE,
-    OFF_BOARD, UNACCEPTABLE_SIZE,
+    FinalScore, Genmove, GtpGame, GtpRequest, GtpResult, TimeSystem, Vertex, CANNOT_UNDO,
+    ILLEGAL_MOVE, OFF_BOARD, UNACCEPTABLE_SIZE,
 };
 use crate::session::StopSignal;
 use analysis::{forward_report, move_filter};
@@ -413,7 +414,7 @@ impl GoSession {
             Some((report, options)) => {
                 let options = &*options;
                 let filter = move_filter(game, &options.move_rules);
-                let mut forward = |cands: &[GoCandidate], own: Option<&[f32]>| {
+                let mut forward = |cands: &[Candidate<GoMove>], own: Option<&[f32]>| {
                     forward_report(game, color, options, cands, own, *report)
                 };
                 let mut greq = GoRequest {
@@ -426,7 +427,7 @@ impl GoSession {
                 ask_player(player, game, color, &mut greq)
             }
             None => {
-                let mut ignore = |_: &[GoCandidate], _: Option<&[f32]>| {};
+                let mut ignore = |_: &[Candidate<GoMove>], _: Option<&[f32]>| {};
                 let mut greq = GoRequest {
                     tm: &tm,
                     report: &mut ignore,
@@ -570,7 +571,7 @@ impl GtpGame for GoSession {
         format!("\n{}", self.game.board().to_text())
     }
 
-    fn final_score(&mut self) -> GtpResult<Score> {
+    fn final_score(&mut self) -> GtpResult<FinalScore> {
         Ok(self.count())
     }
 

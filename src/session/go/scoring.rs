@@ -10,7 +10,7 @@ use crate::players::GoPlayer;
 use crate::rules::go::seki::seki_stones;
 use crate::rules::go::{GoGame, GoMove, Point, Tax};
 use crate::search::clock::{SearchLimit, TimeManager};
-use crate::session::gtp_game::{Score, Status, Vertex};
+use crate::session::gtp_game::{FinalScore, Status, Vertex};
 
 /// Time the player may spend finding dead stones for `final_score` / `final_status_list`.
 pub const SCORING_MS: u64 = 2_000;
@@ -103,7 +103,7 @@ impl GoSession {
 
     /// `final_score`: the count under the rules in force, with the player's dead stones lifted
     /// when the rules lift them, and no territory in seki when they tax it.
-    pub(super) fn count(&mut self) -> Score {
+    pub(super) fn count(&mut self) -> FinalScore {
         let dead = self.dead_for_count();
         let seki: Vec<Point> = match self.game.rules().tax {
             Tax::Seki => {
@@ -112,7 +112,7 @@ impl GoSession {
             }
             Tax::None => Vec::new(),
         };
-        Score::from_black_lead(self.game.score(&dead, &seki))
+        FinalScore::from_black_lead(self.game.score(&dead, &seki))
     }
 }
 
@@ -133,7 +133,7 @@ mod tests {
         }
         s.play(Color::White, at(4, 4)).unwrap();
         // Black owns everything: 25 points, minus komi.
-        assert_eq!(s.final_score(), Ok(Score::from_black_lead(24.5)));
+        assert_eq!(s.final_score(), Ok(FinalScore::from_black_lead(24.5)));
         let dead = s.final_status_list(Status::Dead);
         assert_eq!(dead, vec![vec![at(4, 4)]]);
         let alive = s.final_status_list(Status::Alive);

@@ -95,12 +95,13 @@ impl GoPlayer for Scripted {
     }
 }
 
-pub(super) fn candidate(mv: GoMove) -> GoCandidate {
-    GoCandidate {
+pub(super) fn candidate(mv: GoMove) -> Candidate<GoMove> {
+    Candidate {
         mv,
         visits: 10,
         winrate: 0.5,
         prior: 0.1,
+        lcb: 0.4,
         score_lead: 0.0,
         order: 0,
         pv: vec![mv],
