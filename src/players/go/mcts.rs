@@ -248,17 +248,6 @@ impl MctsPlayer {
             result.winrate(),
             self.search.tree_size()
         );
-        // The search offers only legal moves; check anyway, the session must never see an
-        // illegal one.
-        if game.check(best, color).is_err() {
-            log::warn!("search proposed an illegal move; playing the scorer's choice");
-            let mv = quick_move(game, color);
-            let why = format!(
-                "{}: the scorer's best move, since the search proposed an illegal one",
-                move_name(game.board(), mv)
-            );
-            return (GoDecision::Play(mv), why);
-        }
         (GoDecision::Play(best), summary)
     }
 }

@@ -370,8 +370,9 @@ impl GoSession {
         self.answer(color, decision, true, req)
     }
 
-    /// What a checked decision becomes: the move played (when `commit`) and answered, or
-    /// `resign`.
+    /// What a decision becomes: `resign`, or the move answered and, when `commit`, played. The
+    /// rules judge the player's move here, once (by playing it, or by checking it when nothing
+    /// is played); one they refuse is replaced by `pass` (logged).
     fn answer(
         &mut self,
         color: Color,
@@ -379,24 +380,41 @@ impl GoSession {
         commit: bool,
         req: &GtpRequest<'_>,
     ) -> Genmove {
-        match decision {
-            GoDecision::Resign => Genmove::Resign,
-            GoDecision::Play(mv) => {
+        let GoDecision::Play(chosen) = decision else {
+            return Genmove::Resign;
+        };
+        let judged = if commit {
+            self.game.play(chosen, color)
+        } else {
+            self.game.check(chosen, color)
+        };
+        let mv = match judged {
+            Ok(()) => chosen,
+            Err(e) => {
+                warn!(
+                    "level {} chose {}, which is illegal ({e}); passing instead",
+                    self.player.name(),
+                    move_name(self.game.board(), chosen)
+                );
                 if commit {
                     self.game
-                        .play(mv, color)
-                        .expect("the decision was checked against the rules");
-                    self.clock.used(color, req.at.elapsed());
-                    self.ponder_from = Some(self.position_key());
+                        .play(GoMove::Pass, color)
+                        .expect("a pass is always legal");
                 }
-                Genmove::Move(vertex_of(&self.game, mv))
+                GoMove::Pass
             }
+        };
+        if commit {
+            self.clock.used(color, req.at.elapsed());
+            self.ponder_from = Some(self.position_key());
         }
+        Genmove::Move(vertex_of(&self.game, mv))
     }
 
     /// Runs the player's genmove for `color` under the move clock (`ask` says which: its
-    /// `reg_genmove` leaves no trace), streaming candidates when the request asks; returns a
-    /// decision the rules accept (and never `resign` unless `ask` is [`Ask::Genmove`]).
+    /// `reg_genmove` leaves no trace), streaming candidates when the request asks; returns its
+    /// decision, never `resign` unless `ask` is [`Ask::Genmove`] (the rules judge its move in
+    /// [`GoSession::answer`]).
     fn decide(&mut self, color: Color, ask: Ask<'_>, req: &mut GtpRequest<'_>) -> GoDecision {
         let limit = self.move_limit(color);
         self.signal.arm(req.seq);
@@ -441,17 +459,7 @@ impl GoSession {
         self.signal.disarm();
         self.pending_reply = Some((req.at, tm.hard_limit()));
         match decision {
-            GoDecision::Play(mv) => match self.game.check(mv, color) {
-                Ok(()) => decision,
-                Err(e) => {
-                    warn!(
-                        "level {} chose {}, which is illegal ({e}); passing instead",
-                        self.player.name(),
-                        move_name(self.game.board(), mv)
-                    );
-                    GoDecision::Play(GoMove::Pass)
-                }
-            },
+            GoDecision::Play(_) => decision,
             GoDecision::Resign if ask == Ask::Genmove => decision,
             GoDecision::Resign => {
                 warn!(
