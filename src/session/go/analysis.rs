@@ -3,8 +3,6 @@
 //! player report passed on in the protocol's shape (candidates best first, ownership row by
 //! row from the top left, from the analysed colour's point of view).
 
-use std::time::Duration;
-
 use super::{rows_from_top, vertex_of, GoSession};
 use crate::players::GoRequest;
 use crate::rules::go::{GoGame, GoMove};
@@ -34,9 +32,7 @@ impl GoSession {
             filter: &filter,
         };
         player.analyze(game, color, &mut req);
-        while !tm.stop_requested() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        self.signal.wait_for_stop();
         self.signal.disarm();
     }
 }
@@ -111,24 +107,15 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::session::Interrupt;
+    use std::sync::Mutex;
 
     #[test]
     fn analysis_waits_for_the_next_line() {
         let (mut s, seen) = session_with(None, Vec::new(), Some(5));
-        let signal = s.signal.clone();
         s.boardsize(9, 9).unwrap();
         // The scripted player reports three times and returns; the stop comes only after
         // that, so the session has to wait for it (the order is fixed, not timed).
-        let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (seen_by_stopper, stopped_by_stopper) = (seen.clone(), stopped.clone());
-        let stopper = std::thread::spawn(move || {
-            while seen_by_stopper.lock().unwrap().reports < 3 {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-            stopped_by_stopper.store(true, std::sync::atomic::Ordering::SeqCst);
-            signal.interrupt(8, Interrupt::Stop);
-        });
+        let stopper = stop_after_the_players_analysis(&s, &seen, 7);
         let mut lines = 0;
         let options = AnalyzeOptions {
             interval_cs: 1,
@@ -144,7 +131,7 @@ mod tests {
             },
         );
         assert!(
-            stopped.load(std::sync::atomic::Ordering::SeqCst),
+            s.signal.flag().load(std::sync::atomic::Ordering::SeqCst),
             "returned before the stop"
         );
         stopper.join().unwrap();
@@ -167,15 +154,12 @@ mod tests {
     /// returns the ownership of every report.
     fn analysed_ownership(
         s: &mut GoSession,
+        seen: &Arc<Mutex<Seen>>,
         color: Color,
         ownership: bool,
         seq: u64,
     ) -> Vec<Option<Vec<f32>>> {
-        let signal = s.signal.clone();
-        let stopper = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            signal.interrupt(seq + 1, Interrupt::Stop);
-        });
+        let stopper = stop_after_the_players_analysis(s, seen, seq);
         let options = AnalyzeOptions {
             color: Some(color),
             interval_cs: 1,
@@ -197,7 +181,7 @@ mod tests {
     #[test]
     fn analysis_ownership_runs_from_the_top_left_from_the_analysed_colours_view() {
         // The test player gives each stone to its colour and the dead ones (B1) to the other.
-        let (mut s, _) = session_with(None, vec![(1, 0)], Some(10));
+        let (mut s, seen) = session_with(None, vec![(1, 0)], Some(10));
         s.boardsize(5, 3).unwrap();
         s.play(Color::Black, at(0, 2)).unwrap();
         s.play(Color::White, at(1, 0)).unwrap();
@@ -212,14 +196,14 @@ mod tests {
             (Color::Black, &black_view, 20),
             (Color::White, &white_view, 30),
         ] {
-            let reports = analysed_ownership(&mut s, color, true, seq);
+            let reports = analysed_ownership(&mut s, &seen, color, true, seq);
             assert!(!reports.is_empty());
             for own in reports {
                 assert_eq!(own.as_ref(), Some(want), "{color:?}");
             }
         }
         // Not asked: none, though the test player sends it.
-        let reports = analysed_ownership(&mut s, Color::Black, false, 40);
+        let reports = analysed_ownership(&mut s, &seen, Color::Black, false, 40);
         assert!(!reports.is_empty() && reports.iter().all(Option::is_none));
         // genmove_analyze carries it the same way.
         let mut got = Vec::new();

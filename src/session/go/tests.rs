@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::players::{Decision, Player};
-use std::sync::Mutex;
+use crate::session::Interrupt;
+use std::sync::{mpsc, Mutex};
 
 /// What the scripted player saw.
 #[derive(Default)]
@@ -10,6 +11,8 @@ pub(super) struct Seen {
     pub(super) hard_limit: Option<Duration>,
     pub(super) max_nodes: Option<u64>,
     pub(super) reports: usize,
+    /// Told each time an analysis returns, when the test listens.
+    pub(super) analysis_returned: Option<mpsc::Sender<()>>,
 }
 
 /// Plays the first legal point (or a fixed answer), reports one candidate per interval
@@ -62,11 +65,14 @@ impl GoPlayer for Scripted {
         // Finish early: the session must still wait for the stop.
         for _ in 0..3 {
             if req.tm.stop_requested() {
-                return;
+                break;
             }
             (req.report)(&[candidate(mv)], Some(&own));
             self.seen.lock().unwrap().reports += 1;
             std::thread::sleep(every);
+        }
+        if let Some(returned) = &self.seen.lock().unwrap().analysis_returned {
+            let _ = returned.send(());
         }
     }
     fn explain_last_move(&self) -> String {
@@ -429,4 +435,22 @@ fn mcts_clear_cache_drops_the_tree_and_keeps_the_game() {
     // The search seeds its playouts from the position: a fresh search repeats the first.
     assert_eq!(gen(&mut s, Color::Black, true), first);
     assert_eq!(verdict(&s), fresh);
+}
+
+/// Sends the stop for the analysis of line `seq` once the scripted player's analysis has
+/// returned (told through `seen`), as the next input line would; fails (after sending it all
+/// the same, so the session does not wait for ever) if the analysis does not return in time.
+pub(super) fn stop_after_the_players_analysis(
+    s: &GoSession,
+    seen: &Arc<Mutex<Seen>>,
+    seq: u64,
+) -> std::thread::JoinHandle<()> {
+    let (returned, analysis_returned) = mpsc::channel();
+    seen.lock().unwrap().analysis_returned = Some(returned);
+    let signal = s.signal.clone();
+    std::thread::spawn(move || {
+        let in_time = analysis_returned.recv_timeout(Duration::from_secs(30));
+        signal.interrupt(seq + 1, Interrupt::Stop);
+        in_time.expect("the player's analysis returns");
+    })
 }
