@@ -1,6 +1,6 @@
 //! What a GTP controller drives, whatever the game: the typed arguments and results of GTP
-//! commands ([`Vertex`], [`FinalScore`], [`TimeSystem`], [`AnalyzeOptions`]; analysis candidates are
-//! the search's [`Candidate`]s with their moves named as vertices) and the
+//! commands ([`Vertex`], [`FinalScore`], [`TimeSystem`], [`AnalyzeOptions`]; analysis
+//! candidates are the search's [`Candidate`]s with their moves named as vertices) and the
 //! [`GtpGame`] trait that the tic-tac-toe session (`session::ttt`) and the Go session
 //! (`session::go`) implement for the commands they share. Protocol text never appears here: the
 //! protocol layer parses lines into these types and formats what comes back; a failure is the
