@@ -18,8 +18,8 @@ use sente::protocol::gtp::GtpOptions;
 use sente::protocol::io::normalise;
 use sente::protocol::{run_with, ProtocolChoice, RunOptions};
 use sente::rules::Rule;
+use sente::session::go::sgf::{decode, read_record};
 use sente::session::gomoku::{GomokuSession, Progress, Reply, Request, SessionConfig, StoneLine};
-use sente::session::sgf::{decode, read_record};
 use sente::session::StopSignal;
 
 fn cases(n: u32) -> ProptestConfig {
@@ -119,7 +119,7 @@ proptest! {
         if let Ok(r) = read_record(&decode(&bytes)) {
             // What it accepts is on its own board.
             for e in &r.events {
-                if let sente::session::sgf::SgfEvent::Move(_, Some((x, y))) = e {
+                if let sente::session::go::sgf::SgfEvent::Move(_, Some((x, y))) = e {
                     prop_assert!(*x < r.width && *y < r.height);
                 }
             }

@@ -22,15 +22,14 @@ use std::time::{Duration, Instant};
 
 use crate::play::menu::{ask_setting, per_move_limit, run_menu, End, ProgressLine, TerminalGame};
 use crate::play::{parse_seconds, seconds};
-use crate::players::{
-    go_player, Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player, GO_LEVELS,
-};
+use crate::players::{go_player, Decision, GoDecision, GoPlayer, GoRequest, Player, GO_LEVELS};
 use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, MAX_SIDE, MIN_SIDE};
 use crate::rules::text::{go_board_text, TextPosition};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::mcts::Candidate;
 use crate::search::move_filter::MoveFilter;
-use crate::session::go::{SCORING_MS, SCORING_SAFETY_MS};
+use crate::session::go::scoring::{SCORING_MS, SCORING_SAFETY_MS};
 
 /// How often the progress line is refreshed while the computer thinks.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
@@ -117,7 +116,7 @@ const HELP: &str = "Type a vertex as d4 (column letter, no I; row number from th
 pass or resign; undo takes back your last move, quit (or 00) ends the game.";
 
 /// `thinking: 1234 playouts | best d4 54.1% | pv d4 e5 f6`.
-fn progress_text(game: &GoGame, moves: &[GoCandidate]) -> Option<String> {
+fn progress_text(game: &GoGame, moves: &[Candidate<GoMove>]) -> Option<String> {
     let best = moves.iter().min_by_key(|c| c.order)?;
     let playouts: u64 = moves.iter().map(|c| c.visits).sum();
     let pv: Vec<String> = best.pv.iter().take(8).map(|&m| game.move_text(m)).collect();
@@ -371,8 +370,8 @@ impl TerminalGame for Go<'_> {
         let stop = AtomicBool::new(false);
         let tm = TimeManager::new(&limit, Instant::now(), &stop);
         let mut line = ProgressLine::new(&mut *self.progress, self.opts.progress_in_place);
-        let mut best: Option<GoCandidate> = None;
-        let mut report = |moves: &[GoCandidate], _: Option<&[f32]>| {
+        let mut best: Option<Candidate<GoMove>> = None;
+        let mut report = |moves: &[Candidate<GoMove>], _: Option<&[f32]>| {
             if let Some(text) = progress_text(game, moves) {
                 line.show(&text);
             }

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// What a player reports while it thinks (defined by the search that fills it).
 pub use crate::search::SearchInfo;
-pub use go::{go_player, GoCandidate, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
+pub use go::{go_player, GoDecision, GoPlayer, GoRequest, GO_LEVELS};
 pub use player::{Decision, Player};
 
 use crate::rules::game::{GameName, GamePosition};

@@ -229,24 +229,21 @@ impl GomokuPlayer for Strong {
             req.nbest,
             req.report,
         );
-        result.best.filter(|&p| board.check(p).is_ok()).or_else(|| {
-            let fallback = board.empty_points().find(|&p| board.check(p).is_ok());
-            // No legal point at all (renju: black's last empty points all forbidden) is the
-            // game's end, not a search fault: the caller reports it.
-            if fallback.is_some() {
-                log::warn!(
-                    "search returned no playable move ({:?}) after {}; falling back to the first legal point",
-                    result.best.map(|p| board.xy(p)),
-                    history_text(board)
-                );
-            }
-            fallback
-        })
+        // The search answers a legal point whenever there is one (its fallback before the
+        // first iteration is the best-ordered legal candidate); a caller that must never play
+        // an illegal point (the Gomocup session) has its own fallback.
+        debug_assert!(
+            result.best.is_none_or(|p| board.check(p).is_ok()),
+            "the search chose an illegal point {:?} after {}",
+            result.best.map(|p| board.xy(p)),
+            history_text(board)
+        );
+        result.best
     }
 }
 
 /// The moves played so far in Gomocup names (`h8 i9 ...`, the form `sente match --openings`
-/// reads), for a log line that names the position.
+/// reads), for a message that names the position.
 fn history_text(board: &Board) -> String {
     let names: Vec<String> = board
         .history()

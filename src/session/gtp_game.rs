@@ -1,5 +1,6 @@
 //! What a GTP controller drives, whatever the game: the typed arguments and results of GTP
-//! commands ([`Vertex`], [`Score`], [`TimeSystem`], [`AnalyzeOptions`], [`Candidate`]) and the
+//! commands ([`Vertex`], [`FinalScore`], [`TimeSystem`], [`AnalyzeOptions`]; analysis
+//! candidates are the search's [`Candidate`]s with their moves named as vertices) and the
 //! [`GtpGame`] trait that the tic-tac-toe session (`session::ttt`) and the Go session
 //! (`session::go`) implement for the commands they share. Protocol text never appears here: the
 //! protocol layer parses lines into these types and formats what comes back; a failure is the
@@ -8,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::rules::Color;
+use crate::search::mcts::Candidate;
 pub use crate::search::move_filter::FilterKind;
 
 /// A GTP vertex: a point or `pass`. Points count from the bottom-left corner, 0-based: `x` is
@@ -44,27 +46,27 @@ pub enum Genmove {
 
 /// A game result for `final_score`: the winner (`None` = a draw, written `0`) and the margin.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Score {
+pub struct FinalScore {
     pub winner: Option<Color>,
     /// Points the winner is ahead by (komi included); 0 for a draw.
     pub margin: f32,
 }
 
-impl Score {
+impl FinalScore {
     /// The result of a signed score, positive when black is ahead.
-    pub fn from_black_lead(lead: f32) -> Score {
+    pub fn from_black_lead(lead: f32) -> FinalScore {
         if lead > 0.0 {
-            Score {
+            FinalScore {
                 winner: Some(Color::Black),
                 margin: lead,
             }
         } else if lead < 0.0 {
-            Score {
+            FinalScore {
                 winner: Some(Color::White),
                 margin: -lead,
             }
         } else {
-            Score {
+            FinalScore {
                 winner: None,
                 margin: 0.0,
             }
@@ -171,47 +173,11 @@ impl AnalyzeOptions {
     }
 }
 
-/// One candidate move of a streaming analysis, from the analysed colour's point of view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    pub vertex: Vertex,
-    pub visits: u64,
-    /// Win probability in 0..1.
-    pub winrate: f64,
-    /// Prior probability in 0..1.
-    pub prior: f64,
-    /// A lower confidence bound of `winrate` ([`winrate_lcb`]).
-    pub lcb: f64,
-    /// Expected score lead in points.
-    pub score_lead: f64,
-    /// Rank, 0 = best.
-    pub order: usize,
-    /// Principal variation, starting with `vertex`.
-    pub pv: Vec<Vertex>,
-}
-
-/// The `lcb` of the analysis commands: the lower end of the 95% Wilson score interval of a
-/// winrate measured over `visits` simulations (0 without any). Unlike the normal
-/// approximation it stays below the winrate at 0% and 100% and widens as visits get few, so a
-/// move seen a handful of times does not look certain.
-pub fn winrate_lcb(winrate: f64, visits: u64) -> f64 {
-    if visits == 0 {
-        return 0.0;
-    }
-    const Z: f64 = 1.96;
-    let n = visits as f64;
-    let p = winrate.clamp(0.0, 1.0);
-    let z2n = Z * Z / n;
-    let centre = p + z2n / 2.0;
-    let spread = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
-    ((centre - spread) / (1.0 + z2n)).clamp(0.0, 1.0)
-}
-
 /// Where streamed candidates go, with the ownership map when [`AnalyzeOptions::ownership`]
 /// asked for it: one value per point, row by row from the top left (A19 on 19x19) to the
 /// bottom right, in -1..1 from the analysed colour's point of view (1 = that colour owns the
 /// point), like the candidates' winrates.
-pub type CandidateSink<'a> = &'a mut dyn FnMut(&[Candidate], Option<&[f32]>);
+pub type CandidateSink<'a> = &'a mut dyn FnMut(&[Candidate<Vertex>], Option<&[f32]>);
 
 /// What a move-generating command brings along.
 pub struct GtpRequest<'a> {
@@ -276,7 +242,7 @@ pub trait GtpGame {
     /// `showboard`: a drawing with columns lettered and rows numbered (several lines).
     fn showboard(&self) -> String;
     /// `final_score`.
-    fn final_score(&mut self) -> GtpResult<Score>;
+    fn final_score(&mut self) -> GtpResult<FinalScore>;
     /// The settings that decide how the engine plays (game, rules, level, seed, time), one per
     /// line, for `gomill-describe_engine` (the protocol adds the name and version).
     fn describe(&self) -> Vec<String>;
@@ -299,20 +265,6 @@ mod tests {
     }
 
     #[test]
-    fn the_lcb_is_below_the_winrate_and_closes_in_with_visits() {
-        assert_eq!(winrate_lcb(0.7, 0), 0.0);
-        let few = winrate_lcb(0.7, 10);
-        let many = winrate_lcb(0.7, 10_000);
-        assert!(few < many && many < 0.7, "{few} {many}");
-        // 95% Wilson interval of 70 wins in 100: lower end 0.6042.
-        assert!((winrate_lcb(0.7, 100) - 0.6042).abs() < 1e-4);
-        // Certain-looking winrates keep a margin; no visit count makes it negative.
-        assert!(winrate_lcb(1.0, 5) < 0.6);
-        assert!(winrate_lcb(1.0, 1_000_000) < 1.0);
-        assert_eq!(winrate_lcb(0.0, 50), 0.0);
-    }
-
-    #[test]
     fn time_settings_conventions() {
         assert_eq!(
             TimeSystem::from_time_settings(300, 0, 0),
@@ -331,9 +283,9 @@ mod tests {
 
     #[test]
     fn scores_by_sign() {
-        assert_eq!(Score::from_black_lead(2.5).winner, Some(Color::Black));
-        assert_eq!(Score::from_black_lead(-0.5).winner, Some(Color::White));
-        assert_eq!(Score::from_black_lead(-0.5).margin, 0.5);
-        assert_eq!(Score::from_black_lead(0.0).winner, None);
+        assert_eq!(FinalScore::from_black_lead(2.5).winner, Some(Color::Black));
+        assert_eq!(FinalScore::from_black_lead(-0.5).winner, Some(Color::White));
+        assert_eq!(FinalScore::from_black_lead(-0.5).margin, 0.5);
+        assert_eq!(FinalScore::from_black_lead(0.0).winner, None);
     }
 }

@@ -3,15 +3,14 @@
 //! and `END` the moment they arrive) and the search running on the session's thread.
 
 pub mod go;
-pub mod go_clock;
 pub mod gomoku;
 pub mod gtp_game;
+pub mod mnk;
 pub mod options;
-pub mod sgf;
 pub mod ttt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 /// An input line that interrupts a running search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +59,9 @@ pub struct StopSignal {
     /// Raised by the input thread after it has queued any line (and at end of input): ends a
     /// ponder ([`StopSignal::input_flag`]), whatever the line.
     input: AtomicBool,
+    /// Notified, under the `pending` lock, when an interrupt raises `stop`: what
+    /// [`StopSignal::wait_for_stop`] sleeps on.
+    raised: Condvar,
 }
 
 impl Default for StopSignal {
@@ -81,6 +83,7 @@ impl StopSignal {
             pending: Mutex::new(Vec::new()),
             ended_during_search: AtomicBool::new(false),
             input: AtomicBool::new(false),
+            raised: Condvar::new(),
         }
     }
 
@@ -119,6 +122,17 @@ impl StopSignal {
                 self.ended_during_search.store(true, Ordering::SeqCst);
             }
             self.stop.store(true, Ordering::SeqCst);
+            self.raised.notify_all();
+        }
+    }
+
+    /// Blocks until the flag is raised for the armed command (by an interrupt read ahead for
+    /// it, or one that arrives while it runs): how an analysis that finished early waits for
+    /// the next line. The flag is raised and read under one lock, so no raise is missed.
+    pub fn wait_for_stop(&self) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        while !self.stop.load(Ordering::SeqCst) {
+            pending = self.raised.wait(pending).unwrap_or_else(|e| e.into_inner());
         }
     }
 
@@ -208,6 +222,23 @@ mod tests {
         s.interrupt(9, Interrupt::Eof);
         assert!(s.flag().load(Ordering::SeqCst));
         assert!(!s.ended_during_search(), "the answer is still written");
+        s.disarm();
+    }
+
+    #[test]
+    fn a_wait_for_the_stop_ends_when_an_interrupt_raises_it() {
+        let s = std::sync::Arc::new(StopSignal::new());
+        s.interrupt(6, Interrupt::Stop);
+        s.arm(5);
+        s.wait_for_stop();
+        s.disarm();
+        s.arm(7);
+        let waiter = {
+            let s = s.clone();
+            std::thread::spawn(move || s.wait_for_stop())
+        };
+        s.interrupt(8, Interrupt::Stop);
+        waiter.join().unwrap();
         s.disarm();
     }
 

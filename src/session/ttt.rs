@@ -22,8 +22,8 @@ use crate::players::{Decision, Player};
 use crate::rules::{Board, Color, Pos, Rule};
 use crate::search::clock::SearchLimit;
 use crate::session::gtp_game::{
-    Genmove, GtpGame, GtpRequest, GtpResult, Score, Vertex, CANNOT_UNDO, ILLEGAL_MOVE, OFF_BOARD,
-    UNACCEPTABLE_SIZE,
+    FinalScore, Genmove, GtpGame, GtpRequest, GtpResult, Vertex, CANNOT_UNDO, ILLEGAL_MOVE,
+    OFF_BOARD, UNACCEPTABLE_SIZE,
 };
 
 /// The only board side.
@@ -208,13 +208,13 @@ impl GtpGame for TttSession {
         s
     }
 
-    fn final_score(&mut self) -> GtpResult<Score> {
+    fn final_score(&mut self) -> GtpResult<FinalScore> {
         match self.board.winner() {
-            Some(c) => Ok(Score {
+            Some(c) => Ok(FinalScore {
                 winner: Some(c),
                 margin: 1.0,
             }),
-            None if self.board.is_full() => Ok(Score {
+            None if self.board.is_full() => Ok(FinalScore {
                 winner: None,
                 margin: 0.0,
             }),

@@ -24,11 +24,12 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
+use super::{Decision, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::go::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::TimeManager;
+use crate::search::mcts::{winrate_lcb, Candidate};
 use crate::search::move_filter::MoveFilter;
 use crate::search::playout::{self, Rng};
 
@@ -96,7 +97,7 @@ impl Heuristic {
     }
 
     /// Sends `cands` to the request, with the playout ownership when it asks.
-    fn report(&mut self, game: &GoGame, req: &mut GoRequest<'_, '_>, cands: &[GoCandidate]) {
+    fn report(&mut self, game: &GoGame, req: &mut GoRequest<'_, '_>, cands: &[Candidate<GoMove>]) {
         let own = req.ownership.then(|| self.ownership(game, req.tm));
         (req.report)(cands, own.as_deref());
     }
@@ -166,15 +167,16 @@ fn priors(scored: &[(i32, Point)]) -> Vec<f64> {
     w.into_iter().map(|x| x / sum).collect()
 }
 
-fn candidates(scored: &[(i32, Point)], chosen: GoMove) -> Vec<GoCandidate> {
+fn candidates(scored: &[(i32, Point)], chosen: GoMove) -> Vec<Candidate<GoMove>> {
     let pri = priors(scored);
-    let mut out: Vec<GoCandidate> = Vec::new();
+    let mut out: Vec<Candidate<GoMove>> = Vec::new();
     if chosen == GoMove::Pass {
-        out.push(GoCandidate {
+        out.push(Candidate {
             mv: GoMove::Pass,
             visits: 1,
             winrate: 0.5,
             prior: 0.0,
+            lcb: winrate_lcb(0.5, 1),
             score_lead: 0.0,
             order: 0,
             pv: vec![GoMove::Pass],
@@ -182,11 +184,12 @@ fn candidates(scored: &[(i32, Point)], chosen: GoMove) -> Vec<GoCandidate> {
     }
     for (i, &(_, p)) in scored.iter().enumerate().take(REPORTED) {
         let mv = GoMove::Play(p);
-        out.push(GoCandidate {
+        out.push(Candidate {
             mv,
             visits: 1,
             winrate: 0.5,
             prior: pri[i],
+            lcb: winrate_lcb(0.5, 1),
             score_lead: 0.0,
             order: out.len(),
             pv: vec![mv],
@@ -432,7 +435,7 @@ mod tests {
         for ownership in [false, true] {
             let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
             let mut got = Vec::new();
-            let mut sink = |c: &[GoCandidate], own: Option<&[f32]>| {
+            let mut sink = |c: &[Candidate<GoMove>], own: Option<&[f32]>| {
                 assert!(!c.is_empty());
                 got.push(own.map(<[f32]>::to_vec));
             };

@@ -21,7 +21,7 @@
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
-use super::{Decision, GoCandidate, GoDecision, GoPlayer, GoRequest, Player};
+use super::{Decision, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::go::baduk::BadukScorer;
 use crate::rules::go::{move_name, GoGame, GoMove, Point};
 use crate::rules::Color;
@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::mcts::{
-    Mcts, MctsConfig, Mode, Reporting, RootMove, SearchResult, SearchSpec, NODE_BYTES,
+    Mcts, MctsConfig, Mode, Reporting, SearchResult, SearchSpec, NODE_BYTES,
 };
 use crate::search::move_filter::NO_FILTER;
 use crate::search::playout::{self, Rng};
@@ -180,11 +180,8 @@ impl MctsPlayer {
             },
             filter: req.filter,
         };
-        let report = &mut *req.report;
         self.search
-            .search(game, color, req.tm, spec, &mut |moves, own| {
-                report(&candidates(moves), own)
-            })
+            .search(game, color, req.tm, spec, &mut *req.report)
     }
 
     /// The decision for `color` and, in words, why (for `gomill-explain_last_move`). With
@@ -219,7 +216,7 @@ impl MctsPlayer {
         };
         let result = self.run_search(game, color, req, mode);
         if req.report_every.is_some() {
-            (req.report)(&candidates(&result.moves), result.ownership.as_deref());
+            (req.report)(&result.moves, result.ownership.as_deref());
         }
         let Some(best) = result.best else {
             let why = if req.filter.is_empty() {
@@ -251,17 +248,6 @@ impl MctsPlayer {
             result.winrate(),
             self.search.tree_size()
         );
-        // The search offers only legal moves; check anyway, the session must never see an
-        // illegal one.
-        if game.check(best, color).is_err() {
-            log::warn!("search proposed an illegal move; playing the scorer's choice");
-            let mv = quick_move(game, color);
-            let why = format!(
-                "{}: the scorer's best move, since the search proposed an illegal one",
-                move_name(game.board(), mv)
-            );
-            return (GoDecision::Play(mv), why);
-        }
         (GoDecision::Play(best), summary)
     }
 }
@@ -309,22 +295,6 @@ fn quick_move(game: &GoGame, color: Color) -> GoMove {
         }
     }
     best.map_or(GoMove::Pass, |(_, p)| GoMove::Play(p))
-}
-
-fn candidates(moves: &[RootMove]) -> Vec<GoCandidate> {
-    moves
-        .iter()
-        .enumerate()
-        .map(|(order, m)| GoCandidate {
-            mv: m.mv,
-            visits: m.visits,
-            winrate: m.winrate,
-            prior: m.prior,
-            score_lead: m.score_lead,
-            order,
-            pv: m.pv.clone(),
-        })
-        .collect()
 }
 
 impl Player<GoGame> for MctsPlayer {
@@ -429,7 +399,7 @@ impl GoPlayer for MctsPlayer {
     fn analyze(&mut self, game: &GoGame, color: Color, req: &mut GoRequest<'_, '_>) {
         let result = self.run_search(game, color, req, Mode::Analyze);
         if req.report_every.is_none() {
-            (req.report)(&candidates(&result.moves), result.ownership.as_deref());
+            (req.report)(&result.moves, result.ownership.as_deref());
         }
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
@@ -470,6 +440,7 @@ mod tests {
     use crate::players::go::genmove_with_limit;
     use crate::rules::go::{parse_point, GoRules};
     use crate::search::clock::SearchLimit;
+    use crate::search::mcts::Candidate;
 
     fn gen(p: &mut MctsPlayer, g: &GoGame, c: Color, limit: SearchLimit) -> GoDecision {
         genmove_with_limit(p, g, c, &limit)
@@ -624,7 +595,7 @@ mod tests {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limit = SearchLimit::nodes(6000);
         let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
-        let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
+        let mut sink = |_: &[Candidate<GoMove>], _: Option<&[f32]>| {};
         let filter = crate::search::move_filter::MoveFilter::default();
         let mut req = GoRequest {
             tm: &tm,

@@ -2,7 +2,7 @@
 //! name, a seed, a decision) extended by [`GoPlayer`] (what only GTP asks: analysis,
 //! ownership, cleanup, pondering). A player turns a [`GoGame`] and a time manager into a
 //! [`GoDecision`]; it never prints: analysis goes out through the request's `report` callback
-//! as [`GoCandidate`] lists (with an ownership map when the request asks) that the GTP layer
+//! as [`Candidate`] lists (with an ownership map when the request asks) that the GTP layer
 //! formats (`lz-analyze`, `kata-analyze`).
 
 pub mod cleanup;
@@ -16,33 +16,16 @@ use super::player::{Decision, Player};
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::mcts::Candidate;
 use crate::search::move_filter::MoveFilter;
 use crate::search::tunables::Tunable;
-
-/// One candidate move of an analysis, from the point of view of the side asked about.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GoCandidate {
-    pub mv: GoMove,
-    /// Playouts through this move.
-    pub visits: u64,
-    /// Estimated probability of winning, 0..1, for the side to move.
-    pub winrate: f64,
-    /// The move's prior probability, 0..1.
-    pub prior: f64,
-    /// Expected final margin in points for the side to move (area, komi included).
-    pub score_lead: f64,
-    /// Rank among the candidates, 0 = best.
-    pub order: usize,
-    /// Principal variation starting with `mv`.
-    pub pv: Vec<GoMove>,
-}
 
 /// What a player answers to genmove: the one [`Decision`] every game's players make.
 pub type GoDecision = Decision<GoMove>;
 
 /// Receives candidate lists and, when [`GoRequest::ownership`] asks, the ownership map: by
 /// padded point, -1 (white's) .. 1 (black's), as [`GoPlayer::ownership`] gives it.
-pub type GoReport<'r> = &'r mut dyn FnMut(&[GoCandidate], Option<&[f32]>);
+pub type GoReport<'r> = &'r mut dyn FnMut(&[Candidate<GoMove>], Option<&[f32]>);
 
 /// A request for a move or an analysis.
 pub struct GoRequest<'r, 's> {
@@ -165,7 +148,7 @@ fn genmove_quietly<G: GoPlayer + ?Sized>(
     color: Color,
     tm: &TimeManager<'_>,
 ) -> GoDecision {
-    let mut sink = |_: &[GoCandidate], _: Option<&[f32]>| {};
+    let mut sink = |_: &[Candidate<GoMove>], _: Option<&[f32]>| {};
     let mut req = GoRequest {
         tm,
         report: &mut sink,

@@ -20,8 +20,9 @@ use super::GtpOptions;
 use crate::cpu_time::process_cpu_time;
 use crate::protocol::io::{Input, Output};
 use crate::protocol::log_write_error;
+use crate::search::mcts::Candidate;
 use crate::session::go::{GoConfig, GoSession};
-use crate::session::gtp_game::{Candidate, GtpGame, GtpRequest};
+use crate::session::gtp_game::{GtpGame, GtpRequest, Vertex};
 use crate::session::ttt::TttSession;
 use crate::session::StopSignal;
 
@@ -242,14 +243,14 @@ pub(super) fn stream<W: Write>(
     let mut failed: Option<io::Error> = None;
     match command {
         Command::Analyze(kind, options) => {
-            let mut write = |c: &[Candidate], own: Option<&[f32]>| {
+            let mut write = |c: &[Candidate<Vertex>], own: Option<&[f32]>| {
                 write_info(out, &mut failed, format_info(kind, c, own))
             };
             go.analyze(options, input.seq, &mut write);
         }
         Command::GenmoveAnalyze(kind, color, options) => {
             let decision = {
-                let mut write = |c: &[Candidate], own: Option<&[f32]>| {
+                let mut write = |c: &[Candidate<Vertex>], own: Option<&[f32]>| {
                     write_info(out, &mut failed, format_info(kind, c, own))
                 };
                 let mut req = GtpRequest {

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use crate::rules::notation::gtp_point_name;
 use crate::rules::Color;
-use crate::session::gtp_game::{AnalyzeKind, Candidate, Genmove, Score, Vertex};
+use crate::search::mcts::Candidate;
+use crate::session::gtp_game::{AnalyzeKind, FinalScore, Genmove, Vertex};
 
 /// A vertex in upper case (`D4`), or `pass`.
 pub fn format_vertex(v: Vertex) -> String {
@@ -42,7 +43,7 @@ pub fn format_cpu_time(t: Duration) -> String {
 }
 
 /// `final_score`'s answer: `B+2.5`, `W+31`, `0`.
-pub fn format_score(s: Score) -> String {
+pub fn format_score(s: FinalScore) -> String {
     match s.winner {
         None => "0".to_string(),
         Some(Color::Black) => format!("B+{}", s.margin),
@@ -64,7 +65,7 @@ pub fn format_influence(points: &[(Vertex, f32)], margin: f32) -> String {
     for &(v, own) in points {
         s.push_str(&format!(" {} {:.2}", format_vertex(v), own));
     }
-    let lead = Score::from_black_lead((margin * 10.0).round() / 10.0);
+    let lead = FinalScore::from_black_lead((margin * 10.0).round() / 10.0);
     s.push_str(&format!(
         "\nTEXT estimate {} (area, komi included)",
         format_score(lead)
@@ -113,7 +114,7 @@ pub fn format_stream_start(id: Option<&str>) -> String {
 /// from the top left). `None` when there is no candidate yet.
 pub fn format_info(
     kind: AnalyzeKind,
-    candidates: &[Candidate],
+    candidates: &[Candidate<Vertex>],
     ownership: Option<&[f32]>,
 ) -> Option<String> {
     if candidates.is_empty() {
@@ -121,7 +122,7 @@ pub fn format_info(
     }
     let mut parts = Vec::with_capacity(candidates.len());
     for c in candidates {
-        let mut s = format!("info move {} visits {}", format_vertex(c.vertex), c.visits);
+        let mut s = format!("info move {} visits {}", format_vertex(c.mv), c.visits);
         match kind {
             AnalyzeKind::Lz => s.push_str(&format!(
                 " winrate {} prior {} lcb {}",
@@ -139,7 +140,7 @@ pub fn format_info(
         }
         s.push_str(&format!(" order {} pv", c.order));
         let pv: &[Vertex] = if c.pv.is_empty() {
-            std::slice::from_ref(&c.vertex)
+            std::slice::from_ref(&c.mv)
         } else {
             &c.pv
         };
@@ -202,20 +203,20 @@ mod tests {
             "=\n  A B\n1 . .\n\n"
         );
         assert_eq!(
-            format_score(Score {
+            format_score(FinalScore {
                 winner: Some(Color::White),
                 margin: 2.5
             }),
             "W+2.5"
         );
         assert_eq!(
-            format_score(Score {
+            format_score(FinalScore {
                 winner: Some(Color::Black),
                 margin: 31.0
             }),
             "B+31"
         );
-        assert_eq!(format_score(Score::from_black_lead(0.0)), "0");
+        assert_eq!(format_score(FinalScore::from_black_lead(0.0)), "0");
         assert_eq!(
             format_influence(
                 &[(at(0, 1), 0.875), (at(1, 1), -1.0), (at(0, 0), 0.0)],
@@ -237,7 +238,7 @@ mod tests {
     #[test]
     fn info_lines() {
         let c = |v, visits, order| Candidate {
-            vertex: v,
+            mv: v,
             visits,
             winrate: 0.4656,
             prior: 0.0839,
@@ -264,7 +265,7 @@ mod tests {
     #[test]
     fn the_ownership_tail_ends_the_line_once_with_every_value_in_order() {
         let c = |v, order| Candidate {
-            vertex: v,
+            mv: v,
             visits: 5,
             winrate: 0.5,
             prior: 0.1,

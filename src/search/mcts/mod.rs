@@ -90,7 +90,7 @@ pub use self::config::MctsConfig;
 use self::config::{dynamic_komi, widened, widens};
 use self::crit::Criticality;
 use self::root::{clear_choice, decided, root_moves};
-pub use self::root::{RootMove, SearchResult};
+pub use self::root::{winrate_lcb, Candidate, SearchResult};
 use self::tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
@@ -119,7 +119,7 @@ pub struct Reporting {
 
 /// Receives a running search's root moves and, when [`Reporting::ownership`] asks, its
 /// ownership so far (as in [`SearchResult::ownership`]).
-pub type SearchReport<'a> = &'a mut dyn FnMut(&[RootMove], Option<&[f32]>);
+pub type SearchReport<'a> = &'a mut dyn FnMut(&[Candidate<GoMove>], Option<&[f32]>);
 
 /// How one search runs, besides its position and clock.
 #[derive(Clone, Copy, Debug)]
@@ -472,7 +472,7 @@ impl Mcts {
     }
 
     /// The allowed root moves, most visited first (prior breaks ties).
-    pub fn root_moves(&self) -> Vec<RootMove> {
+    pub fn root_moves(&self) -> Vec<Candidate<GoMove>> {
         root_moves(&self.arena)
     }
 }

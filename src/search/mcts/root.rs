@@ -1,5 +1,6 @@
 //! What the root of the Go tree says: its moves with their statistics and lines
-//! ([`RootMove`], a search's [`SearchResult`]), and the rules that end a search early once
+//! ([`Candidate`], the one shape a Go candidate move has from the search up to the protocol's
+//! analysis lines; a search's [`SearchResult`]), and the rules that end a search early once
 //! the choice is made (a clear lead in visits, or one that the time left cannot overturn).
 
 use std::time::Duration;
@@ -11,18 +12,60 @@ use crate::search::clock::TimeManager;
 /// Length of a reported principal variation.
 const PV_LEN: usize = 12;
 
-/// One root move's statistics, from the side to move's point of view.
+/// One candidate move of a Go search or analysis, from the point of view of the side it was
+/// searched for. `M` is how its moves are written: [`GoMove`] in the search and the players,
+/// the protocol's vertex once the session has named them ([`Candidate::map_moves`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct RootMove {
-    pub mv: GoMove,
-    /// Real (not virtual) visits.
+pub struct Candidate<M> {
+    pub mv: M,
+    /// Real (not virtual) visits, or playouts through this move.
     pub visits: u64,
-    /// Winrate of the simulations through this move (the prior's when unvisited).
+    /// Estimated probability of winning, 0..1: the simulations' through this move (the
+    /// prior's when unvisited).
     pub winrate: f64,
+    /// The move's prior probability, 0..1.
     pub prior: f64,
-    /// Mean final margin for the side to move.
+    /// A lower confidence bound of `winrate` ([`winrate_lcb`]).
+    pub lcb: f64,
+    /// Expected final margin in points for the side searched for (area, komi included).
     pub score_lead: f64,
-    pub pv: Vec<GoMove>,
+    /// Rank among the candidates, 0 = best.
+    pub order: usize,
+    /// Principal variation, starting with `mv`.
+    pub pv: Vec<M>,
+}
+
+impl<M: Copy> Candidate<M> {
+    /// The same candidate with its moves written by `name` (the session's GTP vertices).
+    pub fn map_moves<N>(&self, mut name: impl FnMut(M) -> N) -> Candidate<N> {
+        Candidate {
+            mv: name(self.mv),
+            visits: self.visits,
+            winrate: self.winrate,
+            prior: self.prior,
+            lcb: self.lcb,
+            score_lead: self.score_lead,
+            order: self.order,
+            pv: self.pv.iter().map(|&m| name(m)).collect(),
+        }
+    }
+}
+
+/// The `lcb` of the analysis commands: the lower end of the 95% Wilson score interval of a
+/// winrate measured over `visits` simulations (0 without any). Unlike the normal
+/// approximation it stays below the winrate at 0% and 100% and widens as visits get few, so a
+/// move seen a handful of times does not look certain.
+pub fn winrate_lcb(winrate: f64, visits: u64) -> f64 {
+    if visits == 0 {
+        return 0.0;
+    }
+    const Z: f64 = 1.96;
+    let n = visits as f64;
+    let p = winrate.clamp(0.0, 1.0);
+    let z2n = Z * Z / n;
+    let centre = p + z2n / 2.0;
+    let spread = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
+    ((centre - spread) / (1.0 + z2n)).clamp(0.0, 1.0)
 }
 
 /// What a search ends with.
@@ -30,8 +73,8 @@ pub struct RootMove {
 pub struct SearchResult {
     /// The most visited root move; `None` when the root has no child at all.
     pub best: Option<GoMove>,
-    /// Root moves, most visited first.
-    pub moves: Vec<RootMove>,
+    /// Root moves, most visited first (`order` counts from 0 in that order).
+    pub moves: Vec<Candidate<GoMove>>,
     /// When [`Reporting::ownership`] asked for it and a simulation ran: each padded point's
     /// mean final owner over this search's simulations, -1 (white's in every one) .. 1
     /// (black's).
@@ -92,9 +135,9 @@ fn top_two_visits(arena: &Arena) -> (u32, u32, usize) {
     (first, second, allowed)
 }
 
-/// The allowed root moves, most visited first (prior breaks ties). Safe to call while other
-/// threads search: each node is read once, then sorted.
-pub(super) fn root_moves(arena: &Arena) -> Vec<RootMove> {
+/// The allowed root moves, most visited first (prior breaks ties), ranked in that order.
+/// Safe to call while other threads search: each node is read once, then sorted.
+pub(super) fn root_moves(arena: &Arena) -> Vec<Candidate<GoMove>> {
     if arena.is_empty() {
         return Vec::new();
     }
@@ -110,7 +153,8 @@ pub(super) fn root_moves(arena: &Arena) -> Vec<RootMove> {
             .then(a.cmp(b))
     });
     kids.into_iter()
-        .map(|(i, n)| {
+        .enumerate()
+        .map(|(order, (i, n))| {
             let (winrate, lead) = if n.visits > 0 {
                 (
                     (n.wins / n.visits as f32) as f64,
@@ -119,12 +163,15 @@ pub(super) fn root_moves(arena: &Arena) -> Vec<RootMove> {
             } else {
                 (n.prior_q as f64, 0.0)
             };
-            RootMove {
+            let visits = n.visits as u64;
+            Candidate {
                 mv: to_move(n.mv),
-                visits: n.visits as u64,
+                visits,
                 winrate,
                 prior: n.prior_p as f64,
+                lcb: winrate_lcb(winrate, visits),
                 score_lead: lead,
+                order,
                 pv: pv_from(arena, i),
             }
         })
@@ -160,6 +207,20 @@ fn cannot_be_overtaken(lead: u32, sims: u64, elapsed: Duration, hard: Duration) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lcb_is_below_the_winrate_and_closes_in_with_visits() {
+        assert_eq!(winrate_lcb(0.7, 0), 0.0);
+        let few = winrate_lcb(0.7, 10);
+        let many = winrate_lcb(0.7, 10_000);
+        assert!(few < many && many < 0.7, "{few} {many}");
+        // 95% Wilson interval of 70 wins in 100: lower end 0.6042.
+        assert!((winrate_lcb(0.7, 100) - 0.6042).abs() < 1e-4);
+        // Certain-looking winrates keep a margin; no visit count makes it negative.
+        assert!(winrate_lcb(1.0, 5) < 0.6);
+        assert!(winrate_lcb(1.0, 1_000_000) < 1.0);
+        assert_eq!(winrate_lcb(0.0, 50), 0.0);
+    }
 
     #[test]
     fn a_lead_counts_against_the_simulations_still_to_come() {
