@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 
 use crate::play::go::{self, GoOptions};
 use crate::play::gomoku::{self, GomokuOptions};
-use crate::players::ttt::TTT_LEVELS;
+use crate::players::ttt::{ttt_player, TTT_LEVELS};
 use crate::players::{GOMOKU_LEVELS, GO_LEVELS};
 use crate::rules::Rule;
 
@@ -37,7 +37,8 @@ pub struct PlayArgs {
     /// strong-hand, classic, learner; Go mcts, heuristic. Default: the game's first.
     #[arg(long)]
     pub level: Option<String>,
-    /// Board side: gomoku 5..26 (default 15), Go 2..25 (default 9).
+    /// Board side: gomoku 5..26 in the terminal, one letter a column (default 15; the engine
+    /// takes up to 32 over Gomocup), Go 2..25 (default 9).
     #[arg(long)]
     pub size: Option<usize>,
     /// Gomoku rule: freestyle (five or more; the default), standard (exactly five), renju
@@ -61,17 +62,24 @@ pub struct PlayArgs {
     pub nodes: Option<u64>,
 }
 
-/// The level to start with: `--level` if it is one of `levels`, else an error naming them.
+/// The level to start with: `--level` if it is one of `levels` or a name `alias` knows (the
+/// menu accepts the same names), else an error naming them.
 fn start_level(
     wanted: &Option<String>,
     levels: &[(&str, &str)],
+    alias: fn(&str) -> Option<String>,
     game: &str,
 ) -> anyhow::Result<String> {
     let Some(level) = wanted else {
         return Ok(levels[0].0.to_string());
     };
-    match levels.iter().find(|l| l.0.eq_ignore_ascii_case(level)) {
-        Some(l) => Ok(l.0.to_string()),
+    let known = levels
+        .iter()
+        .find(|l| l.0.eq_ignore_ascii_case(level))
+        .map(|l| l.0.to_string())
+        .or_else(|| alias(level));
+    match known {
+        Some(l) => Ok(l),
         None => {
             let names: Vec<&str> = levels.iter().map(|l| l.0).collect();
             bail!(
@@ -127,7 +135,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             let opts = GomokuOptions {
                 size,
                 rule,
-                level: start_level(&args.level, GOMOKU_LEVELS, "gomoku")?,
+                level: start_level(&args.level, GOMOKU_LEVELS, |_| None, "gomoku")?,
                 seed: args.seed,
                 movetime_ms,
                 nodes: args.nodes,
@@ -144,7 +152,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
                     .map_err(|e| anyhow!("--komi: {e}"))?,
                 handicap: go::check_handicap(size, args.handicap.unwrap_or(0))
                     .map_err(|e| anyhow!("--handicap: {e}"))?,
-                level: start_level(&args.level, GO_LEVELS, "go")?,
+                level: start_level(&args.level, GO_LEVELS, |_| None, "go")?,
                 seed: args.seed,
                 movetime_ms,
                 nodes: args.nodes,
@@ -153,9 +161,42 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             go::run(&mut input, &mut output, &mut progress, opts)?;
         }
         _ => {
-            let level = start_level(&args.level, TTT_LEVELS, "ttt")?;
+            // The lecture's `smart` (docs/sources.md, SEEDS 004) and the other names the
+            // menu takes.
+            let alias = |l: &str| ttt_player(l, 0).map(|p| p.name().to_string());
+            let level = start_level(&args.level, TTT_LEVELS, alias, "ttt")?;
             crate::play::ttt::run_with_level(&mut input, &mut output, args.seed, &level)?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_levels_by_name_alias_or_default() {
+        let ttt = |l: &str| ttt_player(l, 0).map(|p| p.name().to_string());
+        let wanted = |l: &str| Some(l.to_string());
+        // The lecture's name for the minimax level, as the menu takes it.
+        assert_eq!(
+            start_level(&wanted("smart"), TTT_LEVELS, ttt, "ttt").unwrap(),
+            "minimax"
+        );
+        assert_eq!(
+            start_level(&wanted("DUMB"), TTT_LEVELS, ttt, "ttt").unwrap(),
+            "dumb"
+        );
+        assert_eq!(
+            start_level(&None, TTT_LEVELS, ttt, "ttt").unwrap(),
+            "perfect"
+        );
+        let err = start_level(&wanted("genius"), TTT_LEVELS, ttt, "ttt").unwrap_err();
+        assert!(
+            err.to_string().contains("the ttt levels are perfect"),
+            "{err}"
+        );
+        assert!(start_level(&wanted("smart"), GOMOKU_LEVELS, |_| None, "gomoku").is_err());
+    }
 }

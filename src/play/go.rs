@@ -444,7 +444,7 @@ mod tests {
         // White then tries the ko, a suicide at a1, an occupied point, column I, off the
         // board, nonsense; then resigns.
         let script = lines(&[
-            "3", "c4", "d4", "b3", "c3", "c2", "d2", "a2", "e3", "b1", "e5", "d3", "c3", "a1",
+            "5", "c4", "d4", "b3", "c3", "c2", "d2", "a2", "e3", "b1", "e5", "d3", "c3", "a1",
             "d3", "i1", "f1", "xyz", "help", "resign", "0",
         ]);
         let (t, progress) = session(tiny(5), &script);
@@ -458,8 +458,8 @@ mod tests {
             "Type a vertex as d4",
             "Captured: by black 1, by white 0.",
             " 3  . X .(X)O  3",
-            "player black (black) wins: white resigned. player black wins!",
-            "Score after 1 game: player black 1, player white 0, draws 0",
+            "player 1 (black) wins: white resigned. player 1 wins!",
+            "Score after 1 game: player 1 1, player 2 0, draws 0",
         ] {
             assert!(t.contains(want), "{want:?} missing:\n{t}");
         }
@@ -469,7 +469,7 @@ mod tests {
     #[test]
     fn two_passes_count_the_game_with_dead_stones() {
         // A white stone alone in black's area is dead; black owns the whole board.
-        let script = lines(&["3", "c3", "a1", "b2", "pass", "pass", "0"]);
+        let script = lines(&["5", "c3", "a1", "b2", "pass", "pass", "0"]);
         let (t, _) = session(tiny(5), &script);
         for want in [
             "white passes; if black passes too, the game ends.",
@@ -479,7 +479,7 @@ mod tests {
             "Dead white stones: a1.",
             "Area count: black 2 stones + 23 territory = 25; white 0 stones + 0 territory + 7.5 komi = 7.5.",
             "Result: B+17.5",
-            "player black (black) wins by 17.5 points (B+17.5).",
+            "player 1 (black) wins by 17.5 points (B+17.5).",
         ] {
             assert!(t.contains(want), "{want:?} missing:\n{t}");
         }
@@ -488,10 +488,10 @@ mod tests {
             komi: 0.0,
             ..tiny(5)
         };
-        let (t, _) = session(opts, "3\npass\npass\n0\n");
+        let (t, _) = session(opts, "5\npass\npass\n0\n");
         assert!(t.contains("Result: 0"), "{t}");
         assert!(t.contains("Jigo: a draw."), "{t}");
-        assert!(t.contains("Score after 1 game: player black 0, player white 0, draws 1"));
+        assert!(t.contains("Score after 1 game: player 1 0, player 2 0, draws 1"));
     }
 
     #[test]
@@ -550,13 +550,13 @@ mod tests {
 
     #[test]
     fn computer_vs_computer_finishes() {
-        let (t, _) = session(tiny(7), "4\n0\n");
+        let (t, _) = session(tiny(7), "3\n0\n");
         assert!(
             t.contains("Computer vs computer: black is mcts, white is "),
             "{t}"
         );
         assert!(t.contains("Result: ") || t.contains("resigned"), "{t}");
-        assert!(t.contains("Score after 1 game: computer black "), "{t}");
+        assert!(t.contains("Score after 1 game: computer 1 "), "{t}");
     }
 
     #[test]
@@ -583,20 +583,20 @@ mod tests {
 
     #[test]
     fn quit_and_end_of_input_exit_cleanly() {
-        let (t, _) = session(tiny(9), "3\nquit\n0\n");
+        let (t, _) = session(tiny(9), "5\nquit\n0\n");
         assert!(t.contains("Game abandoned (not scored)."), "{t}");
         assert!(t
             .trim_end()
-            .ends_with("Score after 0 games: player black 0, player white 0, draws 0"));
+            .ends_with("Score after 0 games: player 1 0, player 2 0, draws 0"));
         for script in [
             "",
             "2\n",
-            "3\nd4\n",
+            "5\nd4\n",
             "6\n",
             "6\n9\n",
-            "5\n",
+            "4\n",
             "1\n00\n",
-            "3\npass\n",
+            "5\npass\n",
         ] {
             let (t, _) = session(tiny(9), script);
             assert!(t.trim_end().ends_with("Goodbye."), "{script:?}: {t}");

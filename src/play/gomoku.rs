@@ -80,7 +80,8 @@ pub fn check_size(size: usize) -> Result<usize, String> {
         Ok(size)
     } else {
         Err(format!(
-            "The board side must be {MIN_SIZE} to {MAX_SIZE} (one letter per column)."
+            "The board side must be {MIN_SIZE} to {MAX_SIZE} here (one letter per column; over \
+             Gomocup, for a GUI, the engine takes boards up to 32)."
         ))
     }
 }
@@ -308,7 +309,7 @@ mod tests {
         // an occupied point (twice, in two notations), an off-board one and nonsense; black
         // plays j8, takes it back and plays it again.
         let script = lines(&[
-            "3", "h8", "h8", "7,7", "z1", "foo", "help", "a1", "i8", "a2", "j8", "undo", "j8",
+            "5", "h8", "h8", "7,7", "z1", "foo", "help", "a1", "i8", "a2", "j8", "undo", "j8",
             "a3", "k8", "a4", "l8", "0",
         ]);
         let (t, progress) = session(GomokuOptions::default(), &script);
@@ -323,12 +324,12 @@ mod tests {
         // Two humans: undo takes back the last move only.
         assert!(t.contains("Taken back: j8."), "{t}");
         assert!(
-            t.contains("player black (black) made five in a row. player black wins!"),
+            t.contains("player 1 (black) made five in a row. player 1 wins!"),
             "{t}"
         );
         assert!(t
             .trim_end()
-            .ends_with("Score after 1 game: player black 1, player white 0, draws 0"));
+            .ends_with("Score after 1 game: player 1 1, player 2 0, draws 0"));
         // The final board: five in row 8, the last stone in parentheses.
         assert!(t.contains(" 8  . . . . . . . X X X X(X). . .  8"), "{t}");
         assert!(t.contains(" 1 (O). . . . . . . . . . . . . .  1"), "{t}");
@@ -344,7 +345,7 @@ mod tests {
     fn renju_forbidden_points_are_marked_and_refused() {
         // Black h7, h6, f8, g8: h8 would make two open threes.
         let script = lines(&[
-            "3", "h7", "a1", "h6", "a3", "f8", "a5", "g8", "a7", "h8", "quit", "0",
+            "5", "h7", "a1", "h6", "a3", "f8", "a5", "g8", "a7", "h8", "quit", "0",
         ]);
         let (t, _) = session(tiny(15, Rule::Renju), &script);
         assert!(
@@ -398,7 +399,7 @@ mod tests {
 
     #[test]
     fn computer_vs_computer_finishes() {
-        let (t, _) = session(tiny(9, Rule::Standard), "4\n0\n");
+        let (t, _) = session(tiny(9, Rule::Standard), "3\n0\n");
         assert!(
             t.contains("Computer vs computer: black is strong, white is "),
             "{t}"
@@ -441,7 +442,7 @@ mod tests {
         assert!(t
             .trim_end()
             .ends_with("Score after 0 games: you 0, computer 0, draws 0"));
-        for script in ["", "1\n", "3\nh8\n", "6\n", "6\n12\n", "5\n", "1\n00\n"] {
+        for script in ["", "1\n", "5\nh8\n", "6\n", "6\n12\n", "4\n", "1\n00\n"] {
             let (t, _) = session(tiny(9, Rule::Freestyle), script);
             assert!(t.trim_end().ends_with("Goodbye."), "{script:?}: {t}");
         }

@@ -1,5 +1,6 @@
-//! What every terminal game of `sente play` shares: the menu (play first, play second, two
-//! humans, computer vs computer, select the AI level, the game's settings, exit), reading a line,
+//! What every terminal game of `sente play` shares: the menu (play first, play second, computer
+//! vs computer, select the AI level, as the lecture numbers them; then two humans, the game's
+//! settings, exit), reading a line,
 //! asking until an answer is accepted, and the running score across the games of a session.
 //!
 //! A game plugs in through [`TerminalGame`]: its levels, how to make a player, its settings,
@@ -80,7 +81,8 @@ pub enum Agent<P> {
 /// One side of a game.
 pub struct Side<P> {
     pub agent: Agent<P>,
-    /// Name in messages and in the score (`you`, `computer`, `player X`, `computer black`).
+    /// Name in messages and in the score (`you`, `computer`, `player 1`, `computer 2`); the
+    /// colour follows it in parentheses.
     pub label: String,
 }
 
@@ -561,9 +563,10 @@ pub fn run_menu<G: TerminalGame>(
         writeln!(out, "### {} ###", game.title())?;
         writeln!(out, "1 : Play first ({first})")?;
         writeln!(out, "2 : Play second ({second})")?;
-        writeln!(out, "3 : Two humans")?;
-        writeln!(out, "4 : Computer vs Computer")?;
-        writeln!(out, "5 : Select AI (current: {level})")?;
+        // The lecture's numbers (docs/sources.md, SEEDS 004), then what sente adds.
+        writeln!(out, "3 : Computer vs Computer")?;
+        writeln!(out, "4 : Select AI (current: {level})")?;
+        writeln!(out, "5 : Two humans")?;
         if let Some(s) = game.settings() {
             writeln!(out, "6 : Settings ({s})")?;
         }
@@ -595,11 +598,11 @@ pub fn run_menu<G: TerminalGame>(
                     [comp, human]
                 }
             }
-            "3" => [
-                side(Agent::Human, &format!("player {first}")),
-                side(Agent::Human, &format!("player {second}")),
+            "5" => [
+                side(Agent::Human, "player 1"),
+                side(Agent::Human, "player 2"),
             ],
-            "4" => {
+            "3" => {
                 let levels = game.levels();
                 let other = levels[rng.gen_range(0..levels.len())].0;
                 writeln!(
@@ -607,11 +610,11 @@ pub fn run_menu<G: TerminalGame>(
                     "Computer vs computer: {first} is {level}, {second} is {other} (chosen at random)."
                 )?;
                 [
-                    side(computer(&level, &mut rng), &format!("computer {first}")),
-                    side(computer(other, &mut rng), &format!("computer {second}")),
+                    side(computer(&level, &mut rng), "computer 1"),
+                    side(computer(other, &mut rng), "computer 2"),
                 ]
             }
-            "5" => {
+            "4" => {
                 match choose_level(game, &level, input, out)? {
                     Some(l) => level = l,
                     // `ask` has ended the prompt's line already.

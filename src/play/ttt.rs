@@ -104,21 +104,21 @@ mod tests {
     #[test]
     fn two_humans_refusals_win_and_score() {
         // X: 11, 12, 13 wins the top row; O: 21, 22. Bad inputs in between.
-        let t = session("3\n11\n11\nab\n44\n21\n1 2\n22\n13\n0\n", 1);
+        let t = session("5\n11\n11\nab\n44\n21\n1 2\n22\n13\n0\n", 1);
         assert!(t.contains("That square is taken"), "{t}");
         assert!(t.contains("Please type a row and a column"), "{t}");
         assert!(t.contains("Rows and columns go from 1 to 3"), "{t}");
         assert!(
-            t.contains("player X (X) has three in a row. player X wins!"),
+            t.contains("player 1 (X) has three in a row. player 1 wins!"),
             "{t}"
         );
         assert!(
-            t.contains("Score after 1 game: player X 1, player O 0, draws 0"),
+            t.contains("Score after 1 game: player 1 1, player 2 0, draws 0"),
             "{t}"
         );
         assert!(t
             .trim_end()
-            .ends_with("Score after 1 game: player X 1, player O 0, draws 0"));
+            .ends_with("Score after 1 game: player 1 1, player 2 0, draws 0"));
         // The board is redrawn after every move: 5 moves + the empty board.
         assert_eq!(t.matches("    1   2   3").count(), 6);
         assert!(t.contains("1   X | X | X"), "{t}");
@@ -130,7 +130,7 @@ mod tests {
         assert!(t.contains("Game abandoned (not scored)."), "{t}");
         assert!(t.trim_end().ends_with("Goodbye."), "{t}");
         // EOF in the middle of a game, at the menu and in the level chooser.
-        for script in ["1\n", "", "5\n", "3\n11\n"] {
+        for script in ["1\n", "", "4\n", "5\n11\n"] {
             let t = session(script, 0);
             assert!(t.trim_end().ends_with("Goodbye."), "{script:?}: {t}");
         }
@@ -156,14 +156,18 @@ mod tests {
     #[test]
     fn computer_vs_computer_and_level_selection() {
         // dumb is the fifth level, strongest first.
-        let t = session("5\nbogus\n5\n4\n5\n\n0\n", 4);
+        let t = session("4\nbogus\n5\n3\n4\n\n0\n", 4);
         assert!(t.contains("Unknown level: bogus"), "{t}");
         assert!(t.contains("AI level: dumb"), "{t}");
         assert!(t.contains("X is dumb, O is"), "{t}");
         assert!(t.contains("Score after 1 game:"), "{t}");
-        assert!(t.contains("5 : Select AI (current: dumb)"), "{t}");
+        assert!(t.contains("4 : Select AI (current: dumb)"), "{t}");
+        // The lecture's menu (docs/sources.md, SEEDS 004), then what sente adds.
+        let menu = "1 : Play first (X)\n2 : Play second (O)\n3 : Computer vs Computer\n\
+                    4 : Select AI (current: dumb)\n5 : Two humans\n0 : Exit\n";
+        assert!(t.contains(menu), "{t}");
         // Same seed, same session.
-        assert_eq!(t, session("5\nbogus\n5\n4\n5\n\n0\n", 4));
+        assert_eq!(t, session("4\nbogus\n5\n3\n4\n\n0\n", 4));
         let t = session("7\n0\n", 0);
         assert!(t.contains("Unknown command: 7"), "{t}");
     }

@@ -161,8 +161,16 @@ impl GtpGame for TttSession {
             match decide_with_limit(self.player.as_mut(), &b, &limit, req.at) {
                 Some(Decision::Play(p)) if b.is_empty(p) => Some(p),
                 other => {
+                    let chose = match other {
+                        Some(Decision::Play(p)) => {
+                            let (x, y) = b.xy(p);
+                            format!("the taken square {x},{y}")
+                        }
+                        Some(Decision::Resign) => "to resign".to_string(),
+                        None => "nothing".to_string(),
+                    };
                     warn!(
-                        "level {} chose {other:?}; playing the first empty square",
+                        "level {} chose {chose}; playing the first empty square",
                         self.player.name()
                     );
                     b.empty_points().next()

@@ -848,13 +848,14 @@ pub fn run(
     }
     write!(out, "{}", report(&pooled_cfg, &results))?;
     std::fs::write(svg_path, svg(&pooled_cfg, &results))?;
+    let written = std::fs::canonicalize(svg_path).unwrap_or_else(|_| svg_path.to_path_buf());
     writeln!(
         out,
-        "run time {:.1} s for {} games on {} thread(s); plot written to {}",
+        "run time {:.1} s for {} games on {} thread(s); plot written to {} (--out to choose)",
         elapsed.as_secs_f64(),
         cfg.rounds * pooled_cfg.games * results.len(),
         cfg.threads,
-        svg_path.display()
+        written.display()
     )?;
     Ok(())
 }

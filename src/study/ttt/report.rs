@@ -539,7 +539,13 @@ pub fn run(opts: &StudyOptions, out: &mut dyn Write) -> io::Result<()> {
     let ga = write_ga(opts, &reading, &s, &fit, out)?;
     if let Some(path) = &opts.svg {
         std::fs::write(path, ga_svg(&ga))?;
-        writeln!(out, "GA plot written to {}", path.display())?;
+        // The whole path: the default lands in the current folder, which should not surprise.
+        let written = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        writeln!(
+            out,
+            "GA plot written to {} (--ga-svg to choose)",
+            written.display()
+        )?;
     }
     Ok(())
 }
