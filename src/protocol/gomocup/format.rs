@@ -45,6 +45,11 @@ pub fn format_reply(reply: &Reply) -> Option<String> {
         Reply::Unknown(m) => format!("UNKNOWN {}", one_line(m)),
         Reply::Forbid(ps) => format_forbid(ps),
         Reply::About => about_line(),
+        Reply::Messages(lines) => lines
+            .iter()
+            .map(|l| format!("MESSAGE {}", one_line(l)))
+            .collect::<Vec<_>>()
+            .join("\n"),
     })
 }
 
@@ -107,6 +112,10 @@ mod tests {
             "7,7 8,7 7,9"
         );
         assert_eq!(format_reply(&Reply::Swap).unwrap(), "SWAP");
+        assert_eq!(
+            format_reply(&Reply::Messages(vec!["a\nb".into(), "c".into()])).unwrap(),
+            "MESSAGE a b\nMESSAGE c"
+        );
         assert_eq!(
             format_reply(&Reply::Error("bad\nthing".into())).unwrap(),
             "ERROR bad thing"

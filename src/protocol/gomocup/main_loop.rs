@@ -140,6 +140,15 @@ pub(crate) fn gomocup_loop<W: Write>(
                         // Outside a search there is nothing to stop.
                         Command::YxStop | Command::Stop => Reply::Nothing,
                         Command::YxShowForbid => session.show_forbid(),
+                        Command::YxHashClear => session.hash_clear(),
+                        Command::YxShowInfo => Reply::Messages(vec![
+                            format!(
+                                "sente {}",
+                                crate::eval::gomoku::learned::version_with_weights()
+                            ),
+                            // Yixin-Board reads its thread setting's limit from this line.
+                            format!("INFO MAX_THREAD_NUM {}", crate::search::MAX_THREADS),
+                        ]),
                         Command::YxNbest(n) => {
                             searched = true;
                             session.nbest(n, &mut req)

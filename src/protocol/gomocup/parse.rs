@@ -46,6 +46,10 @@ pub enum Command {
     Stop,
     YxShowForbid,
     YxNbest(i64),
+    /// Yixin-Board's: forget the transposition table and what the search learnt.
+    YxHashClear,
+    /// Yixin-Board's: say who we are and the limits of our settings.
+    YxShowInfo,
     /// Any other command word (the whole line, for the `UNKNOWN` reply).
     Unknown(String),
 }
@@ -185,6 +189,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "YXSTOP" => Command::YxStop,
         "STOP" => Command::Stop,
         "YXSHOWFORBID" => bare(Command::YxShowForbid)?,
+        "YXHASHCLEAR" => bare(Command::YxHashClear)?,
+        "YXSHOWINFO" => bare(Command::YxShowInfo)?,
         "YXNBEST" => match whole(args, integer) {
             Some(n) if n >= 1 => Command::YxNbest(n),
             _ => return Err(bad("a count N >= 1")),
@@ -291,6 +297,8 @@ mod tests {
         assert_eq!(p("yxstop"), Command::YxStop);
         assert_eq!(p("STOP"), Command::Stop);
         assert_eq!(p("YXSHOWFORBID"), Command::YxShowForbid);
+        assert_eq!(p("yxhashclear"), Command::YxHashClear);
+        assert_eq!(p("YXSHOWINFO"), Command::YxShowInfo);
         assert_eq!(p("YXNBEST 3"), Command::YxNbest(3));
         // Block words and the interrupting ones ignore what follows.
         assert_eq!(p("BOARD 1"), Command::Board);

@@ -85,6 +85,8 @@ pub enum Reply {
     Forbid(Vec<(usize, usize)>),
     /// The ABOUT line.
     About,
+    /// `MESSAGE` lines (YXHASHCLEAR, YXSHOWINFO).
+    Messages(Vec<String>),
 }
 
 /// One `INFO key value`, typed. Values the protocol could not parse arrive as [`Setting::Invalid`]
@@ -466,6 +468,17 @@ impl GomokuSession {
             return Reply::Forbid(Vec::new());
         }
         Reply::Forbid(forbidden_points(b).into_iter().map(|p| b.xy(p)).collect())
+    }
+
+    /// `YXHASHCLEAR`: the player forgets its transposition table and everything else it
+    /// learnt in this game, as at a new game (the tables stay allocated).
+    pub fn hash_clear(&mut self) -> Reply {
+        // A GUI may send it before any game: there is nothing to forget then, and no fault.
+        let Some(b) = &self.board else {
+            return Reply::Messages(vec!["no game yet: nothing to clear".into()]);
+        };
+        self.player.new_game(b);
+        Reply::Messages(vec!["transposition table cleared".into()])
     }
 
     /// `YXNBEST n`: search reporting the `n` best moves; answer the best without playing it.
