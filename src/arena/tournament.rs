@@ -23,7 +23,7 @@ use super::manifest::{EngineSpec, Protocol};
 use super::referee::{play_game, EndReason, GameResult, Outcome};
 use super::shard::Shard;
 use super::stats::{OrderedSprt, Sprt, SprtDecision, Wdl};
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 use crate::rules::Color;
 
 /// A participant.

@@ -30,7 +30,7 @@ use crate::arena::openings::{self, Seen};
 use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 use crate::rules::{Board, Color, Rule};
 use crate::search::clock::{SearchLimit, TimeManager};
 use record::{GameLine, Outcome, Score, Searched, MAGIC};

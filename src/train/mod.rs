@@ -33,7 +33,7 @@ use crate::eval::gomoku::learned::{
 use crate::eval::gomoku::patterns::{
     hand_threat, PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE, THREAT_MASKS,
 };
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 use crate::rules::{Board, Color, Rule};
 use crate::selfplay::record::{GameLine, Outcome, Score, MAGIC};
 
