@@ -1,4 +1,4 @@
-//! Every gomoku level under the no-double-three rule (`rules::three_three`): black never plays a
+//! Every gomoku level under the no-double-three rule (`rules::gomoku::three_three`): black never plays a
 //! point that makes two open threes, in a position where that point is the move each level
 //! picks under freestyle, and in whole self-play games refereed by `Board::play`.
 
@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use sente::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use sente::rules::renju::forbidden_points;
+use sente::rules::gomoku::forbidden_points;
 use sente::rules::{Board, Color, Pos, Rule};
 use sente::search::clock::{SearchLimit, TimeManager};
 
@@ -107,7 +107,7 @@ fn every_double_three_is_two_open_threes_of_the_pattern_tables() {
     // Every forbidden point has two FLEX3 lines and no five. The converse fails only for a
     // FLEX3 that never becomes a straight four (`X.X?X.X` -> `X.XXX.X`): not a three here.
     use sente::eval::gomoku::patterns::{PatternBoard, FIVE, FLEX3};
-    use sente::rules::three_three;
+    use sente::rules::gomoku::three_three;
     let mut state = 11u64;
     let mut next = move || {
         state ^= state << 13;

@@ -256,7 +256,7 @@ fn makes_win_agrees_with_a_brute_force_scanner() {
 
 #[test]
 fn renju_set_up_has_the_documented_forbidden_points() {
-    use sente::rules::renju::{forbidden_points, Forbidden};
+    use sente::rules::gomoku::{forbidden_points, Forbidden};
     let line = parse()
         .into_iter()
         .find(|l| l.rule == Rule::Renju && l.depth == 1 && !l.moves.is_empty())
@@ -265,7 +265,7 @@ fn renju_set_up_has_the_documented_forbidden_points() {
     assert_eq!(b.to_move(), Color::Black);
     let listed: Vec<(usize, usize)> = forbidden_points(&b).into_iter().map(|p| b.xy(p)).collect();
     assert_eq!(listed, vec![(7, 7), (2, 12)]);
-    let kind = |x, y| sente::rules::renju::forbidden(&b, b.pos(x, y).unwrap());
+    let kind = |x, y| sente::rules::gomoku::renju::forbidden(&b, b.pos(x, y).unwrap());
     assert_eq!(kind(7, 7), Some(Forbidden::DoubleThree));
     assert_eq!(kind(2, 12), Some(Forbidden::Overline));
     assert_eq!(kind(8, 7), None, "a four-three is allowed");

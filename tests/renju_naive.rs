@@ -5,7 +5,8 @@
 mod common;
 
 use common::{naive_forbidden, Grid, Rng};
-use sente::rules::renju::{forbidden, forbidden_in_place, forbidden_points, Forbidden};
+use sente::rules::gomoku::renju::{forbidden, forbidden_in_place};
+use sente::rules::gomoku::{forbidden_points, Forbidden};
 use sente::rules::{Board, Cell, Color, Pos, Rule};
 
 /// A random position: `black` and `white` stones dropped in the region [x0, x0+rw) x [y0, y0+rh).

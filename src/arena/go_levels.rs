@@ -124,7 +124,7 @@ pub fn go_match(
 ) -> GoVsReport {
     use crate::rules::go::score;
     use crate::rules::Color;
-    use crate::search::playout::{dead_stones, Rng};
+    use crate::search::playout::{owners::dead_stones, rng::Rng};
 
     let mut report = GoVsReport {
         levels: [levels[0].to_string(), levels[1].to_string()],

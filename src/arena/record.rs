@@ -11,12 +11,12 @@ use serde::{Deserialize, Serialize};
 use super::coords::Mv;
 use super::engine::GameSetup;
 use super::manifest::GameName;
-use super::referee::{EndReason, GameResult, Outcome, Played};
+use super::referee::{EndReason, GameResult, Played};
 use super::shard::Shard;
 use super::stats::Sprt;
 use super::tc::TimeControl;
 use super::tournament::{GameRecord, Schedule, TournamentConfig, TournamentReport};
-use crate::rules::{Color, Rule};
+use crate::rules::{Color, Outcome, Rule};
 
 /// Names this file format; a reader refuses any other.
 pub const FORMAT: &str = "sente-match-result/1";
@@ -232,12 +232,8 @@ impl Game {
 
     /// Back to a game record.
     pub fn record(&self) -> Result<GameRecord, String> {
-        let outcome = match self.result.as_str() {
-            "1-0" => Outcome::BlackWins,
-            "0-1" => Outcome::WhiteWins,
-            "1/2-1/2" => Outcome::Draw,
-            r => return Err(format!("game {}: bad result {r:?}", self.index + 1)),
-        };
+        let outcome = Outcome::from_pgn(&self.result)
+            .ok_or_else(|| format!("game {}: bad result {:?}", self.index + 1, self.result))?;
         let colour = |c: &str| match c {
             "B" => Ok(Color::Black),
             "W" => Ok(Color::White),

@@ -21,47 +21,10 @@ use super::coords::Mv;
 use super::engine::{Answer, Engine, Fault, GameSetup};
 use super::tc::SideClock;
 use crate::rules::game::{with_game, GamePosition, GameVisitor};
-use crate::rules::{Board, Color, Outcome as RulesOutcome};
+use crate::rules::{Board, Color, Outcome};
 
 /// Time allowed for starting an engine and setting up a game, on top of the tolerance.
 pub const SETUP_MS: u64 = 10_000;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Black won.
-    BlackWins,
-    /// White won.
-    WhiteWins,
-    /// Nobody won.
-    Draw,
-}
-
-impl Outcome {
-    /// The winning colour, if any.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            Outcome::BlackWins => Some(Color::Black),
-            Outcome::WhiteWins => Some(Color::White),
-            Outcome::Draw => None,
-        }
-    }
-    /// A win for `c`.
-    pub fn win_for(c: Color) -> Outcome {
-        match c {
-            Color::Black => Outcome::BlackWins,
-            Color::White => Outcome::WhiteWins,
-        }
-    }
-    /// `1-0`, `0-1`, `1/2-1/2` with black as the first player.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            Outcome::BlackWins => "1-0",
-            Outcome::WhiteWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-}
 
 /// Why a game ended (in `result.json` as `{"kind": "crash", "detail": "..."}`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -188,12 +151,8 @@ impl<P: GamePosition> Refereed for P {
         let outcome = self.outcome()?;
         let reason = match (self.area_count(), outcome) {
             (Some((black, white)), _) => EndReason::Score { black, white },
-            (None, RulesOutcome::Win(_)) => EndReason::Line,
-            (None, RulesOutcome::Draw) => EndReason::BoardFull,
-        };
-        let outcome = match outcome {
-            RulesOutcome::Win(c) => Outcome::win_for(c),
-            RulesOutcome::Draw => Outcome::Draw,
+            (None, Outcome::Win(_)) => EndReason::Line,
+            (None, Outcome::Draw) => EndReason::BoardFull,
         };
         Some((outcome, reason))
     }
@@ -278,7 +237,7 @@ pub fn play_game(
         last_think: None,
     };
     let lose = |result: &mut GameResult, side: Color, reason: EndReason| {
-        result.outcome = Outcome::win_for(side.opponent());
+        result.outcome = Outcome::Win(side.opponent());
         result.reason = reason;
     };
     let mut pos = match Position::new(setup) {
@@ -419,7 +378,7 @@ mod tests {
         assert_eq!(
             pos.verdict(),
             Some((
-                Outcome::WhiteWins,
+                Outcome::Win(Color::White),
                 EndReason::Score {
                     black: 10.0,
                     white: 10.5
@@ -567,7 +526,7 @@ mod tests {
             None,
             &AtomicUsize::new(0),
         );
-        assert_eq!(r.outcome, Outcome::WhiteWins);
+        assert_eq!(r.outcome, Outcome::Win(Color::White));
         assert_eq!(r.reason, EndReason::Time);
         assert!(r.moves.len() <= 4, "{:?}", r.moves);
         assert!(r.moves.iter().all(|p| p.ms.is_some()));
@@ -590,7 +549,7 @@ mod tests {
         );
         assert_eq!(
             (r.outcome, r.reason.kind()),
-            (Outcome::WhiteWins, "illegal move")
+            (Outcome::Win(Color::White), "illegal move")
         );
         assert_eq!(black.seen, [2], "the opening was handed over");
         assert_eq!(r.moves.iter().filter(|p| p.ms.is_none()).count(), 2);
@@ -607,7 +566,7 @@ mod tests {
         );
         assert_eq!(
             (r.outcome, r.reason, black.restarts + white.restarts),
-            (Outcome::BlackWins, EndReason::Resign, 0)
+            (Outcome::Win(Color::Black), EndReason::Resign, 0)
         );
         // A crash restarts the crashed side; a refusal does not.
         let mut black = scripted(vec![(0, Err(Fault::Crashed("gone".into())))]);
@@ -619,7 +578,7 @@ mod tests {
             None,
             &AtomicUsize::new(0),
         );
-        assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 1));
+        assert_eq!((r.outcome, black.restarts), (Outcome::Win(Color::White), 1));
         let mut black = scripted(vec![(0, Err(Fault::Refused("no".into())))]);
         let r = play_game(
             &s,
@@ -629,7 +588,7 @@ mod tests {
             None,
             &AtomicUsize::new(0),
         );
-        assert_eq!((r.outcome, black.restarts), (Outcome::WhiteWins, 0));
+        assert_eq!((r.outcome, black.restarts), (Outcome::Win(Color::White), 0));
         // The move limit draws.
         let mut black = scripted(vec![at(0, 0), at(0, 1)]);
         let mut white = scripted(vec![at(8, 8), at(8, 7)]);
@@ -665,7 +624,10 @@ mod tests {
             Some(2),
             &AtomicUsize::new(0),
         );
-        assert_eq!((r.outcome, r.reason), (Outcome::WhiteWins, EndReason::Time));
+        assert_eq!(
+            (r.outcome, r.reason),
+            (Outcome::Win(Color::White), EndReason::Time)
+        );
         // With its own 1 s of grace the same engine plays on.
         let mut black = scripted(slow(1));
         black.tolerance = Some(1000);

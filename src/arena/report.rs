@@ -11,11 +11,11 @@ use std::fmt;
 use super::coords::Mv;
 use super::engine::GameSetup;
 use super::manifest::GameName;
-use super::referee::{EndReason, Outcome};
+use super::referee::EndReason;
 use super::stats::{elo_estimate, fmt_elo, los, SprtDecision};
 use super::tournament::{Entrant, GameRecord, TournamentReport};
 use crate::rules::notation::{gtp_vertex, renju_name, sgf_point};
-use crate::rules::Color;
+use crate::rules::{Color, Outcome};
 
 /// Games lost by a fault that the table lists one by one.
 const FAULTS_SHOWN: usize = 8;
@@ -168,8 +168,8 @@ impl TournamentReport {
         writeln!(
             f,
             "black won {}, white won {}, drawn {}; mean length {:.1} moves",
-            count(Outcome::BlackWins),
-            count(Outcome::WhiteWins),
+            count(Outcome::Win(Color::Black)),
+            count(Outcome::Win(Color::White)),
             count(Outcome::Draw),
             plies as f64 / self.games.len().max(1) as f64
         )?;

@@ -20,11 +20,11 @@ use super::engine::{Engine, GameSetup, Internal};
 use super::gomocup::GomocupEngine;
 use super::gtp::GtpEngine;
 use super::manifest::{EngineSpec, Protocol};
-use super::referee::{play_game, EndReason, GameResult, Outcome};
+use super::referee::{play_game, EndReason, GameResult};
 use super::shard::Shard;
 use super::stats::{OrderedSprt, Sprt, SprtDecision, Wdl};
-use crate::rules::mnk::splitmix64;
-use crate::rules::Color;
+use crate::rules::splitmix::splitmix64;
+use crate::rules::{Color, Outcome};
 
 /// A participant.
 #[derive(Clone, Debug)]
@@ -465,7 +465,7 @@ pub fn report_so_far(
 fn missing_engine(side: Color) -> GameResult {
     GameResult {
         moves: Vec::new(),
-        outcome: Outcome::win_for(side.opponent()),
+        outcome: Outcome::Win(side.opponent()),
         reason: EndReason::Refused("the engine could not be created".into()),
         last_think: None,
     }
@@ -476,7 +476,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::arena::manifest::GameName;
     use crate::arena::openings::generate_many;
-    use crate::arena::referee::{EndReason, Outcome};
+    use crate::arena::referee::EndReason;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -720,6 +720,6 @@ pub(crate) mod tests {
         .unwrap_err()
         .contains("nonesuch"));
         let g = missing_engine(Color::White);
-        assert_eq!(g.outcome, Outcome::BlackWins);
+        assert_eq!(g.outcome, Outcome::Win(Color::Black));
     }
 }

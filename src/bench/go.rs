@@ -12,7 +12,7 @@ use crate::rules::go::{move_name, parse_move, GoGame, GoMove, GoRules};
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::mcts::{Mcts, MctsConfig, Mode, Reporting, SearchSpec};
 use crate::search::move_filter::NO_FILTER;
-use crate::search::playout::{playout, Ending, Rng};
+use crate::search::playout::{playout, rng::Rng, Ending};
 
 /// A Go bench position: size and GTP vertices played alternately from black.
 struct GoBenchPosition {

@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use crate::rules::mnk::{splitmix64, Board};
+use crate::rules::Board;
+
+use crate::rules::splitmix::splitmix64;
 
 /// `sente bench kernels`: how the learned map's cost grows with the store. Kernels are cut from
 /// real positions (rule-only self-play on 13x13, at random stones, marking random empty points

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 
 /// A bench's result: its lines in order (one per position, or one for the whole run) and a hash
 /// of every answer in them (moves, scores, node counts): compare it across commits to tell a

@@ -589,7 +589,7 @@ mod tests {
                 let mut b = Board::new(20, 20, Rule::Freestyle).unwrap();
                 while b.stones() < stones {
                     let empties: Vec<Pos> = b.empty_points().collect();
-                    let r = crate::rules::mnk::splitmix64(&mut state) as usize;
+                    let r = crate::rules::splitmix::splitmix64(&mut state) as usize;
                     let p = empties[r % empties.len()];
                     b.play_unchecked(p);
                     if b.winner().is_some() {

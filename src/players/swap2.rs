@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::mnk::symmetry;
+use crate::rules::mnk::board::symmetry;
 use crate::rules::Board;
 use crate::search::SearchInfo;
 

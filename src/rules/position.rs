@@ -13,13 +13,58 @@ use std::fmt;
 use crate::rules::go::{score_detail, GoGame, GoMove, IllegalMove};
 use crate::rules::{Board, Color, MoveError};
 
-/// How a finished game ended.
+/// How a finished game ended: the one result type of every game and every tool (the referee,
+/// self-play records, the studies); why it ended is the caller's to keep beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// This colour won.
     Win(Color),
     /// Nobody did.
     Draw,
+}
+
+impl Outcome {
+    /// Every outcome, in [`Outcome::index`] order.
+    pub const ALL: [Outcome; 3] = [
+        Outcome::Win(Color::Black),
+        Outcome::Win(Color::White),
+        Outcome::Draw,
+    ];
+    /// The winning colour, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Win(c) => Some(c),
+            Outcome::Draw => None,
+        }
+    }
+    /// 0 for black's win, 1 for white's, 2 for a draw: a slot in counts kept per outcome.
+    pub fn index(self) -> usize {
+        match self {
+            Outcome::Win(Color::Black) => 0,
+            Outcome::Win(Color::White) => 1,
+            Outcome::Draw => 2,
+        }
+    }
+    /// What the game scores for `c`: 1 a win, 0.5 a draw, 0 a loss.
+    pub fn score_for(self, c: Color) -> f32 {
+        match self.winner() {
+            None => 0.5,
+            Some(w) if w == c => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+    /// `1-0`, `0-1`, `1/2-1/2` with black as the first player, as game records write it.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Black) => "1-0",
+            Outcome::Win(Color::White) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+    /// The outcome [`Outcome::pgn`] writes as `s`.
+    pub fn from_pgn(s: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.pgn() == s)
+    }
 }
 
 /// A game position behind one interface.
@@ -209,5 +254,16 @@ mod tests {
         // An empty board: komi decides.
         assert_eq!(g.outcome(), Some(Outcome::Win(Color::White)));
         assert!(g.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn outcomes_have_distinct_slots_and_record_text() {
+        for (i, o) in Outcome::ALL.into_iter().enumerate() {
+            assert_eq!(o.index(), i);
+            assert_eq!(Outcome::from_pgn(o.pgn()), Some(o));
+        }
+        assert_eq!(Outcome::from_pgn("1-1"), None);
+        assert_eq!(Outcome::Win(Color::White).score_for(Color::Black), 0.0);
+        assert_eq!(Outcome::Draw.score_for(Color::White), 0.5);
     }
 }

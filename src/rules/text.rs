@@ -18,8 +18,8 @@ use crate::rules::game::GamePosition;
 use crate::rules::go::{
     move_name, parse_move, GoGame, GoMove, IllegalMove, Point, ScoreDetail, COLUMNS,
 };
+use crate::rules::gomoku::forbidden_points;
 use crate::rules::notation::{column_letter, renju_name, split_letter_number};
-use crate::rules::renju::forbidden_points;
 use crate::rules::{Board, Cell, Color, MoveError, Pos};
 
 /// Why a typed line is not a move.

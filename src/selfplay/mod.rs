@@ -30,10 +30,10 @@ use crate::arena::openings::{self, Seen};
 use crate::arena::shard::Shard;
 use crate::arena::tc::TimeControl;
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo};
-use crate::rules::mnk::splitmix64;
-use crate::rules::{Board, Color, Rule};
+use crate::rules::splitmix::splitmix64;
+use crate::rules::{Board, Outcome, Rule};
 use crate::search::clock::{SearchLimit, TimeManager};
-use record::{GameLine, Outcome, Score, Searched, MAGIC};
+use record::{GameLine, Score, Searched, MAGIC};
 
 /// `sente selfplay`: options.
 #[derive(clap::Args, Debug, Clone)]
@@ -135,7 +135,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     for job in jobs {
         let game = play_job(&args, rule, stones, job, player.as_mut(), judge.as_mut())?;
         positions += game.moves.len();
-        wins[game.outcome as usize] += 1;
+        wins[game.outcome.index()] += 1;
         file.write_all(game.to_line().as_bytes())?;
         file.flush()?;
         bar.inc(1);
@@ -342,11 +342,7 @@ fn play_job(
             score,
         });
     }
-    let outcome = match board.winner() {
-        Some(Color::Black) => Outcome::BlackWon,
-        Some(Color::White) => Outcome::WhiteWon,
-        None => Outcome::Draw,
-    };
+    let outcome = board.winner().map_or(Outcome::Draw, Outcome::Win);
     Ok(GameLine {
         job,
         outcome,
@@ -397,14 +393,7 @@ mod tests {
             let g = GameLine::parse(line).unwrap();
             let mut b = Board::new(15, 15, Rule::Renju).unwrap();
             g.replay(&mut b, &mut |_, _, _| {}).unwrap();
-            assert_eq!(
-                b.winner().map(|c| c as usize),
-                match g.outcome {
-                    Outcome::BlackWon => Some(Color::Black as usize),
-                    Outcome::WhiteWon => Some(Color::White as usize),
-                    Outcome::Draw => None,
-                }
-            );
+            assert_eq!(b.winner(), g.outcome.winner());
         }
         // Two shards, the second cut mid-line and resumed.
         let mut parts = Vec::new();

@@ -19,34 +19,17 @@
 
 use std::fmt::Write as _;
 
-use crate::rules::{Board, Color, Pos};
+use crate::rules::{Board, Color, Outcome, Pos};
 
 /// The first word of every header line.
 pub const MAGIC: &str = "# sente-selfplay v1";
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    BlackWon,
-    WhiteWon,
-    Draw,
-}
-
-impl Outcome {
-    /// The result for `c`: 1 a win, 0.5 a draw, 0 a loss.
-    pub fn score_for(self, c: Color) -> f32 {
-        match (self, c) {
-            (Outcome::Draw, _) => 0.5,
-            (Outcome::BlackWon, Color::Black) | (Outcome::WhiteWon, Color::White) => 1.0,
-            _ => 0.0,
-        }
-    }
-    fn letter(self) -> char {
-        match self {
-            Outcome::BlackWon => 'B',
-            Outcome::WhiteWon => 'W',
-            Outcome::Draw => 'D',
-        }
+/// A result as a game line writes it (and [`GameLine::parse`] reads it).
+fn letter(o: Outcome) -> char {
+    match o {
+        Outcome::Win(Color::Black) => 'B',
+        Outcome::Win(Color::White) => 'W',
+        Outcome::Draw => 'D',
     }
 }
 
@@ -80,7 +63,7 @@ pub struct GameLine {
 impl GameLine {
     /// The line, with its newline.
     pub fn to_line(&self) -> String {
-        let mut s = format!("{} {}", self.job, self.outcome.letter());
+        let mut s = format!("{} {}", self.job, letter(self.outcome));
         for &(x, y) in &self.opening {
             let _ = write!(s, " {x},{y}");
         }
@@ -108,8 +91,8 @@ impl GameLine {
             .and_then(|w| w.parse().ok())
             .ok_or("no job number")?;
         let outcome = match words.next() {
-            Some("B") => Outcome::BlackWon,
-            Some("W") => Outcome::WhiteWon,
+            Some("B") => Outcome::Win(Color::Black),
+            Some("W") => Outcome::Win(Color::White),
             Some("D") => Outcome::Draw,
             other => return Err(format!("bad result {other:?}")),
         };
@@ -190,7 +173,7 @@ mod tests {
     fn lines_round_trip() {
         let g = GameLine {
             job: 17,
-            outcome: Outcome::WhiteWon,
+            outcome: Outcome::Win(Color::White),
             opening: vec![(7, 7), (8, 8)],
             moves: vec![
                 Searched {

@@ -54,7 +54,7 @@ use crate::eval::learner::kernels::{
 use crate::eval::learner::rulemap::RuleWeights;
 use crate::players::learner::Learner;
 use crate::players::Player;
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 use crate::rules::{Board, Color, Pos, Rule};
 
 /// 001's Table 2: black's win rate (%) in rounds 7..14 (rows) for kernel sizes 1x1..15x15

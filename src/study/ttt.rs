@@ -58,7 +58,7 @@
 use std::collections::HashMap;
 
 use crate::rules::ttt::{transform_square, Grid, LINES};
-use crate::rules::Color;
+use crate::rules::{Color, Outcome};
 
 pub mod fitness;
 pub mod ga;
@@ -71,25 +71,6 @@ pub use fitness::{cases, classify, fitness, Case, Reading};
 pub use report::{run, StudyOptions};
 
 const CENTRE: usize = 4;
-
-/// How a pattern stands: black won, white won, drawn (full, no line) or unfinished.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Outcome {
-    /// Black has a line.
-    BlackWin,
-    /// White has a line.
-    WhiteWin,
-    /// Full board, no line.
-    Draw,
-    /// Neither.
-    Unfinished,
-}
-
-impl Outcome {
-    fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// One row of Table 5: counts by outcome (black win, white win, draw, unfinished).
 pub type DepthRow = [usize; 4];
@@ -118,16 +99,23 @@ pub struct Census {
     pub normal_patterns: Vec<Grid>,
 }
 
-fn outcome(g: &Grid) -> Outcome {
+/// How a pattern stands: won by the colour with a line (black's looked for first), drawn when
+/// full with no line, `None` while unfinished.
+fn outcome(g: &Grid) -> Option<Outcome> {
     if g.has_line(Color::Black) {
-        Outcome::BlackWin
+        Some(Outcome::Win(Color::Black))
     } else if g.has_line(Color::White) {
-        Outcome::WhiteWin
+        Some(Outcome::Win(Color::White))
     } else if g.empty() == 0 {
-        Outcome::Draw
+        Some(Outcome::Draw)
     } else {
-        Outcome::Unfinished
+        None
     }
+}
+
+/// A pattern's column in a [`DepthRow`]: the outcome's [`Outcome::index`], unfinished last.
+fn column(o: Option<Outcome>) -> usize {
+    o.map_or(3, Outcome::index)
 }
 
 fn lines_of(g: &Grid, c: Color) -> Vec<u16> {
@@ -209,7 +197,7 @@ pub fn census() -> Census {
     let mut seen = HashMap::new();
     for g in &normal {
         let d = (g.x | g.o).count_ones() as usize;
-        let o = outcome(g).index();
+        let o = column(outcome(g));
         normal_by_depth[d][o] += 1;
         if seen.insert(canonical(g), ()).is_none() {
             base_by_depth[d][o] += 1;
@@ -274,10 +262,9 @@ pub fn strategies(census: &Census) -> Strategies {
     let mut orders = [0; 3];
     let mut orders_by_depth = [[0; 3]; 10];
     for g in &census.normal_patterns {
-        let o = outcome(g);
-        if o == Outcome::Unfinished {
+        let Some(o) = outcome(g) else {
             continue;
-        }
+        };
         let n = factorial(g.x.count_ones() - 1) * factorial(g.o.count_ones());
         let d = (g.x | g.o).count_ones() as usize;
         orders[o.index()] += n;
@@ -292,7 +279,7 @@ pub fn strategies(census: &Census) -> Strategies {
     let mut possible_by_depth = [[0; 3]; 10];
     for s in &possible {
         let g = replay(s);
-        possible_by_depth[s.len()][outcome(&g).index()] += 1;
+        possible_by_depth[s.len()][column(outcome(&g))] += 1;
     }
     Strategies {
         orders,

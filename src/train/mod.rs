@@ -33,9 +33,9 @@ use crate::eval::gomoku::learned::{
 use crate::eval::gomoku::patterns::{
     hand_threat, PatternBoard, P4_FIVE, P4_FLEX4, PATTERN_VALUE, THREAT_MASKS,
 };
-use crate::rules::mnk::splitmix64;
-use crate::rules::{Board, Color, Rule};
-use crate::selfplay::record::{GameLine, Outcome, Score, MAGIC};
+use crate::rules::splitmix::splitmix64;
+use crate::rules::{Board, Color, Outcome, Rule};
+use crate::selfplay::record::{GameLine, Score, MAGIC};
 
 /// The training / held-out split shared by `sente train` and `sente go-train`: a game is held
 /// out by a hash of the seed and its job number, so the split does not depend on file order.
@@ -328,7 +328,7 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
             if !holdout {
-                training_games[game.outcome as usize] += 1;
+                training_games[game.outcome.index()] += 1;
             }
         }
         data_lines.push_str(&data_line(path, &text, MAGIC, games - games_before));
@@ -600,7 +600,7 @@ fn sample(
 }
 
 /// Weights the positions of games black won and of games white won (`games`: how many
-/// games ended each way, in [`Outcome`]'s order) so that each colour's won games weigh as
+/// games ended each way, in [`Outcome::index`] order) so that each colour's won games weigh as
 /// much as the other's, a game weighing what its positions do (a colour that wins quickly
 /// has fewer positions per game and so weighs less than its share of games even so); draws
 /// keep weight 1. Says what it did.
@@ -615,7 +615,7 @@ fn balance_winners(data: &mut [Sample], games: [usize; 3]) -> String {
     let weight = [half / black, half / white, 1.0];
     let (wb, ww) = (weight[0], weight[1]);
     for s in data.iter_mut() {
-        s.weight = weight[s.outcome as usize];
+        s.weight = weight[s.outcome.index()];
     }
     format!(
         "--balance-winners: training games won by black {black} (weight {wb:.3}), by white {white} (weight {ww:.3})"
@@ -972,8 +972,8 @@ mod tests {
     fn balanced_winners_weigh_alike_per_game() {
         // Three games black won (6 positions), one white won (2), a draw (1).
         let mut data: Vec<Sample> = [
-            (Outcome::BlackWon, 6),
-            (Outcome::WhiteWon, 2),
+            (Outcome::Win(Color::Black), 6),
+            (Outcome::Win(Color::White), 2),
             (Outcome::Draw, 1),
         ]
         .iter()
@@ -982,11 +982,11 @@ mod tests {
         balance_winners(&mut data, [3, 1, 1]);
         let weight = |o: Outcome| data.iter().find(|s| s.outcome == o).unwrap().weight;
         // Each colour's games together weigh what two unweighted games would.
-        assert!((weight(Outcome::BlackWon) * 3.0 - 2.0).abs() < 1e-12);
-        assert!((weight(Outcome::WhiteWon) * 1.0 - 2.0).abs() < 1e-12);
+        assert!((weight(Outcome::Win(Color::Black)) * 3.0 - 2.0).abs() < 1e-12);
+        assert!((weight(Outcome::Win(Color::White)) * 1.0 - 2.0).abs() < 1e-12);
         assert_eq!(weight(Outcome::Draw), 1.0);
         // One colour never won: nothing to balance against, weights stay 1.
-        let mut one_sided: Vec<Sample> = (0..3).map(|_| bare(Outcome::BlackWon)).collect();
+        let mut one_sided: Vec<Sample> = (0..3).map(|_| bare(Outcome::Win(Color::Black))).collect();
         let said = balance_winners(&mut one_sided, [3, 0, 0]);
         assert!(one_sided.iter().all(|s| s.weight == 1.0), "{said}");
     }
@@ -996,10 +996,10 @@ mod tests {
         // Black to move in every position; black won three games, white one.
         let data = |balance: bool| {
             let mut d: Vec<Sample> = [
-                Outcome::BlackWon,
-                Outcome::BlackWon,
-                Outcome::BlackWon,
-                Outcome::WhiteWon,
+                Outcome::Win(Color::Black),
+                Outcome::Win(Color::Black),
+                Outcome::Win(Color::Black),
+                Outcome::Win(Color::White),
             ]
             .iter()
             .map(|&o| Sample {

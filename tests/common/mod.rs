@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use sente::rules::renju::Forbidden;
+use sente::rules::gomoku::Forbidden;
 use sente::rules::{Board, Cell, Color, Rule};
 
 pub const EMPTY: u8 = 0;

@@ -4,7 +4,9 @@
 //! board's row-by-row order, so code that used to scan every point and test each one gets the
 //! same points in the same order without touching the others.
 
-use crate::rules::mnk::{Pos, MAX_CELLS};
+use crate::rules::Pos;
+
+use crate::rules::mnk::board::MAX_CELLS;
 
 /// Words of a set big enough for the largest board.
 pub const WORDS: usize = MAX_CELLS.div_ceil(64);

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use crate::eval::gomoku::cellset::{CellSet, Cells};
 use crate::eval::gomoku::learned::{unpack, PolicyTables, ValueTables};
-use crate::rules::mnk::{Board, Cell, Color, Pos};
+use crate::rules::{Board, Cell, Color, Pos};
 
 /// What a stone makes along one line.
 pub type Pattern = u8;
@@ -135,7 +135,7 @@ fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
 
 /// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.
 /// Each is built once per process and cached; after [`warm_up`] has run this is a lookup.
-pub fn prepare(rule: crate::rules::mnk::Rule) {
+pub fn prepare(rule: crate::rules::Rule) {
     fused_table(rule);
     combine_table();
 }
@@ -150,7 +150,7 @@ pub fn prepare(rule: crate::rules::mnk::Rule) {
 /// waits for it ([`OnceLock`]), never building it twice. All five rules take 10 MB, inside the
 /// reserve the players keep for the engine besides their caches.
 pub fn warm_up() {
-    use crate::rules::mnk::Rule;
+    use crate::rules::Rule;
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
         let spawned = std::thread::Builder::new()
@@ -248,7 +248,7 @@ fn pattern_of(key: u32, own: u8, exact: bool, caro: bool, memo: &mut [u8]) -> u8
 /// one; see [`pair`]), under one rule: one memory access gives both, so a stone's update touches
 /// each neighbour's entry once. Built once per process and rule flavour (exact five per colour,
 /// caro) on first use; 1 MB each.
-fn fused_table(rule: crate::rules::mnk::Rule) -> &'static [u8; TABLE_LEN] {
+fn fused_table(rule: crate::rules::Rule) -> &'static [u8; TABLE_LEN] {
     static TABLES: [OnceLock<Box<[u8; TABLE_LEN]>>; 8] = [const { OnceLock::new() }; 8];
     let exact = [rule.exact_five(Color::Black), rule.exact_five(Color::White)];
     let i = exact[0] as usize * 4 + exact[1] as usize * 2 + rule.caro() as usize;

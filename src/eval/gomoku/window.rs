@@ -115,7 +115,7 @@ pub fn centre_bonus(board: &Board, p: Pos) -> i32 {
 }
 
 /// The window starting at `s` along `dir` with its flanks, if all five cells are on the board.
-/// `s` must be an on-board point or at most [`crate::rules::mnk::PAD`] steps from one, so that
+/// `s` must be an on-board point or at most [`crate::rules::mnk::board::PAD`] steps from one, so that
 /// every read stays inside the padded array.
 #[inline]
 fn window_at(board: &Board, s: Pos, dir: isize) -> Option<([Cell; WINDOW], Cell, Cell)> {
@@ -326,7 +326,7 @@ mod tests {
             let mut b = Board::new(w, h, Rule::Freestyle).unwrap();
             for _ in 0..(w * h / 2) {
                 let empties: Vec<Pos> = b.empty_points().collect();
-                let r = crate::rules::mnk::splitmix64(&mut state) as usize;
+                let r = crate::rules::splitmix::splitmix64(&mut state) as usize;
                 let p = empties[r % empties.len()];
                 let c = if r.is_multiple_of(3) {
                     Color::White

@@ -45,7 +45,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use crate::rules::mnk::{splitmix64, symmetry};
+use crate::rules::splitmix::splitmix64;
+
+use crate::rules::mnk::board::symmetry;
 use crate::rules::{Board, Cell, Color, Pos};
 
 /// Half the side of the largest kernel.

@@ -31,7 +31,7 @@ use crate::rules::Color;
 use crate::search::clock::TimeManager;
 use crate::search::mcts::{winrate_lcb, Candidate};
 use crate::search::move_filter::MoveFilter;
-use crate::search::playout::{self, Rng};
+use crate::search::playout::{owners, rng::Rng};
 
 /// Candidates reported by `analyze`.
 const REPORTED: usize = 10;
@@ -254,7 +254,7 @@ impl GoPlayer for Heuristic {
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = Rng::new(self.seed ^ game.board().hash());
-        playout::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
+        owners::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
     }
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()

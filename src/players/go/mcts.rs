@@ -33,7 +33,7 @@ use crate::search::mcts::{
     Mcts, MctsConfig, Mode, Reporting, SearchResult, SearchSpec, NODE_BYTES,
 };
 use crate::search::move_filter::NO_FILTER;
-use crate::search::playout::{self, Rng};
+use crate::search::playout::{owners, rng::Rng};
 
 crate::tunables! {
     /// The level's decisions around the search, and the search's own settings, by name.
@@ -159,7 +159,7 @@ impl MctsPlayer {
             return true;
         }
         let mut rng = self.rng(game);
-        let dead = playout::dead_stones(game, self.params.pass_check_playouts, &mut rng, tm);
+        let dead = owners::dead_stones(game, self.params.pass_check_playouts, &mut rng, tm);
         ours(game.score(&dead, &[]))
     }
 
@@ -404,7 +404,7 @@ impl GoPlayer for MctsPlayer {
     }
     fn ownership(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<f32> {
         let mut rng = self.rng(game);
-        playout::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
+        owners::ownership(game, self.params.dead_stone_playouts, &mut rng, tm).0
     }
     fn explain_last_move(&self) -> String {
         self.last_explanation.clone()

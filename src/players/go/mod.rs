@@ -115,7 +115,7 @@ pub trait GoPlayer: Player<GoGame> {
     /// [`GoPlayer::ownership`] gives to the opponent.
     fn dead_stones(&mut self, game: &GoGame, tm: &TimeManager<'_>) -> Vec<Point> {
         let own = self.ownership(game, tm);
-        crate::search::playout::dead_in(game, &own)
+        crate::search::playout::owners::dead_in(game, &own)
     }
     /// In words, why the last `genmove` chose what it chose (winrate, visits, line), for
     /// `gomill-explain_last_move`; empty when the player has decided nothing in this game.

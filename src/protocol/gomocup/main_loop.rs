@@ -231,9 +231,9 @@ mod tests {
     impl GomokuPlayer for Panicky {
         fn choose(
             &mut self,
-            _: &crate::rules::mnk::Board,
+            _: &crate::rules::Board,
             _: &mut crate::players::MoveRequest<'_, '_>,
-        ) -> Option<crate::rules::mnk::Pos> {
+        ) -> Option<crate::rules::Pos> {
             panic!("the player broke")
         }
     }

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 mod liberties;
 
 use super::nbr3::{self, slots_holding, Nbr3Table, Slots, OPPOSITE, ORTH_SLOTS, SLOTS};
-use crate::rules::mnk::splitmix64;
+use crate::rules::splitmix::splitmix64;
 use crate::rules::Color;
 
 /// Smallest accepted board side.
@@ -854,7 +854,7 @@ impl GoBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::splitmix64;
+    use crate::rules::splitmix::splitmix64;
 
     #[test]
     fn copies_between_sizes_keep_every_field_and_the_walls() {

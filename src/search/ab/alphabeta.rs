@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use crate::eval::gomoku::patterns::{
     PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
-use crate::rules::mnk::{Color, Pos};
+use crate::rules::{Color, Pos};
 use crate::search::ab::params::{LmrTable, SearchParams, ORDER_ATTACK, ORDER_DEFEND};
 use crate::search::ab::pruning::{corrected_static_value, move_count_prunes, reverse_futile};
 use crate::search::ab::root_threats::RootThreatStats;

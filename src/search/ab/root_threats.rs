@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::gomoku::patterns::PatternBoard;
-use crate::rules::mnk::Pos;
+use crate::rules::Pos;
 use crate::search::ab::alphabeta::{RootMove, SearchResult, Searcher, MATE};
 
 /// Deepest chain of fours the root VCF follows (attacker moves).
@@ -304,7 +304,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::{Board, Color, Rule};
+    use crate::rules::{Board, Color, Rule};
     use crate::search::ab::tt::TranspositionTable;
     use crate::search::clock::{SearchLimit, TimeManager};
     use crate::search::threats::Threats;

@@ -72,7 +72,7 @@ const SEARCHING_SLOTS: usize = 1 << 12;
 
 /// The key of move `m` at the position of hash `hash` in [`Shared::searching`] (never 0).
 #[inline]
-pub fn move_key(hash: u64, m: crate::rules::mnk::Pos) -> u64 {
+pub fn move_key(hash: u64, m: crate::rules::Pos) -> u64 {
     (hash ^ (m.0 as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
 }
 
@@ -146,7 +146,7 @@ impl Shared {
     }
     /// A helper's iteration (finished, or interrupted once decided): kept if it beats the
     /// helpers' best so far. Once the search has stopped nothing is taken any more.
-    fn offer(&self, best: Option<crate::rules::mnk::Pos>, info: &SearchInfo) {
+    fn offer(&self, best: Option<crate::rules::Pos>, info: &SearchInfo) {
         if best.is_none() || self.stopped() {
             return;
         }
@@ -422,7 +422,7 @@ fn better(r: &SearchInfo, so_far: &SearchInfo) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::{Board, Color, Pos, Rule};
+    use crate::rules::{Board, Color, Pos, Rule};
     use std::time::Instant;
 
     fn position() -> Board {

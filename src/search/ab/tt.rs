@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use crate::rules::mnk::Pos;
+use crate::rules::Pos;
 use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};
 
 /// What a stored score means relative to the window it was searched with.

@@ -11,7 +11,7 @@
 //! result, scores 0.
 //!
 //! The statistics are the search's, over the root position (every simulation's final board
-//! counts each point's owner as [`crate::search::playout::point_owner`] reads it; with the mercy rule a
+//! counts each point's owner as [`crate::search::playout::owners::point_owner`] reads it; with the mercy rule a
 //! playout ends early and its disputed points count for nobody). The selection adds
 //! `crit_bonus * max(crit(p), 0)` to a child's value at every depth, from a table the leading
 //! thread refreshes every 64 simulations once [`MctsConfig::crit_min_sims`] have run: points
@@ -27,7 +27,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use super::config::MctsConfig;
 use crate::rules::go::board::GoBoard;
-use crate::search::playout::point_owner;
+use crate::search::playout::owners::point_owner;
 
 /// The search's ownership counts by padded point and the criticality table they give.
 pub(super) struct Criticality {

@@ -94,9 +94,9 @@ pub use self::root::{winrate_lcb, Candidate, SearchResult};
 use self::tree::{to_move, Arena, Kids, Node, SharedNode, PASS, ROOT};
 use crate::search::clock::TimeManager;
 use crate::search::move_filter::MoveFilter;
-use crate::search::playout::{
-    add_owners, area_margin, mean_owners, playout, Ending, PlayoutTrace, Rng,
-};
+use crate::search::playout::owners::{add_owners, area_margin, mean_owners};
+use crate::search::playout::rng::Rng;
+use crate::search::playout::{playout, Ending, PlayoutTrace};
 
 /// Bytes one tree node takes.
 pub const NODE_BYTES: usize = std::mem::size_of::<SharedNode>();

@@ -838,7 +838,7 @@ fn ownership_simulations_play_past_the_mercy_rule() {
                 &mut |_, _| {},
             );
             let b = m.workers[0].scratch.as_ref().unwrap();
-            let left = crate::search::playout::acceptable_moves_left(b);
+            let left = crate::search::playout::policy::acceptable_moves_left(b);
             let ended = left.contains(&0) && left.iter().all(|&n| n <= 1);
             if ownership {
                 assert!(ended, "seed {seed}: {left:?}\n{}", b.to_text());

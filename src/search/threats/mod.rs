@@ -14,8 +14,8 @@ pub mod moves;
 use crate::eval::gomoku::patterns::{
     PatternBoard, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_FIVE, P4_FLEX3, P4_FLEX3_2X, P4_FLEX4,
 };
-use crate::rules::mnk::{Color, Pos};
-use crate::rules::{renju, three_three};
+use crate::rules::gomoku::{renju, three_three};
+use crate::rules::{Color, Pos};
 use crate::search::clock::TimeManager;
 use crate::search::threats::moves::{open_four_ready, ThreatMoves};
 use crate::search::zeroed::{power_of_two_entries, zeroed_slice, Epoch, Zeroable};

@@ -8,7 +8,7 @@ use crate::eval::gomoku::patterns::{
     levels, PatternBoard, FOURS, P4_BLOCK4, P4_BLOCK4_FLEX3, P4_BLOCK4_PLUS, P4_FLEX3, P4_FLEX3_2X,
     P4_FLEX3_PLUS, P4_FLEX4,
 };
-use crate::rules::mnk::{Color, Pos};
+use crate::rules::{Color, Pos};
 use crate::search::threats::{first_point_at, forbidden_for};
 
 /// Moves kept on the scratch stack before it would have to grow.

@@ -1,7 +1,8 @@
 //! Tests of `search/threats/mod.rs`.
 
 use super::*;
-use crate::rules::mnk::{splitmix64, Board, Rule};
+use crate::rules::splitmix::splitmix64;
+use crate::rules::{Board, Rule};
 use std::sync::atomic::AtomicBool;
 
 fn setup(black: &[(i64, i64)], white: &[(i64, i64)], to_move: Color) -> PatternBoard {
@@ -296,10 +297,10 @@ fn vct_agrees_with_a_full_width_defender() {
     for rule in [Rule::Freestyle, Rule::Renju] {
         for _ in 0..150 {
             let mut b = Board::new(15, 15, rule).unwrap();
-            let n = 8 + (crate::rules::mnk::splitmix64(&mut state) % 8) as usize;
+            let n = 8 + (crate::rules::splitmix::splitmix64(&mut state) % 8) as usize;
             let mut placed = 0;
             while placed < n {
-                let r = crate::rules::mnk::splitmix64(&mut state);
+                let r = crate::rules::splitmix::splitmix64(&mut state);
                 let (x, y) = (4 + (r % 7) as i64, 4 + (r / 7 % 7) as i64);
                 let p = b.pos(x, y).unwrap();
                 if b.is_empty(p) && b.play(p).is_ok() {

@@ -51,8 +51,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::players::{gomoku_player, GomokuPlayer, MoveRequest, SearchInfo, GOMOKU_LEVELS};
-use crate::rules::mnk::MAX_SIZE;
-use crate::rules::renju::forbidden_points;
+use crate::rules::gomoku::forbidden_points;
+use crate::rules::mnk::board::MAX_SIZE;
 use crate::rules::{Board, Cell, Color, Pos, Rule};
 use crate::search::clock::{Lateness, TimeManager};
 use crate::search::MAX_THREADS;

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::players::{Decision, Player};
-use crate::rules::renju::forbidden;
+use crate::rules::gomoku::renju::forbidden;
 use std::sync::Mutex;
 
 /// What the scripted player saw and did, shared with the test.

@@ -1,7 +1,8 @@
 //! Tests of `eval/gomoku/patterns.rs`.
 
 use super::*;
-use crate::rules::mnk::{splitmix64, Rule};
+use crate::rules::splitmix::splitmix64;
+use crate::rules::Rule;
 
 /// Board from rows of `X` (black), `O` (white), `.`; black to move unless counts say white.
 fn board_from(rows: &[&str], rule: Rule) -> Board {

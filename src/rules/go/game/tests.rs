@@ -482,7 +482,7 @@ fn random_games_keep_incremental_state_equal_to_a_fresh_count() {
             let m = if legal.is_empty() {
                 GoMove::Pass
             } else {
-                let r = crate::rules::mnk::splitmix64(&mut state) as usize;
+                let r = crate::rules::splitmix::splitmix64(&mut state) as usize;
                 GoMove::Play(Point(legal[r % legal.len()]))
             };
             g.play(m, c).unwrap();

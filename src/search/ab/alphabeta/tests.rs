@@ -1,7 +1,7 @@
 //! Tests of `search/ab/alphabeta.rs`.
 
 use super::*;
-use crate::rules::mnk::{Board, Rule};
+use crate::rules::{Board, Rule};
 use crate::search::clock::SearchLimit;
 use std::sync::atomic::AtomicBool;
 

@@ -9,8 +9,8 @@
 //! three. Unlike renju, a three is not re-examined for whether its straight-four point is itself
 //! forbidden: the seed's `checkThreeThree` counts open threes made by the move, no more.
 
-use crate::rules::mnk::{Board, Cell, Pos};
-use crate::rules::renju::Forbidden;
+use crate::rules::gomoku::Forbidden;
+use crate::rules::{Board, Cell, Pos};
 
 /// Cells read on each side of the tested point: a three and its straight four lie within four
 /// points of it, and a straight four's ends one further.

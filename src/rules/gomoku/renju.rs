@@ -1,5 +1,6 @@
 //! Renju forbidden points for black (RIF rules): double three, double four, overline, with the
-//! full recursive false-three test. Owns nothing but the law; the board comes from `mnk`.
+//! full recursive false-three test. Owns nothing but the law; the board is the m,n,k family's
+//! ([`crate::rules::mnk::board`]).
 //!
 //! Definitions used (black only; white has no restrictions):
 //!
@@ -21,41 +22,8 @@
 //! read: the first level needs no mutation at all, and hypothetical stones are only placed (with
 //! [`Board::set_scratch`]) while validating threes.
 
-use std::fmt;
-
-use crate::rules::mnk::{Board, Cell, Pos};
-
-/// Why black may not play a point.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Forbidden {
-    /// Two or more real (open) threes at once.
-    DoubleThree,
-    /// Two or more fours at once (possibly in one line).
-    DoubleFour,
-    /// Six or more black stones in a row.
-    Overline,
-}
-
-impl Forbidden {
-    /// Short lower-case name (`double-three`, `double-four`, `overline`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Forbidden::DoubleThree => "double-three",
-            Forbidden::DoubleFour => "double-four",
-            Forbidden::Overline => "overline",
-        }
-    }
-}
-
-impl fmt::Display for Forbidden {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Forbidden::DoubleThree => "double three",
-            Forbidden::DoubleFour => "double four",
-            Forbidden::Overline => "overline",
-        })
-    }
-}
+use crate::rules::gomoku::Forbidden;
+use crate::rules::{Board, Cell, Pos};
 
 /// Recursion guard for the false-three test. Each level adds a black stone, so the recursion
 /// always ends; real positions need a handful of levels. Past this depth a straight-four point
@@ -90,19 +58,9 @@ pub fn forbidden_in_place(board: &mut Board, p: Pos) -> Option<Forbidden> {
     classify(board, p, 0)
 }
 
-/// Every empty point black may not play, row by row (the Gomocup `YXSHOWFORBID` answer): renju's
-/// or no-double-three's ([`crate::rules::three_three`]); empty under other rules or k != 5.
-pub fn forbidden_points(board: &Board) -> Vec<Pos> {
+/// Every empty point renju forbids black, row by row; none when k != 5.
+pub(super) fn every_forbidden(board: &Board) -> Vec<Pos> {
     if board.k() != 5 {
-        return Vec::new();
-    }
-    if board.rule() == crate::rules::Rule::NoDoubleThree {
-        return board
-            .empty_points()
-            .filter(|&p| crate::rules::three_three::forbidden(board, p).is_some())
-            .collect();
-    }
-    if !board.rule().renju() {
         return Vec::new();
     }
     let mut scratch = board.clone();
@@ -273,7 +231,8 @@ fn validate_threes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::mnk::{Color, MoveError, Rule};
+    use crate::rules::gomoku::forbidden_points;
+    use crate::rules::{Color, MoveError, Rule};
 
     /// The hand-checked positions; the format is documented at the top of the file.
     const CASES: &str = include_str!("renju_cases.txt");

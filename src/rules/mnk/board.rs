@@ -1,6 +1,7 @@
-//! The m x n board with k in a row: gomoku (k = 5, sizes 5..32, rectangular too) and tic-tac-toe
-//! (3 x 3, k = 3). Owns the cells, the move history (for undo), the Zobrist hash and the win test
-//! for each rule variant. No search and no I/O live here.
+//! The m x n board with k in a row, the physics of gomoku (k = 5, sizes 5..32, rectangular too)
+//! and tic-tac-toe (3 x 3, k = 3): the cells, the move history (for undo), the Zobrist hash, the
+//! lines through a point and the win test under the rule's win condition. Which moves are
+//! refused is [`super::legal`]'s; no search and no I/O live here.
 //!
 //! Cells are stored in a padded one-dimensional array so that every on-board cell can look
 //! [`PAD`] cells away in any of the four line directions without a bounds check:
@@ -15,51 +16,16 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::rules::notation::column_letter;
+use crate::rules::splitmix::splitmix64;
+use crate::rules::{Color, Rule};
+
 /// Largest board side accepted (Gomocup boards go up to 32 in Piskvork).
 pub const MAX_SIZE: usize = 32;
 /// Cells of wall around the board; line patterns look this far from a cell.
 pub const PAD: usize = 5;
 /// Largest padded array any board can need.
 pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + PAD) + PAD;
-
-/// A player's colour; black moves first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Color {
-    Black = 1,
-    White = 2,
-}
-
-impl Color {
-    /// The other colour.
-    #[inline]
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-    /// 0 for black, 1 for white: an index into per-colour arrays.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize - 1
-    }
-    /// `black` or `white`, as GTP and the messages name the colour.
-    pub fn name(self) -> &'static str {
-        match self {
-            Color::Black => "black",
-            Color::White => "white",
-        }
-    }
-    /// The cell holding a stone of this colour.
-    #[inline]
-    pub fn cell(self) -> Cell {
-        match self {
-            Color::Black => Cell::Black,
-            Color::White => Cell::White,
-        }
-    }
-}
 
 /// What a padded array slot holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -83,120 +49,6 @@ impl Cell {
     }
 }
 
-/// The win condition in force, as named by the Gomocup `INFO rule` bitmask.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Rule {
-    /// rule 0: five or more in a row wins.
-    Freestyle,
-    /// rule 1: exactly five wins; an overline does not.
-    Standard,
-    /// rule 4: black needs exactly five and may not play double three, double four or overline;
-    /// white wins with five or more.
-    Renju,
-    /// rule 8: a five blocked by opponent stones at both ends does not win.
-    Caro,
-    /// rule 9: caro and exactly five.
-    CaroStandard,
-    /// No Gomocup number (`INFO rule_name no-double-three`): the rule of SEEDS 003
-    /// (docs/sources.md), freestyle except that black may not make two open threes with one stone
-    /// (see `rules::three_three`).
-    NoDoubleThree,
-}
-
-impl Rule {
-    /// Every rule with a Gomocup number, freestyle (the default before any `INFO rule`) first.
-    pub const ALL: [Rule; 5] = [
-        Rule::Freestyle,
-        Rule::Standard,
-        Rule::Renju,
-        Rule::Caro,
-        Rule::CaroStandard,
-    ];
-    /// The rule for a Gomocup `INFO rule` bitmask (bit 2, "continuous game", is accepted and
-    /// ignored: the engine simply keeps answering moves). A bare 2 is renju: that is what
-    /// Yixin-Board sends for renju, and Rapfi reads it so; Gomocup managers never send it.
-    pub fn from_gomocup(mask: i64) -> Option<Rule> {
-        if mask == 2 {
-            return Some(Rule::Renju);
-        }
-        match mask & !2 {
-            0 => Some(Rule::Freestyle),
-            1 => Some(Rule::Standard),
-            4 | 5 => Some(Rule::Renju),
-            8 => Some(Rule::Caro),
-            9 => Some(Rule::CaroStandard),
-            _ => None,
-        }
-    }
-    /// Every rule by name: the numbered ones, then those a manager must name.
-    pub const NAMED: [Rule; 6] = [
-        Rule::Freestyle,
-        Rule::Standard,
-        Rule::Renju,
-        Rule::Caro,
-        Rule::CaroStandard,
-        Rule::NoDoubleThree,
-    ];
-    /// The Gomocup bitmask for this rule (no-double-three has none and gives freestyle's 0: a
-    /// manager must name it with `INFO rule_name`).
-    pub fn gomocup_mask(self) -> u32 {
-        match self {
-            Rule::Freestyle | Rule::NoDoubleThree => 0,
-            Rule::Standard => 1,
-            Rule::Renju => 4,
-            Rule::Caro => 8,
-            Rule::CaroStandard => 9,
-        }
-    }
-    /// Whether a line longer than k fails to win for `color`.
-    #[inline]
-    pub fn exact_five(self, color: Color) -> bool {
-        match self {
-            Rule::Standard | Rule::CaroStandard => true,
-            Rule::Renju => color == Color::Black,
-            Rule::Freestyle | Rule::Caro | Rule::NoDoubleThree => false,
-        }
-    }
-    /// Whether a five closed by opponent stones at both ends fails to win.
-    #[inline]
-    pub fn caro(self) -> bool {
-        matches!(self, Rule::Caro | Rule::CaroStandard)
-    }
-    /// Whether black has renju's forbidden points.
-    #[inline]
-    pub fn renju(self) -> bool {
-        self == Rule::Renju
-    }
-    /// Whether black has any forbidden points (renju's, or no-double-three's double threes).
-    #[inline]
-    pub fn restricts_black(self) -> bool {
-        matches!(self, Rule::Renju | Rule::NoDoubleThree)
-    }
-    /// Short lower-case name, as used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Freestyle => "freestyle",
-            Rule::Standard => "standard",
-            Rule::Renju => "renju",
-            Rule::Caro => "caro",
-            Rule::CaroStandard => "caro-standard",
-            Rule::NoDoubleThree => "no-double-three",
-        }
-    }
-    /// Parses a name as printed by [`Rule::name`] (or the Gomocup number).
-    pub fn from_name(s: &str) -> Option<Rule> {
-        match s.to_ascii_lowercase().as_str() {
-            "freestyle" | "0" => Some(Rule::Freestyle),
-            "standard" | "exact" | "1" => Some(Rule::Standard),
-            "renju" | "4" => Some(Rule::Renju),
-            "caro" | "8" => Some(Rule::Caro),
-            "caro-standard" | "9" => Some(Rule::CaroStandard),
-            "no-double-three" => Some(Rule::NoDoubleThree),
-            _ => None,
-        }
-    }
-}
-
 /// A point of the padded array. Only positions made by [`Board::pos`] (or read back from a board)
 /// are meaningful, and only for boards of the same width.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord, Default)]
@@ -214,32 +66,6 @@ impl Pos {
         Pos((self.0 as isize + dir * steps) as u16)
     }
 }
-
-/// Why a move was refused.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum MoveError {
-    /// Coordinates outside the board.
-    OffBoard,
-    /// A stone is already there.
-    Occupied,
-    /// Renju: black may not play here.
-    Forbidden(crate::rules::renju::Forbidden),
-    /// Someone has already won.
-    GameOver,
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::OffBoard => write!(f, "point is off the board"),
-            MoveError::Occupied => write!(f, "point is occupied"),
-            MoveError::Forbidden(kind) => write!(f, "forbidden point for black ({kind})"),
-            MoveError::GameOver => write!(f, "the game is already over"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
 
 /// Why a board could not be made.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -273,15 +99,6 @@ fn zobrist() -> &'static [[u64; MAX_CELLS]; 2] {
         }
         keys
     })
-}
-
-/// One step of SplitMix64: a tiny, well-mixed generator for fixed tables.
-pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Key mixed into the hash when white is to move.
@@ -464,41 +281,6 @@ impl Board {
     pub fn centre(&self) -> Pos {
         self.pos((self.width / 2) as i64, (self.height / 2) as i64)
             .expect("centre is on board")
-    }
-
-    /// Checks a move for the side to move without playing it.
-    pub fn check(&self, p: Pos) -> Result<(), MoveError> {
-        self.check_for(p, self.to_move)
-    }
-
-    /// Checks whether `color` may put a stone on `p`.
-    pub fn check_for(&self, p: Pos, color: Color) -> Result<(), MoveError> {
-        if p.idx() >= self.cells.len() || self.cells[p.idx()] == Cell::Wall {
-            return Err(MoveError::OffBoard);
-        }
-        if self.cells[p.idx()] != Cell::Empty {
-            return Err(MoveError::Occupied);
-        }
-        if self.winner.is_some() {
-            return Err(MoveError::GameOver);
-        }
-        if self.rule.restricts_black() && color == Color::Black && self.k == 5 {
-            let kind = if self.rule.renju() {
-                crate::rules::renju::forbidden(self, p)
-            } else {
-                crate::rules::three_three::forbidden(self, p)
-            };
-            if let Some(kind) = kind {
-                return Err(MoveError::Forbidden(kind));
-            }
-        }
-        Ok(())
-    }
-
-    /// Plays a checked move for the side to move; returns whether it won.
-    pub fn play(&mut self, p: Pos) -> Result<bool, MoveError> {
-        self.check(p)?;
-        Ok(self.play_unchecked(p))
     }
 
     /// Plays for the side to move with no legality test (the search's path); returns whether the
@@ -705,8 +487,6 @@ pub fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
     (x, y)
 }
 
-pub use crate::rules::notation::column_letter;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,22 +504,6 @@ mod tests {
         assert!(b.pos(15, 0).is_none());
         assert!(b.pos(-1, 0).is_none());
         assert_eq!(b.get(-1, 3), Cell::Wall);
-    }
-
-    #[test]
-    fn gomocup_rule_masks() {
-        for rule in Rule::ALL {
-            assert_eq!(Rule::from_gomocup(rule.gomocup_mask().into()), Some(rule));
-        }
-        // Yixin-Board's renju.
-        assert_eq!(Rule::from_gomocup(2), Some(Rule::Renju));
-        // The continuous-game bit beside another rule is ignored.
-        assert_eq!(Rule::from_gomocup(3), Some(Rule::Standard));
-        assert_eq!(Rule::from_gomocup(6), Some(Rule::Renju));
-        assert_eq!(Rule::from_gomocup(10), Some(Rule::Caro));
-        for bad in [-1, 16, 12, 32] {
-            assert_eq!(Rule::from_gomocup(bad), None, "{bad}");
-        }
     }
 
     #[test]
@@ -843,18 +607,6 @@ mod tests {
             edge.place(edge.pos(x, 0).unwrap(), Color::Black);
         }
         assert!(edge.makes_win(edge.pos(4, 0).unwrap(), Color::Black));
-    }
-
-    #[test]
-    fn errors_leave_the_board_unchanged() {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        let p = b.pos(7, 7).unwrap();
-        b.play(p).unwrap();
-        let h = b.hash();
-        assert_eq!(b.play(p), Err(MoveError::Occupied));
-        assert_eq!(b.hash(), h);
-        assert_eq!(b.stones(), 1);
-        assert_eq!(b.to_move(), Color::White);
     }
 
     #[test]
