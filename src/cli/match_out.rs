@@ -37,8 +37,8 @@ pub fn write_outputs(
     Ok(())
 }
 
-/// How often a running match rewrites its table: every game would rewrite games.pgn in full
-/// after each of thousands of SPRT games.
+/// How often a running match rewrites its table: after every game, a long match would rewrite
+/// games.pgn in full thousands of times.
 pub const TABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// games.pgn and results.txt for `report` in `dir`.

@@ -9,3 +9,30 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// Zobrist keys, one per colour and point index, drawn from SplitMix64 started at `seed`.
+pub fn zobrist_keys<const N: usize>(seed: u64) -> Box<[[u64; N]; 2]> {
+    let mut state = seed;
+    let mut keys = Box::new([[0u64; N]; 2]);
+    for side in keys.iter_mut() {
+        for key in side.iter_mut() {
+            *key = splitmix64(&mut state);
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zobrist_keys_are_the_stream_from_the_seed_black_first() {
+        let keys = zobrist_keys::<4>(7);
+        let mut state = 7;
+        let stream: Vec<u64> = (0..8).map(|_| splitmix64(&mut state)).collect();
+        assert_eq!(keys[0][..], stream[..4]);
+        assert_eq!(keys[1][..], stream[4..]);
+        assert_eq!(zobrist_keys::<4>(7), keys);
+    }
+}

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 mod liberties;
 
 use super::nbr3::{self, slots_holding, Nbr3Table, Slots, OPPOSITE, ORTH_SLOTS, SLOTS};
-use crate::rules::splitmix::splitmix64;
+use crate::rules::splitmix::zobrist_keys;
 use crate::rules::Color;
 
 /// Smallest accepted board side.
@@ -86,16 +86,7 @@ impl std::error::Error for SizeError {}
 /// Zobrist keys (per colour, per padded index) from a fixed-seed generator.
 fn zobrist() -> &'static [[u64; MAX_POINTS]; 2] {
     static KEYS: OnceLock<Box<[[u64; MAX_POINTS]; 2]>> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let mut state = 0x60B0_A4D5_E57E_0003u64;
-        let mut keys = Box::new([[0u64; MAX_POINTS]; 2]);
-        for side in keys.iter_mut() {
-            for key in side.iter_mut() {
-                *key = splitmix64(&mut state);
-            }
-        }
-        keys
-    })
+    KEYS.get_or_init(|| zobrist_keys(0x60B0_A4D5_E57E_0003))
 }
 
 /// The key table, held by every board so the hot path skips the lazy-init check.

@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::rules::notation::column_letter;
-use crate::rules::splitmix::splitmix64;
+use crate::rules::splitmix::zobrist_keys;
 use crate::rules::{Color, Rule};
 
 /// Largest board side accepted (Gomocup boards go up to 32 in Piskvork).
@@ -89,16 +89,7 @@ impl std::error::Error for SizeError {}
 /// Zobrist keys from a fixed-seed generator, so hashes are the same in every run.
 fn zobrist() -> &'static [[u64; MAX_CELLS]; 2] {
     static KEYS: OnceLock<Box<[[u64; MAX_CELLS]; 2]>> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let mut state = 0x5EA7_E5EA_7E5E_A7E5u64;
-        let mut keys = Box::new([[0u64; MAX_CELLS]; 2]);
-        for side in keys.iter_mut() {
-            for key in side.iter_mut() {
-                *key = splitmix64(&mut state);
-            }
-        }
-        keys
-    })
+    KEYS.get_or_init(|| zobrist_keys(0x5EA7_E5EA_7E5E_A7E5))
 }
 
 /// Key mixed into the hash when white is to move.
@@ -490,6 +481,7 @@ pub fn symmetry(k: u32, x: i64, y: i64) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::splitmix::splitmix64;
 
     #[test]
     fn coordinates_round_trip() {
