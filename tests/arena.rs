@@ -937,6 +937,66 @@ fn the_shipped_ttt_manifests_play_over_gomocup() {
 }
 
 #[test]
+fn an_openings_file_in_the_old_row_order_is_refused_by_name() {
+    // The first line of openings/freestyle-40.pos as it was written before the notation line,
+    // rows counted from the top: match must refuse it before playing, saying what it wants.
+    let dir = scratch("old-rows");
+    let file = dir.join("old.pos");
+    std::fs::write(&file, "f7g9h10\nh6g8g10f7\n").unwrap();
+    let run = sente_match(
+        &[
+            "--engines",
+            "internal:classic",
+            "internal:strong",
+            "--nodes",
+            "100",
+            "--games",
+            "2",
+            "--openings",
+            file.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(!run.ok, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("old.pos: line 1: \"f7g9h10\""),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("# notation: renju (a1 at the lower left)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("Score of"), "{}", run.stdout);
+    // Declared, the same line is read as renju notation and played.
+    std::fs::write(&file, "# notation: renju\nf9g7h6\n").unwrap();
+    let run = sente_match(
+        &[
+            "--engines",
+            "internal:classic",
+            "internal:strong",
+            "--nodes",
+            "100",
+            "--tc",
+            "0/5",
+            "--games",
+            "2",
+            "--openings",
+            file.to_str().unwrap(),
+            "--out",
+            dir.join("games").to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(run.ok, "{}", run.stderr);
+    // f9 is x 5, y 6 (row 9 from the bottom of 15): SGF `fg`.
+    let sgf = std::fs::read_to_string(dir.join("games/game-0001.sgf")).unwrap();
+    assert!(sgf.contains(";B[fg]C[opening]"), "{sgf}");
+}
+
+#[test]
 fn balanced_openings_are_written_and_read_back_by_match() {
     let dir = scratch("balanced");
     let out = Command::new(SENTE)
@@ -958,8 +1018,10 @@ fn balanced_openings_are_written_and_read_back_by_match() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), 3, "{text}");
-    for line in text.lines() {
+    let (declaration, openings) = text.split_once('\n').unwrap();
+    assert_eq!(declaration, "# notation: renju (a1 at the lower left)");
+    assert_eq!(openings.lines().count(), 3, "{text}");
+    for line in openings.lines() {
         let (moves, score) = line.split_once(" # black ").expect("a score comment");
         assert!(moves.chars().all(|c| c.is_ascii_alphanumeric()), "{line}");
         let score: i32 = score.parse().unwrap();
@@ -987,8 +1049,9 @@ fn balanced_openings_are_written_and_read_back_by_match() {
     );
     assert!(run.ok, "{}", run.stderr);
     assert!(run.stdout.contains("3 openings"), "{}", run.stdout);
-    // Game 1 starts from the first line: `j6` is x 9, y 5, SGF `jf`.
-    let first = text.lines().next().unwrap().split(' ').next().unwrap();
+    // Game 1 starts from the first opening: renju `j6` (row 6 from the bottom) is x 9, y 9,
+    // SGF `jj` (SGF rows count from the top).
+    let first = openings.lines().next().unwrap().split(' ').next().unwrap();
     let (letter, rest) = first.split_at(1);
     let number: usize = rest
         .chars()
@@ -996,7 +1059,7 @@ fn balanced_openings_are_written_and_read_back_by_match() {
         .collect::<String>()
         .parse()
         .unwrap();
-    let sgf_point = format!("{letter}{}", (b'a' + (number - 1) as u8) as char);
+    let sgf_point = format!("{letter}{}", (b'a' + (15 - number) as u8) as char);
     let sgf = std::fs::read_to_string(dir.join("games/game-0001.sgf")).unwrap();
     assert!(
         sgf.contains(&format!(";B[{sgf_point}]C[opening]")),

@@ -22,6 +22,8 @@ struct Transcript {
     args: Vec<String>,
     binaries: Vec<&'static str>,
     expected: Vec<String>,
+    /// `#! pv`: keep the last progress line (a `MESSAGE` with a pv) before each reply.
+    pv: bool,
 }
 
 /// Expands every `{repeat N "S"}` in a transcript into N copies of S (S holds no `"`): how a
@@ -58,6 +60,7 @@ fn load(path: &Path) -> Transcript {
     let mut input = Vec::new();
     let mut args: Vec<String> = DEFAULT_ARGS.iter().map(|s| s.to_string()).collect();
     let mut binaries = vec!["sente", "pbrain-sente"];
+    let mut pv = false;
     // Keep the bytes of every other line exactly (CRLF transcripts test CRLF).
     for line in raw.split_inclusive(|&b| b == b'\n') {
         let text = String::from_utf8_lossy(line);
@@ -67,6 +70,8 @@ fn load(path: &Path) -> Transcript {
                 args = rest.split_whitespace().map(String::from).collect();
             } else if let Some(rest) = directive.strip_prefix("only") {
                 binaries.retain(|b| rest.split_whitespace().any(|r| r == *b));
+            } else if directive == "pv" {
+                pv = true;
             } else {
                 panic!("{}: unknown directive '{directive}'", path.display());
             }
@@ -86,6 +91,7 @@ fn load(path: &Path) -> Transcript {
         args,
         binaries,
         expected,
+        pv,
     }
 }
 
@@ -97,15 +103,50 @@ fn binary(name: &str) -> PathBuf {
     }
 }
 
-/// Runs `bin` on the transcript's input; returns stdout lines without MESSAGE/DEBUG lines.
+/// Runs `bin` on the transcript's input; returns stdout lines without MESSAGE/DEBUG lines
+/// (under `#! pv`, but for the last progress line before each other line).
 fn run(bin: &Path, t: &Transcript) -> Result<Vec<String>, String> {
     let out = run_raw(bin, &t.args, &t.input, None)?;
-    Ok(out
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"))
-        .map(String::from)
-        .collect())
+    Ok(kept_lines(&out, t.pv))
+}
+
+/// The lines of `out` a transcript compares: MESSAGE and DEBUG lines dropped, except, with
+/// `pv`, the last progress line (one holding `| pv `) of each run of them that ends in a
+/// reply, whose search it reports.
+fn kept_lines(out: &str, pv: bool) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut progress: Option<&str> = None;
+    for line in out.lines().map(|l| l.trim_end_matches('\r')) {
+        if line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
+            if pv && line.starts_with("MESSAGE") && line.contains(" | pv ") {
+                progress = Some(line);
+            }
+            continue;
+        }
+        kept.extend(progress.take().map(String::from));
+        kept.push(line.to_string());
+    }
+    kept
+}
+
+/// Whether `actual` matches `expected` where each `{*}` of `expected` stands for any text.
+fn wildcard(expected: &str, actual: &str) -> bool {
+    let mut parts = expected.split("{*}");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = actual.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 /// Runs `bin args` in `cwd` with `input` on stdin; returns everything it wrote to stdout.
@@ -192,6 +233,7 @@ fn matches(expected: &str, actual: &str) -> bool {
                 && ms[0] != ms[2]
         }
         "<move-or-swap>" => actual == "SWAP" || is_move(actual),
+        e if e.contains("{*}") => wildcard(e, actual),
         _ => expected == actual,
     }
 }
@@ -257,6 +299,27 @@ fn masks() {
     assert!(!matches("<moves3>", "7,7 7,7 7,9"));
     assert!(matches("<move-or-swap>", "SWAP"));
     assert!(matches("<move-or-swap>", "3,4"));
+    assert!(matches(
+        "MESSAGE {*} | pv h2",
+        "MESSAGE depth 1-1 | time 0 | pv h2"
+    ));
+    assert!(!matches(
+        "MESSAGE {*} | pv h2",
+        "MESSAGE depth 1-1 | pv h14"
+    ));
+    assert!(!matches(
+        "MESSAGE {*} | pv h2",
+        "MESSAGE depth 1-1 | pv h2 h3"
+    ));
+    assert!(matches("a{*}b{*}c", "aXbYc"));
+    assert!(!matches("a{*}b{*}c", "aXcYb"));
+    assert!(!matches("ab{*}b", "ab"), "the parts may not overlap");
+    let out = "OK\nMESSAGE depth 1-1 | pv h8\nMESSAGE hi\nMESSAGE depth 2-2 | pv h7 h6\n7,8\n";
+    assert_eq!(kept_lines(out, false), ["OK", "7,8"]);
+    assert_eq!(
+        kept_lines(out, true),
+        ["OK", "MESSAGE depth 2-2 | pv h7 h6", "7,8"]
+    );
     assert!(matches(
         "v{VERSION}",
         &format!("v{}", sente::eval::gomoku::learned::version_with_weights())

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::coords::{parse_opening_line, Mv};
+use super::coords::{notation_declared, parse_opening_line, Mv};
 use super::engine::GameSetup;
 use super::manifest::GameName;
 use super::referee::{check_opening, Position};
@@ -183,15 +183,24 @@ fn position_key(moves: &[Mv], w: usize, h: usize) -> Vec<(bool, usize, usize)> {
 }
 
 /// Reads an openings file (one opening per line, see [`parse_opening_line`]; blank and
-/// comment lines skipped) and checks every opening against the rules.
+/// comment lines skipped) and checks every opening against the rules. Gomoku names (`h8`)
+/// are read only after a comment line declares renju notation
+/// ([`super::coords::NOTATION_LINE`]): files that count rows from the top use the same
+/// letters and numbers, so only the declaration tells them apart.
 pub fn parse_file(text: &str, setup: &GameSetup) -> Result<Vec<Vec<Mv>>, String> {
     let go = setup.game == GameName::Go;
+    let mut named = false;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
+        if let Some(declared) = notation_declared(line) {
+            declared.map_err(|e| format!("line {}: {e}", n + 1))?;
+            named = true;
+            continue;
+        }
         if line.split('#').next().unwrap_or("").trim().is_empty() {
             continue;
         }
-        let moves = parse_opening_line(line, setup.width, setup.height, go)
+        let moves = parse_opening_line(line, setup.width, setup.height, go, named)
             .map_err(|e| format!("line {}: {e}", n + 1))?;
         check_opening(setup, &moves).map_err(|e| format!("line {}: {e}", n + 1))?;
         out.push(moves);
@@ -332,12 +341,54 @@ mod tests {
     #[test]
     fn opening_files_are_checked() {
         let s = setup(GameName::Gomoku, 15, 15, Rule::Freestyle);
-        let ops = parse_file("# two openings\nh8 i9\n\n7,7 8,8 6,6\n", &s).unwrap();
+        let ops = parse_file(
+            "# two openings\n# notation: renju\nh8 i9\n\n7,7 8,8 6,6\n",
+            &s,
+        )
+        .unwrap();
         assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0], vec![Mv::At(7, 7), Mv::At(8, 6)]);
         assert_eq!(ops[1][2], Mv::At(6, 6));
-        assert!(parse_file("h8 h8\n", &s).unwrap_err().contains("line 1"));
+        let dup = parse_file("# notation: renju\nh8 h8\n", &s).unwrap_err();
+        assert!(dup.contains("line 2"), "{dup}");
         assert!(parse_file("# nothing\n", &s).is_err());
-        let five = "a1 b1 a2 b2 a3 b3 a4 b4 a5";
+        let five = "# notation: renju\na1 b1 a2 b2 a3 b3 a4 b4 a5";
         assert!(parse_file(five, &s).unwrap_err().contains("over"));
+        // Pairs alone need no declaration.
+        assert_eq!(parse_file("7,7 8,8\n", &s).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn an_undeclared_or_foreign_notation_is_refused() {
+        let s = setup(GameName::Gomoku, 15, 15, Rule::Freestyle);
+        // A file as `sente openings` wrote them before the declaration (rows from the top).
+        let old = parse_file("f7g9h10\nh6g8g10f7\n", &s).unwrap_err();
+        assert!(old.starts_with("line 1: \"f7g9h10\""), "{old}");
+        assert!(old.contains("# notation: renju"), "{old}");
+        // The declaration must come before the names.
+        let late = parse_file("f7g9h10\n# notation: renju\n", &s).unwrap_err();
+        assert!(late.contains("line 1"), "{late}");
+        let foreign = parse_file("# notation: top\nf7g9h10\n", &s).unwrap_err();
+        assert!(foreign.starts_with("line 1: notation \"top\""), "{foreign}");
+        // Off the board under the declared notation.
+        let off = parse_file("# notation: renju\nh8 h16\n", &s).unwrap_err();
+        assert!(off.contains("line 2: move off the board"), "{off}");
+    }
+
+    #[test]
+    fn the_committed_openings_are_declared_and_legal() {
+        for (file, rule) in [
+            ("freestyle-40.pos", Rule::Freestyle),
+            ("renju-40.pos", Rule::Renju),
+        ] {
+            let path = format!("{}/openings/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text.starts_with(crate::arena::coords::NOTATION_LINE),
+                "{file}"
+            );
+            let ops = parse_file(&text, &setup(GameName::Gomoku, 15, 15, rule)).unwrap();
+            assert_eq!(ops.len(), 40, "{file}");
+        }
     }
 }

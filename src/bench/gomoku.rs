@@ -12,14 +12,15 @@ use std::time::{Duration, Instant};
 use super::report::{per_second, BenchLine, BenchReport};
 use crate::cpu_time::thread_cpu_time;
 use crate::eval::gomoku::patterns::PatternBoard;
-use crate::rules::notation::{gomocup_name, parse_gomocup_name};
+use crate::rules::notation::{parse_renju_name, renju_name};
 use crate::rules::{Board, Rule};
 use crate::search::ab::smp;
 use crate::search::ab::tt::TranspositionTable;
 use crate::search::clock::{SearchLimit, TimeManager};
 use crate::search::threats::Threats;
 
-/// A bench position: board size, rule, and moves in "h8" notation played alternately from black.
+/// A bench position: board size, rule, and moves in renju notation (`h8`, a1 at the lower
+/// left) played alternately from black.
 struct BenchPosition {
     name: &'static str,
     size: usize,
@@ -32,49 +33,49 @@ const POSITIONS: &[BenchPosition] = &[
         name: "freestyle-opening",
         size: 15,
         rule: Rule::Freestyle,
-        moves: "h8 i9 i7 g9 j8 h9",
+        moves: "h8 i7 i9 g7 j8 h7",
     },
     BenchPosition {
         name: "freestyle-middle",
         size: 15,
         rule: Rule::Freestyle,
-        moves: "h8 i9 g9 i7 i8 g7 f10 j6 k5 j8 h10 e11",
+        moves: "h8 i7 g7 i9 i8 g9 f6 j10 k11 j8 h6 e5",
     },
     BenchPosition {
         name: "freestyle-20",
         size: 20,
         rule: Rule::Freestyle,
-        moves: "k10 l11 j11 l9 l10 j10 m12 k12",
+        moves: "k11 l10 j10 l12 l11 j11 m9 k9",
     },
     BenchPosition {
         name: "standard-middle",
         size: 15,
         rule: Rule::Standard,
-        moves: "h8 h9 g9 i7 i8 g10 j9 f8 k10 h7",
+        moves: "h8 h7 g7 i9 i8 g6 j7 f8 k6 h9",
     },
     BenchPosition {
         name: "standard-20",
         size: 20,
         rule: Rule::Standard,
-        moves: "k10 k11 l11 j9 m12 n13 j11 l9",
+        moves: "k11 k10 l10 j12 m9 n8 j10 l12",
     },
     BenchPosition {
         name: "renju-opening",
         size: 15,
         rule: Rule::Renju,
-        moves: "h8 h9 j10 g7 i9 g9",
+        moves: "h8 h7 j6 g9 i7 g7",
     },
     BenchPosition {
         name: "renju-middle",
         size: 15,
         rule: Rule::Renju,
-        moves: "h8 i9 i7 g9 h9 h10 j8 g7 g8 k8",
+        moves: "h8 i7 i9 g7 h7 h6 j8 g9 g8 k8",
     },
     BenchPosition {
         name: "caro-middle",
         size: 15,
         rule: Rule::Caro,
-        moves: "h8 i9 i8 g8 h7 h9 j9 g6",
+        moves: "h8 i7 i8 g8 h9 h7 j7 g10",
     },
 ];
 
@@ -139,9 +140,9 @@ fn total_nodes(lines: &[GomokuLine]) -> u64 {
     lines.iter().map(|l| l.nodes).sum()
 }
 
-/// A bench move in Gomocup-order notation ([`crate::rules::notation::parse_gomocup_name`]).
+/// A bench move in renju notation ([`parse_renju_name`]).
 fn parse_pos(board: &Board, s: &str) -> Option<crate::rules::Pos> {
-    let (x, y) = parse_gomocup_name(s)?;
+    let (x, y) = parse_renju_name(s, board.height())?;
     board.pos(x as i64, y as i64)
 }
 
@@ -228,7 +229,7 @@ fn bench_position(
         .map_or(time, |(end, begin)| end.saturating_sub(begin));
     let best = result.best.map_or("none".to_string(), |p| {
         let (x, y) = board.xy(p);
-        gomocup_name(x, y)
+        renju_name(x, y, board.height())
     });
     let line = GomokuLine {
         name: bp.name,

@@ -8,11 +8,12 @@ use rand_chacha::ChaCha8Rng;
 use super::progress_bar;
 use super::setup::{parse_range, setup_of};
 use crate::arena::balance::{self, Balance};
-use crate::arena::coords::Mv;
+use crate::arena::coords::{Mv, NOTATION_LINE};
 use crate::arena::engine::GameSetup;
 
 /// `sente openings`: writes generated gomoku/renju openings, one per line in the glued `h8i9j7`
-/// form that both `sente match --openings` and c-gomoku-cli (`-openings type=pos`) read.
+/// form in renju notation (a1 at the lower left), after the [`NOTATION_LINE`] that
+/// `sente match --openings` wants before such names.
 #[derive(clap::Args, Debug)]
 pub struct OpeningsArgs {
     /// Game: gomoku (any non-renju rule, see --rule) or renju.
@@ -46,8 +47,9 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
     let stones = parse_range(&args.stones).context("--stones takes MIN-MAX or N")?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let openings = balanced_openings(&setup, stones, args.count, &mut rng, args.balance.get())?;
+    println!("{NOTATION_LINE}");
     for (moves, score) in openings {
-        let mut line = opening_line(&moves);
+        let mut line = opening_line(&moves, setup.height);
         if let (true, Some(s)) = (args.scores, score) {
             line.push_str(&format!(" # black {s:+}"));
         }
@@ -82,13 +84,13 @@ pub fn balanced_openings(
     found.map_err(|e| anyhow!(e))
 }
 
-/// `h8i9j7`: the Gomocup-order names of an opening's moves, glued; `x,y` pairs apart when a
-/// column has no letter (boards wider than 26).
-fn opening_line(moves: &[Mv]) -> String {
+/// `h8i9j7`: the renju-notation names of an opening's moves on a board `height` rows high,
+/// glued; `x,y` pairs apart when a column has no letter (boards wider than 26).
+fn opening_line(moves: &[Mv], height: usize) -> String {
     let names: Vec<String> = moves
         .iter()
         .filter_map(|&mv| match mv {
-            Mv::At(x, y) => Some(crate::rules::notation::gomocup_name(x, y)),
+            Mv::At(x, y) => Some(crate::rules::notation::renju_name(x, y, height)),
             Mv::Pass => None,
         })
         .collect();
@@ -119,5 +121,24 @@ impl BalanceArgs {
             nodes,
             margin: self.balance_margin,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::coords::parse_opening_line;
+
+    #[test]
+    fn opening_lines_name_points_as_the_arena_reads_them() {
+        let moves = vec![Mv::At(7, 7), Mv::At(7, 8), Mv::At(0, 14), Mv::At(14, 0)];
+        let line = opening_line(&moves, 15);
+        assert_eq!(line, "h8h7a1o15");
+        assert_eq!(parse_opening_line(&line, 15, 15, false, true), Ok(moves));
+        // Past column z a point has no letter: the line falls back to spaced pairs.
+        let wide = vec![Mv::At(27, 0), Mv::At(0, 4)];
+        let line = opening_line(&wide, 5);
+        assert_eq!(line, "27,0 a1");
+        assert_eq!(parse_opening_line(&line, 30, 5, false, true), Ok(wide));
     }
 }

@@ -242,7 +242,7 @@ impl GomokuPlayer for Strong {
     }
 }
 
-/// The moves played so far in Gomocup names (`h8 i9 ...`, the form `sente match --openings`
+/// The moves played so far in renju notation (`h8 i7 ...`, the form `sente match --openings`
 /// reads), for a message that names the position.
 fn history_text(board: &Board) -> String {
     let names: Vec<String> = board
@@ -250,7 +250,7 @@ fn history_text(board: &Board) -> String {
         .iter()
         .map(|&(p, _)| {
             let (x, y) = board.xy(p);
-            crate::rules::notation::gomocup_name(x, y)
+            crate::rules::notation::renju_name(x, y, board.height())
         })
         .collect();
     names.join(" ")
@@ -312,19 +312,19 @@ mod tests {
         }
     }
 
-    /// A renju self-play game (seed 261, in Gomocup names) that filled the board but for one
+    /// A renju self-play game (seed 261, in renju notation) that filled the board but for one
     /// point, which renju forbids black: black has no legal move, and the player says so (no
     /// fallback).
     const FULL_BUT_FORBIDDEN: &str = "\
-        j7 g9 i10 g10 j10 g8 g7 i9 k10 g11 g12 l10 k8 j9 k9 k7 l8 h9 f9 i11 j8 i8 j11 l9 m7 n6 k12
-        k11 l13 m14 j12 h12 h11 j14 f10 f8 h10 e8 h8 f13 f11 n8 k15 h13 c8 g13 e13 e10 e11 e6 f7
-        e7 e9 h7 g6 n7 n9 o7 m9 n5 n4 e5 e4 j13 i13 f5 g5 g4 h3 j5 i6 k6 m10 m8 o8 l11 i4 k3 l4
-        k14 l14 d6 c5 k5 k4 l5 m5 h4 i5 i3 m12 n12 j3 h5 l12 i12 m4 o4 c7 c9 d4 b6 h6 i7 f6 j6 c6
-        c4 d5 f3 d1 d11 f2 e12 c10 d2 m6 m3 f14 d12 h15 h2 g1 e3 l6 d10 d13 m11 f1 e1 c3 b7 b13
-        c12 b12 d8 d9 b10 a11 n11 o11 n13 a13 c13 n15 d3 l15 n10 n14 m15 a12 b8 b9 b5 b4 a14 a6
-        d15 j1 o1 l3 o3 o5 f4 g3 b14 j15 i15 j2 n2 e14 a2 o12 o9 a10 a9 o13 o15 g14 d14 o10 o14 i1
-        h1 i14 h14 i2 o2 c11 a3 b1 c1 o6 n1 l7 b2 c2 a4 a7 g15 a1 b15 g2 c15 e15 e2 n3 l1 k1 a15
-        m1 a8 k13 b3 c14 m13 k2 l2 m2 a5 d7 b11 f12 f15";
+        j9 g7 i6 g6 j6 g8 g9 i7 k6 g5 g4 l6 k8 j7 k7 k9 l8 h7 f7 i5 j8 i8 j5 l7 m9 n10 k4
+        k5 l3 m2 j4 h4 h5 j2 f6 f8 h6 e8 h8 f3 f5 n8 k1 h3 c8 g3 e3 e6 e5 e10 f9
+        e9 e7 h9 g10 n9 n7 o9 m7 n11 n12 e11 e12 j3 i3 f11 g11 g12 h13 j11 i10 k10 m6 m8 o8 l5 i12 k13 l12
+        k2 l2 d10 c11 k11 k12 l11 m11 h12 i11 i13 m4 n4 j13 h11 l4 i4 m12 o12 c9 c7 d12 b10 h10 i9 f10 j10 c10
+        c12 d11 f13 d15 d5 f14 e4 c6 d14 m10 m13 f2 d4 h1 h14 g15 e13 l10 d6 d3 m5 f15 e15 c13 b9 b3
+        c4 b4 d8 d7 b6 a5 n5 o5 n3 a3 c3 n1 d13 l1 n6 n2 m1 a4 b8 b7 b11 b12 a2 a10
+        d1 j15 o15 l13 o13 o11 f12 g13 b2 j1 i1 j14 n14 e2 a14 o4 o7 a6 a7 o3 o1 g2 d2 o6 o2 i15
+        h15 i2 h2 i14 o14 c5 a13 b15 c15 o10 n15 l9 b14 c14 a12 a9 g1 a15 b1 g14 c1 e1 e14 n13 l15 k15 a1
+        m15 a8 k3 b13 c2 m3 k14 l14 m14 a11 d9 b5 f4 f1";
 
     /// `player`'s move in `board` under `limit`, one best move, reports dropped.
     fn choose_under(player: &mut Strong, board: &Board, limit: SearchLimit) -> Option<Pos> {
@@ -343,7 +343,7 @@ mod tests {
     fn no_legal_move_is_no_move() {
         let mut b = Board::new(15, 15, crate::rules::Rule::Renju).unwrap();
         for name in FULL_BUT_FORBIDDEN.split_whitespace() {
-            let (x, y) = crate::rules::notation::parse_gomocup_name(name).unwrap();
+            let (x, y) = crate::rules::notation::parse_renju_name(name, 15).unwrap();
             let p = b.pos(x as i64, y as i64).unwrap();
             assert_eq!(b.play(p), Ok(false), "{name}");
         }

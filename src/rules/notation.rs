@@ -6,14 +6,13 @@
 //!   case, then a row number from 1 at the **bottom**, 1..=25, digits only with no leading zero
 //!   (`D4`, `t19`); `pass` is not a point and is left to the callers, who differ in what a pass
 //!   becomes. [`parse_gtp_point`] reads one, [`gtp_point_name`] spells it upper-case.
-//! - **Renju notation** (RenLib and the RIF's game records, the Go boards' habit too): a column
-//!   letter from `a` (every letter, `i` included) and a row number from 1 at the **bottom**.
-//!   `sente play gomoku` reads and prints it ([`renju_name`], [`parse_renju_name`]).
-//! - **Gomocup-order names**: the same letters, the row number counted from the **top** (it is
-//!   Gomocup's `y + 1`): how the engine's Gomocup progress lines (`MESSAGE`) print principal
-//!   variations, and how the bench positions and the arena's opening files are written
-//!   ([`gomocup_name`], [`parse_gomocup_name`]). `h8` is the centre of 15x15 in both gomoku
-//!   spellings; off the centre they differ.
+//! - **Renju notation**, the one way the project names a gomoku (and tic-tac-toe) point to
+//!   people: a column letter from `a` at the left (every letter, `i` included) and a row number
+//!   from 1 at the **bottom**, so `a1` is the lower left and the Gomocup point `7,8` is `h7` on
+//!   15x15. Renju books (RenLib, the RIF's records) and Yixin-Board's board labels count so.
+//!   `sente play gomoku`, the Gomocup `MESSAGE` principal variations, openings files, PGN
+//!   moves, the bench and the logs all go through [`renju_name`] and [`split_renju_name`] /
+//!   [`parse_renju_name`]; docs/match.md says why this and not Rapfi's order.
 //!
 //! - **SGF points** (the arena's game records): two letters `a`..`z` then `A`..`Z`, column then
 //!   row from the **top** ([`sgf_point`]).
@@ -95,14 +94,6 @@ pub fn split_letter_number(s: &str) -> Option<(usize, usize, &str)> {
     Some(((first as u8 - b'a') as usize, n, &rest[digits..]))
 }
 
-/// The whole of `s` as one `letter number`: `(column, number)`.
-fn letter_number(s: &str) -> Option<(usize, usize)> {
-    match split_letter_number(s)? {
-        (x, n, "") => Some((x, n)),
-        _ => None,
-    }
-}
-
 /// The SGF point of `(x, y)`, `y` from the top: `a`..`z` then `A`..`Z` (SGF `FF[4]` allows 52
 /// lines).
 pub fn sgf_point(x: usize, y: usize) -> String {
@@ -116,20 +107,11 @@ pub fn sgf_point(x: usize, y: usize) -> String {
     format!("{}{}", letter(x), letter(y))
 }
 
-/// The Gomocup-order name of `(x, y)`, `y` from the top: letter, then `y + 1` (`h8` = 7,7).
-/// Columns past `z` fall back to `x,y`.
-pub fn gomocup_name(x: usize, y: usize) -> String {
-    match gomoku_letter(x) {
-        Some(c) => format!("{c}{}", y + 1),
-        None => format!("{x},{y}"),
-    }
-}
-
-/// Reads a Gomocup-order name (`h8`, any case): `(x, y)` with `y` from the top. The board's
-/// size is the caller's check.
-pub fn parse_gomocup_name(s: &str) -> Option<(usize, usize)> {
-    let (x, n) = letter_number(s)?;
-    Some((x, n - 1))
+/// The `y` (0 at the top, as boards and Gomocup hold it) of renju row number `row` (1 at the
+/// bottom) on a board `height` rows high; `None` off the board. The one place a gomoku row
+/// number turns into a `y`.
+pub fn renju_y(row: usize, height: usize) -> Option<usize> {
+    (1..=height).contains(&row).then(|| height - row)
 }
 
 /// The renju-notation name of `(x, y)` on a board `height` rows high, `y` from the top as the
@@ -142,12 +124,22 @@ pub fn renju_name(x: usize, y: usize, height: usize) -> String {
     }
 }
 
+/// Splits a leading renju-notation name off `s` on a board `height` rows high: `(x, y, rest)`
+/// with `y` from the top; `None` when `s` does not start with a name or its row is off the
+/// board (the column is the caller's check). Opening files glue names (`h8i9j7`).
+pub fn split_renju_name(s: &str, height: usize) -> Option<(usize, usize, &str)> {
+    let (x, row, rest) = split_letter_number(s)?;
+    Some((x, renju_y(row, height)?, rest))
+}
+
 /// Reads a renju-notation name (`h8`, any case) on a board `height` rows high: `(x, y)` with
 /// `y` from the top, as the gomoku board holds it; `None` for a row off the board (the column
 /// is the caller's check).
 pub fn parse_renju_name(s: &str, height: usize) -> Option<(usize, usize)> {
-    let (x, n) = letter_number(s)?;
-    (n <= height).then(|| (x, height - n))
+    match split_renju_name(s, height)? {
+        (x, y, "") => Some((x, y)),
+        _ => None,
+    }
 }
 
 /// A move: a stone on a point, or a pass (Go only).
@@ -220,34 +212,51 @@ mod tests {
     }
 
     #[test]
-    fn gomoku_names_in_both_row_orders() {
-        // Gomocup order: rows from the top; renju notation: rows from the bottom.
-        assert_eq!(gomocup_name(7, 7), "h8");
-        assert_eq!(gomocup_name(0, 0), "a1");
-        assert_eq!(gomocup_name(27, 3), "27,3");
-        assert_eq!(renju_name(7, 7, 15), "h8");
-        assert_eq!(renju_name(0, 14, 15), "a1");
-        assert_eq!(renju_name(0, 0, 15), "a15");
-        assert_eq!(renju_name(8, 0, 15), "i15");
-        assert_eq!(renju_name(27, 3, 30), "27,3");
-        assert_eq!(parse_gomocup_name("H8"), Some((7, 7)));
-        assert_eq!(parse_gomocup_name("a15"), Some((0, 14)));
-        assert_eq!(parse_renju_name("a1", 15), Some((0, 14)));
-        assert_eq!(parse_renju_name("A15", 15), Some((0, 0)));
+    fn gomoku_names_count_rows_from_the_bottom_at_every_corner() {
+        // 15x15, (x, y) as Gomocup sends them (y from the top): a1 is the lower left.
+        for ((x, y), name) in [
+            ((0, 14), "a1"),
+            ((14, 14), "o1"),
+            ((0, 0), "a15"),
+            ((14, 0), "o15"),
+            ((7, 7), "h8"),
+            ((7, 8), "h7"),
+            ((7, 9), "h6"),
+        ] {
+            assert_eq!(renju_name(x, y, 15), name);
+            assert_eq!(parse_renju_name(name, 15), Some((x, y)), "{name}");
+            assert_eq!(parse_renju_name(&name.to_uppercase(), 15), Some((x, y)));
+        }
+        // A board 20 wide and 6 high: the letters run to t, the rows to 6.
+        for ((x, y), name) in [
+            ((0, 5), "a1"),
+            ((19, 5), "t1"),
+            ((0, 0), "a6"),
+            ((19, 0), "t6"),
+            ((10, 2), "k4"),
+        ] {
+            assert_eq!(renju_name(x, y, 6), name);
+            assert_eq!(parse_renju_name(name, 6), Some((x, y)), "{name}");
+        }
+        assert_eq!(parse_renju_name("a7", 6), None, "a row above the board");
         assert_eq!(parse_renju_name("a16", 15), None);
+        assert_eq!(renju_name(3, 6, 6), "3,6", "a y below the board");
+        assert_eq!(renju_name(27, 3, 30), "27,3", "no letter past z");
         for bad in ["a0", "a08", "h", "8", "h8x", "", "h-8", "h+8", "é8", "h 8"] {
-            assert_eq!(parse_gomocup_name(bad), None, "{bad}");
             assert_eq!(parse_renju_name(bad, 15), None, "{bad}");
         }
-        for size in [5, 15, 20, 26] {
-            for y in 0..size {
-                for x in 0..size {
-                    let r = renju_name(x, y, size);
-                    assert_eq!(parse_renju_name(&r, size), Some((x, y)));
-                    assert_eq!(parse_gomocup_name(&gomocup_name(x, y)), Some((x, y)));
+        for (w, h) in [(5, 5), (15, 15), (20, 6), (6, 20), (26, 26)] {
+            for y in 0..h {
+                for x in 0..w {
+                    let r = renju_name(x, y, h);
+                    assert_eq!(parse_renju_name(&r, h), Some((x, y)), "{r}");
                 }
             }
         }
+        assert_eq!(renju_y(1, 15), Some(14));
+        assert_eq!(renju_y(15, 15), Some(0));
+        assert_eq!(renju_y(0, 15), None);
+        assert_eq!(renju_y(16, 15), None);
     }
 
     #[test]
@@ -256,6 +265,9 @@ mod tests {
         assert_eq!(split_letter_number("J10"), Some((9, 10, "")));
         assert_eq!(split_letter_number("h08"), None);
         assert_eq!(split_letter_number("8h"), None);
+        assert_eq!(split_renju_name("h8i9j7", 15), Some((7, 7, "i9j7")));
+        assert_eq!(split_renju_name("a1b15", 15), Some((0, 14, "b15")));
+        assert_eq!(split_renju_name("a16b1", 15), None);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::rules::go::{
     move_name, parse_move, GoGame, GoMove, IllegalMove, Point, ScoreDetail, COLUMNS,
 };
 use crate::rules::gomoku::forbidden_points;
-use crate::rules::notation::{column_letter, renju_name, split_letter_number};
+use crate::rules::notation::{column_letter, renju_name, renju_y, split_letter_number};
 use crate::rules::{Board, Cell, Color, MoveError, Pos};
 
 /// Why a typed line is not a move.
@@ -103,13 +103,19 @@ fn parse_gomoku_point(s: &str, height: usize) -> Option<(i64, i64)> {
     if let Some((x, y)) = s.split_once(',') {
         return Some((number(x)?, number(y)?));
     }
+    // A row off the board becomes y = -1, which the board check then refuses by name.
+    let y_of = |row: i64| -> i64 {
+        usize::try_from(row)
+            .ok()
+            .and_then(|r| renju_y(r, height))
+            .map_or(-1, |y| y as i64)
+    };
     let parts: Vec<&str> = s.split_whitespace().collect();
     if parts.len() == 2 {
-        return Some((number(parts[0])? - 1, height as i64 - number(parts[1])?));
+        return Some((number(parts[0])? - 1, y_of(number(parts[1])?)));
     }
     let (x, row, rest) = split_letter_number(&s)?;
-    rest.is_empty()
-        .then_some((x as i64, height as i64 - row as i64))
+    rest.is_empty().then_some((x as i64, y_of(row as i64)))
 }
 
 /// Parses a tic-tac-toe `rc` (row, column 1..3) into a square 0..8, row-major.

@@ -1,7 +1,7 @@
 //! Writing Gomocup: typed session replies become output lines (`OK`, `x,y`, `ERROR ...`,
 //! `FORBID ...`, the `ABOUT` line) and search progress becomes Rapfi-like `MESSAGE` lines.
 
-use crate::rules::notation::gomocup_name;
+use crate::rules::notation::renju_name;
 use crate::search::format_eval;
 use crate::session::gomoku::{Progress, Reply};
 
@@ -76,8 +76,9 @@ fn si(n: u64) -> String {
     }
 }
 
-/// A `MESSAGE` line for search progress, Rapfi-like:
-/// `MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i9 j10`.
+/// A `MESSAGE` line for search progress, laid out as Rapfi's, its pv in renju notation (rows
+/// from the bottom, as Yixin-Board labels them; [`renju_name`]):
+/// `MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i7 j6`.
 pub fn format_progress(p: &Progress) -> String {
     let mut s = format!("MESSAGE depth {}-{}", p.depth, p.seldepth.max(p.depth));
     if p.multipv > 1 {
@@ -91,7 +92,10 @@ pub fn format_progress(p: &Progress) -> String {
         p.elapsed.as_millis()
     ));
     if !p.pv.is_empty() {
-        let pv: Vec<String> = p.pv.iter().map(|&(x, y)| gomocup_name(x, y)).collect();
+        let pv: Vec<String> =
+            p.pv.iter()
+                .map(|&(x, y)| renju_name(x, y, p.height))
+                .collect();
         s.push_str(" | pv ");
         s.push_str(&pv.join(" "));
     }
@@ -145,13 +149,21 @@ mod tests {
             nodes: 123456,
             nps: 1_234_000,
             elapsed: Duration::from_millis(120),
-            pv: vec![(7, 7), (8, 8), (9, 9)],
+            pv: vec![(7, 7), (8, 8), (9, 9), (0, 14), (14, 0)],
             multipv: 1,
+            height: 15,
         };
+        // Gomocup's 7,8 is one row below the centre: h7 (a1 is the lower left).
         assert_eq!(
             format_progress(&p),
-            "MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i9 j10"
+            "MESSAGE depth 9-17 | eval 35 | nodes 123456 | nps 1.2M | time 120 | pv h8 i7 j6 a1 o15"
         );
+        let rect = Progress {
+            pv: vec![(0, 0), (19, 5)],
+            height: 6,
+            ..p.clone()
+        };
+        assert!(format_progress(&rect).ends_with("| pv a6 t1"));
         let m = Progress {
             mate: Some(-4),
             multipv: 2,

@@ -144,6 +144,9 @@ pub struct Progress {
     pub elapsed: Duration,
     pub pv: Vec<(usize, usize)>,
     pub multipv: usize,
+    /// Rows of the board, so that the protocol can name the pv's points (renju notation
+    /// counts rows from the bottom).
+    pub height: usize,
 }
 
 /// What a move-requesting command brings along.
@@ -618,6 +621,7 @@ fn to_progress(b: &Board, i: &SearchInfo) -> Progress {
             .map(|&p| b.xy(p))
             .collect(),
         multipv: i.multipv.max(1),
+        height: b.height(),
     }
 }
 
