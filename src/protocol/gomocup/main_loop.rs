@@ -450,6 +450,50 @@ mod tests {
         assert!(out[2].starts_with("name="));
     }
 
+    /// Pondering with the real player over pipes: after our move nothing is written while it
+    /// ponders, the next line is answered at once, and end of input ends the process.
+    #[test]
+    fn a_ponder_writes_nothing_and_yields_to_the_next_line_at_once() {
+        use std::io::BufRead;
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (out_reader, out_writer) = std::io::pipe().unwrap();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gomocup,
+            ..RunOptions::default()
+        };
+        let engine = std::thread::spawn(move || {
+            run_with(std::io::BufReader::new(reader), out_writer, options).unwrap();
+        });
+        let mut lines = std::io::BufReader::new(out_reader).lines();
+        let mut next = || loop {
+            let l = lines.next().expect("a line").unwrap();
+            if !l.starts_with("MESSAGE") {
+                return l;
+            }
+        };
+        writer
+            .write_all(b"START 15\nINFO pondering 1\nINFO timeout_turn 200\nBEGIN\n")
+            .unwrap();
+        assert_eq!(next(), "OK");
+        assert!(is_move(&next()));
+        // The ponder runs now (an unlimited search); a line must not wait for it to end.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let asked = std::time::Instant::now();
+        writer.write_all(b"ABOUT\n").unwrap();
+        let about = next();
+        assert!(about.starts_with("name=\"sente\""), "{about}");
+        assert!(
+            asked.elapsed() < std::time::Duration::from_secs(3),
+            "ABOUT waited {:?} for the ponder",
+            asked.elapsed()
+        );
+        // A ponder after ABOUT again (the position is still ours), then end of input.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        drop(writer);
+        engine.join().unwrap();
+        assert!(lines.next().is_none(), "nothing after the last reply");
+    }
+
     #[test]
     fn end_during_a_search_quits_without_answering() {
         let out = live("START 15\nTURN 7,7\n", "END\nABOUT\n");

@@ -232,7 +232,11 @@ impl GomokuSession {
                     .copied()
                     .filter(|p| !blocks.contains(p))
                     .collect();
-                if open.is_empty() {
+                if open.is_empty() && !holds.is_empty() {
+                    lines.push(format!(
+                        "defend: none outside the YXBLOCK points; the threat at {x},{y} wins"
+                    ));
+                } else if open.is_empty() {
                     lines.push(format!("defend: none, the threat at {x},{y} wins"));
                 } else {
                     lines.push(format!("defend {} (threat at {x},{y})", names(&holds)));
@@ -410,6 +414,45 @@ mod tests {
         assert_eq!(lines, vec!["defend: no threat to answer".to_string()]);
         assert!(matches!(*answer, Reply::Move(..)));
         assert_eq!(s.board().unwrap().hash(), hash);
+    }
+
+    #[test]
+    fn the_defence_against_a_four_is_its_five_point() {
+        let mut s = session();
+        s.start(15);
+        let four = [
+            (3, 7, 2),
+            (4, 7, 2),
+            (5, 7, 2),
+            (6, 7, 2),
+            (2, 7, 1),
+            (0, 0, 1),
+            (14, 14, 1),
+            (14, 0, 1),
+        ];
+        ask(|r| s.set_board(&stones(&four), false, r));
+        let (r, _) = ask(|r| s.search_defend(r));
+        let Reply::Annotated(lines, answer) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(lines[0], "defend 7,7 (threat at 7,7)");
+        assert!(
+            lines.contains(&"REALTIME LOST 8,7".to_string()),
+            "{lines:?}"
+        );
+        // The scripted player answers the first legal point, which loses: the session keeps
+        // to the defences.
+        assert_eq!(*answer, Reply::Move(7, 7));
+        s.block(&[(7, 7)], false);
+        let (r, _) = ask(|r| s.search_defend(r));
+        let Reply::Annotated(lines, answer) = r else {
+            panic!("{r:?}")
+        };
+        assert!(
+            lines[0].starts_with("defend: none outside the YXBLOCK"),
+            "{lines:?}"
+        );
+        assert_ne!(*answer, Reply::Move(7, 7));
     }
 
     #[test]
