@@ -423,13 +423,13 @@ mod tests {
         }
         let win = b.pos(7, 7).unwrap();
         let limit = SearchLimit::nodes(2000);
-        assert_eq!(choose_excluding(&b, limit.clone(), &[]), Some(win));
-        let p = choose_excluding(&b, limit.clone(), &[win]).unwrap();
+        assert_eq!(choose_excluding(&b, limit, &[]), Some(win));
+        let p = choose_excluding(&b, limit, &[win]).unwrap();
         assert_ne!(p, win);
         // The empty board's centre, and every near point: the answer is elsewhere.
         let empty = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
         let centre = empty.centre();
-        let p = choose_excluding(&empty, limit.clone(), &[centre]).unwrap();
+        let p = choose_excluding(&empty, limit, &[centre]).unwrap();
         assert_ne!(p, centre);
         let mut one = empty.clone();
         one.play(centre).unwrap();

@@ -42,7 +42,7 @@ const MAX_LINES: usize = 64;
 
 /// Half of `limit`'s time and nodes: one of two searches that share a turn.
 fn half(limit: &SearchLimit) -> SearchLimit {
-    let mut l = limit.clone();
+    let mut l = *limit;
     l.nodes = l.nodes.map(|n| (n / 2).max(1));
     l.clock.turn_ms = l.clock.turn_ms.map(|t| t / 2);
     l.clock.left_ms = l.clock.left_ms.map(|t| t / 2);
