@@ -21,6 +21,7 @@ fn choose(player: &mut dyn GomokuPlayer, board: &Board) -> Option<Pos> {
     let mut req = MoveRequest {
         tm: &tm,
         nbest: 1,
+        excluded: &[],
         report: &mut report,
     };
     player.choose(board, &mut req)

@@ -232,6 +232,10 @@ fn matches(expected: &str, actual: &str) -> bool {
                 && ms[1] != ms[2]
                 && ms[0] != ms[2]
         }
+        "<moves2>" => {
+            let ms: Vec<&str> = actual.split(' ').collect();
+            ms.len() == 2 && ms.iter().all(|m| is_move(m)) && ms[0] != ms[1]
+        }
         "<move-or-swap>" => actual == "SWAP" || is_move(actual),
         e if e.contains("{*}") => wildcard(e, actual),
         _ => expected == actual,
@@ -297,6 +301,9 @@ fn masks() {
     assert!(!matches("<move>", "-1,2"));
     assert!(matches("<moves3>", "7,7 8,7 7,9"));
     assert!(!matches("<moves3>", "7,7 7,7 7,9"));
+    assert!(matches("<moves2>", "7,7 8,7"));
+    assert!(!matches("<moves2>", "7,7 7,7"));
+    assert!(!matches("<moves2>", "7,7"));
     assert!(matches("<move-or-swap>", "SWAP"));
     assert!(matches("<move-or-swap>", "3,4"));
     assert!(matches(

@@ -80,6 +80,7 @@ impl Judge {
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut report,
         };
         self.player.choose(&board, &mut req)?;

@@ -218,6 +218,7 @@ fn bench_position(
         &tm,
         crate::players::strong::search_params(pb.has_policy()),
         1,
+        &[],
         &mut |_| {},
     );
     let time = start.elapsed();

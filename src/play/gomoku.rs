@@ -239,6 +239,7 @@ impl TerminalGame for Gomoku<'_> {
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut report,
         };
         let choice = player.choose(board, &mut req);

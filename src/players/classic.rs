@@ -356,6 +356,7 @@ mod tests {
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut report,
         };
         let mv = match legal {

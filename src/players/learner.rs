@@ -404,6 +404,7 @@ mod tests {
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut sink,
         };
         l.choose(b, &mut req).unwrap()

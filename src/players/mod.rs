@@ -34,6 +34,10 @@ pub struct MoveRequest<'r, 's> {
     pub tm: &'r TimeManager<'s>,
     /// How many best moves to report (YXNBEST); 1 for normal play.
     pub nbest: usize,
+    /// Points not to answer while another legal point exists (YXBLOCK, an analysis's ruled-out
+    /// moves); a player that cannot honour it leaves it to its caller (the Gomocup session
+    /// never plays one).
+    pub excluded: &'r [Pos],
     /// Receives progress; called from the searching thread.
     pub report: &'r mut dyn FnMut(&SearchInfo),
 }
@@ -85,6 +89,7 @@ pub fn decide_quietly<G: GomokuPlayer + ?Sized>(
     let mut req = MoveRequest {
         tm,
         nbest: 1,
+        excluded: &[],
         report: &mut sink,
     };
     player.choose(board, &mut req).map(Decision::Play)

@@ -227,6 +227,7 @@ impl GomokuPlayer for Strong {
             req.tm,
             &self.params[pb.has_policy() as usize],
             req.nbest,
+            req.excluded,
             req.report,
         );
         // The search answers a legal point whenever there is one (its fallback before the
@@ -334,9 +335,113 @@ mod tests {
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut report,
         };
         player.choose(board, &mut req)
+    }
+
+    /// `player`'s move in `board` under `limit`, never one of `excluded` if it can help it.
+    fn choose_excluding(board: &Board, limit: SearchLimit, excluded: &[Pos]) -> Option<Pos> {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let tm = TimeManager::new(&limit, std::time::Instant::now(), &stop);
+        let mut report = |_: &crate::players::SearchInfo| {};
+        let mut req = MoveRequest {
+            tm: &tm,
+            nbest: 1,
+            excluded,
+            report: &mut report,
+        };
+        Strong::new().choose(board, &mut req)
+    }
+
+    #[test]
+    fn a_blocked_centre_is_answered_next_to_it() {
+        // Issue 62, point 9: one field-3 point at the centre was answered 0,0.
+        for size in [15, 20] {
+            let mut b = Board::new(size, size, crate::rules::Rule::Freestyle).unwrap();
+            let c = b.centre();
+            assert!(b.block(c));
+            let p = choose_under(&mut Strong::new(), &b, SearchLimit::nodes(2000)).unwrap();
+            let ((x, y), (cx, cy)) = (b.xy(p), b.xy(c));
+            assert_ne!(p, c);
+            assert!(
+                x.abs_diff(cx) <= 2 && y.abs_diff(cy) <= 2,
+                "{x},{y} on {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_five_through_a_blocked_point_is_no_win() {
+        // Black to move with X X X X on row 7 from 3 to 6: the five point at 7 is blocked and 2
+        // is white's, so there is no win in one; a win elsewhere is not there either.
+        let mut b = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
+        b.block(b.pos(7, 7).unwrap());
+        for (x, y, c) in [
+            (3, 7, 0),
+            (4, 7, 0),
+            (5, 7, 0),
+            (6, 7, 0),
+            (2, 7, 1),
+            (0, 0, 1),
+        ] {
+            let colour = [crate::rules::Color::Black, crate::rules::Color::White][c];
+            b.place(b.pos(x, y).unwrap(), colour);
+        }
+        b.place(b.pos(14, 14).unwrap(), crate::rules::Color::White);
+        b.place(b.pos(14, 0).unwrap(), crate::rules::Color::White);
+        let pb = PatternBoard::new(&b);
+        assert_eq!(
+            pb.count(
+                crate::rules::Color::Black,
+                crate::eval::gomoku::patterns::P4_FIVE
+            ),
+            0
+        );
+        let p = choose_under(&mut Strong::new(), &b, SearchLimit::nodes(2000)).unwrap();
+        assert!(b.check(p).is_ok());
+    }
+
+    #[test]
+    fn excluded_points_are_never_the_answer() {
+        // Black to move wins at 7,7 (X X X X from 3 to 6, 2 white's): excluded, another point.
+        let mut b = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
+        for (x, y, c) in [
+            (3, 7, 0),
+            (4, 7, 0),
+            (5, 7, 0),
+            (6, 7, 0),
+            (2, 7, 1),
+            (0, 0, 1),
+        ] {
+            let colour = [crate::rules::Color::Black, crate::rules::Color::White][c];
+            b.place(b.pos(x, y).unwrap(), colour);
+        }
+        for (x, y) in [(14, 14), (14, 0)] {
+            b.place(b.pos(x, y).unwrap(), crate::rules::Color::White);
+        }
+        let win = b.pos(7, 7).unwrap();
+        let limit = SearchLimit::nodes(2000);
+        assert_eq!(choose_excluding(&b, limit, &[]), Some(win));
+        let p = choose_excluding(&b, limit, &[win]).unwrap();
+        assert_ne!(p, win);
+        // The empty board's centre, and every near point: the answer is elsewhere.
+        let empty = Board::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
+        let centre = empty.centre();
+        let p = choose_excluding(&empty, limit, &[centre]).unwrap();
+        assert_ne!(p, centre);
+        let mut one = empty.clone();
+        one.play(centre).unwrap();
+        let near: Vec<Pos> = one
+            .empty_points()
+            .filter(|&q| {
+                let ((x, y), (cx, cy)) = (one.xy(q), one.xy(centre));
+                x.abs_diff(cx) <= 2 && y.abs_diff(cy) <= 2
+            })
+            .collect();
+        let p = choose_excluding(&one, limit, &near).unwrap();
+        assert!(!near.contains(&p) && one.check(p).is_ok());
     }
 
     #[test]

@@ -320,6 +320,7 @@ fn play_job(
         let mut req = MoveRequest {
             tm: &tm,
             nbest: 1,
+            excluded: &[],
             report: &mut report,
         };
         // A block of the opponent's five is answered without a search (reported as 0): its

@@ -164,10 +164,15 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
     },
     EngineOption {
         flag: flag("ponder", ""),
-        info: &[],
+        info: &[key(
+            "pondering",
+            "0|1",
+            InfoValue::Integer(Setting::Pondering),
+        )],
         gtp: "",
-        doc: "Go: think on the opponent's time, from our move's answer until the next command \
-              (GTP `sente-ponder on` or `off` switches it); replies stay the same, the moves then \
+        doc: "think on the opponent's time, from our move's answer until the next command: Go \
+              with `--ponder` (GTP `sente-ponder on` or `off` switches it), gomoku with `INFO \
+              pondering 1` (`0` or never sent: off); replies stay the same, the moves then \
               depend on the opponent's time, even under `--nodes`",
     },
     EngineOption {

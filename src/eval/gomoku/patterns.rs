@@ -115,7 +115,9 @@ fn possible_halves(near_first: [u32; 5]) -> Vec<u32> {
 }
 
 /// Builds the key -> pattern table for stones of cell value `own` under one rule flavour. Only
-/// keys that can occur are computed (about an eighth of the table); the rest read as DEAD.
+/// the keys of a board without blocked points are computed (about an eighth of the table); a
+/// key with a wall inside the board (a blocked point, [`Board::block`]) reads as the key with
+/// everything beyond that wall walled too, since no line passes a wall.
 fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
     let mut table = vec![UNKNOWN; TABLE_LEN];
     let left = possible_halves([4, 3, 2, 1, 0]);
@@ -125,12 +127,31 @@ fn build_table(own: u8, exact: bool, caro: bool) -> Vec<u8> {
             pattern_of(l | r, own, exact, caro, &mut table);
         }
     }
-    for entry in table.iter_mut() {
-        if *entry == UNKNOWN {
-            *entry = DEAD;
+    for key in 0..TABLE_LEN as u32 {
+        if table[key as usize] == UNKNOWN {
+            let seen = table[walled_beyond(key) as usize];
+            table[key as usize] = if seen == UNKNOWN { DEAD } else { seen };
         }
     }
     table
+}
+
+/// `key` with every slot beyond the nearest wall of each side made a wall too: the key an edge
+/// at that distance gives, which [`possible_halves`] covers.
+fn walled_beyond(key: u32) -> u32 {
+    let wall = Cell::Wall as u32;
+    let mut out = key;
+    for half in [[4u32, 3, 2, 1, 0], [5, 6, 7, 8, 9]] {
+        let mut walled = false;
+        for slot in half {
+            if walled {
+                out |= wall << (2 * slot);
+            } else if (key >> (2 * slot)) & 3 == wall {
+                walled = true;
+            }
+        }
+    }
+    out
 }
 
 /// Builds the tables `rule` needs now, so the first search does not pay for them on its clock.

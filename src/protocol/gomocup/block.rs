@@ -1,5 +1,6 @@
-//! Gathering a Gomocup position block: the stone lines between `BOARD`, `YXBOARD` or
-//! `SWAP2BOARD` and `DONE`, read by [`super::parse`] one line at a time.
+//! Gathering a Gomocup block: the stone lines between `BOARD`, `YXBOARD` or `SWAP2BOARD` and
+//! `DONE`, or the points between `YXBLOCK` or `YXBLOCKUNDO` and `DONE`, read by
+//! [`super::parse`] one line at a time.
 
 use super::parse::{parse_command, Command};
 use crate::session::gomoku::StoneLine;
@@ -13,6 +14,10 @@ pub enum BlockKind {
     YxBoard,
     /// `SWAP2BOARD`: opening stones without colours.
     Swap2Board,
+    /// `YXBLOCK`: `x,y` points to exclude from the searches' answers.
+    YxBlock,
+    /// `YXBLOCKUNDO`: `x,y` points to exclude no longer.
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -22,7 +27,14 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
+    }
+
+    /// Whether the block's lines are bare points `x,y` (no field).
+    fn takes_points(self) -> bool {
+        matches!(self, BlockKind::YxBlock | BlockKind::YxBlockUndo)
     }
 }
 
@@ -80,6 +92,13 @@ impl BoardCollector {
                     self.stones.push(StoneLine { field: None, ..s });
                     None
                 }
+                (k, None) if k.takes_points() => {
+                    self.stones.push(s);
+                    None
+                }
+                (k, Some(_)) if k.takes_points() => {
+                    Some(format!("malformed point line '{line}' (expected X,Y)"))
+                }
                 (_, Some(_)) => {
                     self.stones.push(s);
                     None
@@ -131,6 +150,26 @@ mod tests {
         let mut c = BoardCollector::new(BlockKind::YxBoard);
         c.feed("1,1,1");
         assert_eq!(c.feed("END"), Feed::End);
+    }
+
+    #[test]
+    fn block_points_have_no_field() {
+        let mut c = BoardCollector::new(BlockKind::YxBlock);
+        c.feed("7,7");
+        c.feed("8, 9");
+        match c.feed("DONE") {
+            Feed::Complete(BlockKind::YxBlock, Ok(points)) => {
+                assert_eq!(points.len(), 2);
+                assert_eq!((points[1].x, points[1].y), (8, 9));
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut c = BoardCollector::new(BlockKind::YxBlockUndo);
+        c.feed("7,7,1");
+        match c.feed("DONE") {
+            Feed::Complete(_, Err(e)) => assert!(e.contains("expected X,Y"), "{e}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

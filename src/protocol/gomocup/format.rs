@@ -45,12 +45,22 @@ pub fn format_reply(reply: &Reply) -> Option<String> {
         Reply::Unknown(m) => format!("UNKNOWN {}", one_line(m)),
         Reply::Forbid(ps) => format_forbid(ps),
         Reply::About => about_line(),
-        Reply::Messages(lines) => lines
-            .iter()
-            .map(|l| format!("MESSAGE {}", one_line(l)))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Reply::Messages(lines) => messages(lines),
+        Reply::Annotated(lines, reply) => match format_reply(reply) {
+            Some(r) if lines.is_empty() => r,
+            Some(r) => format!("{}\n{r}", messages(lines)),
+            None => messages(lines),
+        },
     })
+}
+
+/// `MESSAGE` lines, one per text.
+fn messages(lines: &[String]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("MESSAGE {}", one_line(l)))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The longest `ERROR`/`UNKNOWN` text we send (in characters): they echo the input, and a
@@ -120,6 +130,12 @@ mod tests {
             format_reply(&Reply::Messages(vec!["a\nb".into(), "c".into()])).unwrap(),
             "MESSAGE a b\nMESSAGE c"
         );
+        let annotated = |lines: Vec<String>| Reply::Annotated(lines, Box::new(Reply::Move(3, 4)));
+        assert_eq!(
+            format_reply(&annotated(vec!["defend 3,4".into()])).unwrap(),
+            "MESSAGE defend 3,4\n3,4"
+        );
+        assert_eq!(format_reply(&annotated(Vec::new())).unwrap(), "3,4");
         assert_eq!(
             format_reply(&Reply::Error("bad\nthing".into())).unwrap(),
             "ERROR bad thing"

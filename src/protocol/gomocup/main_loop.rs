@@ -1,10 +1,13 @@
 //! The Gomocup loop: reads lines from the reader thread, gathers `BOARD`-style blocks
 //! ([`BoardCollector`]), hands each typed command to the gomoku session and writes its reply,
 //! with progress `MESSAGE` lines as they come. Which lines interrupt a search is decided on the
-//! reader thread ([`super::parse::interrupt_of`]).
+//! reader thread ([`super::parse::interrupt_of`]). With `INFO pondering 1` it ponders while no
+//! line is queued after a reply that played our move ([`GomokuSession::ponder`]); the reader
+//! raises the input flag after queueing any line (and at end of input), which ends the
+//! ponder, and the line is then answered as if no ponder had run.
 
 use std::io::{self, Write};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::sync::Arc;
 
 use log::warn;
@@ -45,6 +48,19 @@ pub(crate) fn gomocup_loop<W: Write>(
     let mut block: Option<BoardCollector> = None;
     let mut next = first;
     loop {
+        if next.is_none() && session.wants_ponder() {
+            // Ponder only on an empty queue, until the next line arrives.
+            signal.clear_input();
+            match rx.try_recv() {
+                Ok(Event::Line(input)) => next = Some(input),
+                Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Ok(()),
+                Err(TryRecvError::Empty) => {
+                    // A ponder that panicked is not retried (it cleared its position first).
+                    let _ = guarded("pondering", || session.ponder(signal.input_flag()));
+                    continue;
+                }
+            }
+        }
         let Some(input) = next_input(&mut next, rx) else {
             return Ok(());
         };
@@ -92,6 +108,17 @@ pub(crate) fn gomocup_loop<W: Write>(
                                 searched = true;
                                 session.swap2(&stones, &mut req)
                             }
+                            (BlockKind::YxBlock | BlockKind::YxBlockUndo, Ok(points)) => {
+                                let points: Vec<(i64, i64)> =
+                                    points.iter().map(|s| (s.x, s.y)).collect();
+                                let undo = kind == BlockKind::YxBlockUndo;
+                                match session.block(&points, undo) {
+                                    Reply::Error(e) => {
+                                        Reply::Error(format!("{}: {e}", kind.name()))
+                                    }
+                                    r => r,
+                                }
+                            }
                         }
                     }
                 }
@@ -122,9 +149,31 @@ pub(crate) fn gomocup_loop<W: Write>(
                             block = Some(BoardCollector::new(BlockKind::Swap2Board));
                             Reply::Nothing
                         }
-                        Command::Done => {
-                            Reply::Error("DONE without BOARD, YXBOARD or SWAP2BOARD".into())
+                        Command::YxBlock => {
+                            block = Some(BoardCollector::new(BlockKind::YxBlock));
+                            Reply::Nothing
                         }
+                        Command::YxBlockUndo => {
+                            block = Some(BoardCollector::new(BlockKind::YxBlockUndo));
+                            Reply::Nothing
+                        }
+                        Command::YxBlockReset => session.block_reset(),
+                        Command::YxBalanceOne(bias) => {
+                            searched = true;
+                            session.balance(false, bias, &mut req)
+                        }
+                        Command::YxBalanceTwo(bias) => {
+                            searched = true;
+                            session.balance(true, bias, &mut req)
+                        }
+                        Command::YxSearchDefend => {
+                            searched = true;
+                            session.search_defend(&mut req)
+                        }
+                        Command::Done => Reply::Error(
+                            "DONE without BOARD, YXBOARD, SWAP2BOARD, YXBLOCK or YXBLOCKUNDO"
+                                .into(),
+                        ),
                         Command::Stone(s) => Reply::Error(format!(
                             "stone line {},{} outside BOARD ... DONE",
                             s.x, s.y
@@ -399,6 +448,50 @@ mod tests {
         assert_eq!(out.len(), 3, "{out:?}");
         assert_eq!(out[1], "0,0");
         assert!(out[2].starts_with("name="));
+    }
+
+    /// Pondering with the real player over pipes: after our move nothing is written while it
+    /// ponders, the next line is answered at once, and end of input ends the process.
+    #[test]
+    fn a_ponder_writes_nothing_and_yields_to_the_next_line_at_once() {
+        use std::io::BufRead;
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (out_reader, out_writer) = std::io::pipe().unwrap();
+        let options = RunOptions {
+            protocol: ProtocolChoice::Gomocup,
+            ..RunOptions::default()
+        };
+        let engine = std::thread::spawn(move || {
+            run_with(std::io::BufReader::new(reader), out_writer, options).unwrap();
+        });
+        let mut lines = std::io::BufReader::new(out_reader).lines();
+        let mut next = || loop {
+            let l = lines.next().expect("a line").unwrap();
+            if !l.starts_with("MESSAGE") {
+                return l;
+            }
+        };
+        writer
+            .write_all(b"START 15\nINFO pondering 1\nINFO timeout_turn 200\nBEGIN\n")
+            .unwrap();
+        assert_eq!(next(), "OK");
+        assert!(is_move(&next()));
+        // The ponder runs now (an unlimited search); a line must not wait for it to end.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let asked = std::time::Instant::now();
+        writer.write_all(b"ABOUT\n").unwrap();
+        let about = next();
+        assert!(about.starts_with("name=\"sente\""), "{about}");
+        assert!(
+            asked.elapsed() < std::time::Duration::from_secs(3),
+            "ABOUT waited {:?} for the ponder",
+            asked.elapsed()
+        );
+        // A ponder after ABOUT again (the position is still ours), then end of input.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        drop(writer);
+        engine.join().unwrap();
+        assert!(lines.next().is_none(), "nothing after the last reply");
     }
 
     #[test]

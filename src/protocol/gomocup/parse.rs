@@ -4,7 +4,6 @@
 //!
 //! Command words and INFO keys are case-insensitive (Yixin-Board sends lower case, pygomo-lib
 //! upper-case INFO keys) and are matched as whole tokens: `STARTX` is unknown, not `START`.
-//! upper-case INFO keys) and are matched as whole tokens: `STARTX` is unknown, not `START`.
 
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
@@ -50,6 +49,18 @@ pub enum Command {
     YxHashClear,
     /// Yixin-Board's: say who we are and the limits of our settings.
     YxShowInfo,
+    /// Yixin-Board's: opens a block of `x,y` points no search may answer.
+    YxBlock,
+    /// Yixin-Board's: opens a block of `x,y` points to take out of the YXBLOCK set.
+    YxBlockUndo,
+    /// Yixin-Board's: empty the YXBLOCK set.
+    YxBlockReset,
+    /// Yixin-Board's: the move leaving the side to move closest to the bias (default 0).
+    YxBalanceOne(i64),
+    /// Yixin-Board's: the two moves leaving the side to move closest to the bias.
+    YxBalanceTwo(i64),
+    /// Yixin-Board's: the moves that stop the opponent's threat, and the best of them.
+    YxSearchDefend,
     /// Any other command word (the whole line, for the `UNKNOWN` reply).
     Unknown(String),
 }
@@ -129,6 +140,10 @@ fn head(line: &str) -> (&str, &str) {
     }
 }
 
+/// Largest |bias| YXBALANCEONE / YXBALANCETWO take (far beyond any evaluation short of a
+/// forced win).
+const MAX_BIAS: u64 = 1_000_000;
+
 /// Parses one normalised, non-empty line.
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
@@ -149,9 +164,9 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         got: args.to_string(),
     };
     // BEGIN, RESTART, ABOUT and YXSHOWFORBID take nothing. The block words (BOARD, YXBOARD,
-    // SWAP2BOARD, DONE) ignore anything after them: refusing one would answer the stone lines
-    // that follow one by one and put the manager a reply out of step. END, STOP and YXSTOP
-    // act whatever follows, as the reader thread's interrupt test does.
+    // SWAP2BOARD, YXBLOCK, YXBLOCKUNDO, DONE) ignore anything after them: refusing one would
+    // answer the stone lines that follow one by one and put the manager a reply out of step.
+    // END, STOP and YXSTOP act whatever follows, as the reader thread's interrupt test does.
     let bare = |c: Command| {
         if args.is_empty() {
             Ok(c)
@@ -191,6 +206,24 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "YXSHOWFORBID" => bare(Command::YxShowForbid)?,
         "YXHASHCLEAR" => bare(Command::YxHashClear)?,
         "YXSHOWINFO" => bare(Command::YxShowInfo)?,
+        "YXBLOCK" => Command::YxBlock,
+        "YXBLOCKUNDO" => Command::YxBlockUndo,
+        "YXBLOCKRESET" => bare(Command::YxBlockReset)?,
+        "YXSEARCHDEFEND" => bare(Command::YxSearchDefend)?,
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let bias = if args.is_empty() {
+                0
+            } else {
+                whole(args, integer)
+                    .filter(|b| b.unsigned_abs() <= MAX_BIAS)
+                    .ok_or_else(|| bad("an optional bias, an integer within +-1000000"))?
+            };
+            if upper == "YXBALANCEONE" {
+                Command::YxBalanceOne(bias)
+            } else {
+                Command::YxBalanceTwo(bias)
+            }
+        }
         "YXNBEST" => match whole(args, integer) {
             Some(n) if n >= 1 => Command::YxNbest(n),
             _ => return Err(bad("a count N >= 1")),
@@ -265,6 +298,12 @@ pub fn is_gomocup_word(word: &str) -> bool {
         "YXNBEST",
         "YXSHOWINFO",
         "YXHASHCLEAR",
+        "YXBLOCK",
+        "YXBLOCKUNDO",
+        "YXBLOCKRESET",
+        "YXBALANCEONE",
+        "YXBALANCETWO",
+        "YXSEARCHDEFEND",
     ];
     WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
 }
@@ -300,6 +339,13 @@ mod tests {
         assert_eq!(p("yxhashclear"), Command::YxHashClear);
         assert_eq!(p("YXSHOWINFO"), Command::YxShowInfo);
         assert_eq!(p("YXNBEST 3"), Command::YxNbest(3));
+        assert_eq!(p("yxblock"), Command::YxBlock);
+        assert_eq!(p("YXBLOCKUNDO"), Command::YxBlockUndo);
+        assert_eq!(p("YXBLOCKRESET"), Command::YxBlockReset);
+        assert_eq!(p("YXBALANCEONE"), Command::YxBalanceOne(0));
+        assert_eq!(p("yxbalanceone -120"), Command::YxBalanceOne(-120));
+        assert_eq!(p("YXBALANCETWO 35"), Command::YxBalanceTwo(35));
+        assert_eq!(p("YXSEARCHDEFEND"), Command::YxSearchDefend);
         // Block words and the interrupting ones ignore what follows.
         assert_eq!(p("BOARD 1"), Command::Board);
         assert_eq!(p("DONE."), Command::Unknown("DONE.".into()));
@@ -337,6 +383,11 @@ mod tests {
             "RESTART 15",
             "ABOUT me",
             "YXSHOWFORBID 1",
+            "YXBLOCKRESET 1",
+            "YXSEARCHDEFEND 7,7",
+            "YXBALANCEONE x",
+            "YXBALANCETWO 1 2",
+            "YXBALANCEONE 99999999999",
         ] {
             let e = parse_command(line).unwrap_err();
             assert!(!e.to_string().is_empty(), "{line}");

@@ -12,6 +12,9 @@
 //!   . . . . . # # # # #            never wraps onto the board
 //!   # = Wall, PAD rows of Wall above and below the board
 //! ```
+//!
+//! A point walled off inside the board ([`Board::block`], a Gomocup field-3 point) holds a Wall
+//! too, so every line scan and pattern stops there as at the edge.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -108,6 +111,13 @@ pub struct Board {
     to_move: Color,
     hash: u64,
     winner: Option<Color>,
+    /// On-board points walled off for the whole game ([`Board::block`]).
+    blocked: Vec<Pos>,
+}
+
+/// The hash key of a blocked point: both colours' keys at once, which no stone makes.
+fn block_key(p: Pos) -> u64 {
+    zobrist()[0][p.idx()] ^ zobrist()[1][p.idx()]
 }
 
 impl Board {
@@ -143,7 +153,34 @@ impl Board {
             to_move: Color::Black,
             hash: 0,
             winner: None,
+            blocked: Vec::new(),
         }
+    }
+
+    /// Walls off the empty point `p` for the rest of the game (a Gomocup field-3 point): no
+    /// one plays there, and it breaks every line through it as the board's edge does. Set-up
+    /// only, before any stone is played; returns false (and changes nothing) when `p` is not
+    /// an empty point.
+    pub fn block(&mut self, p: Pos) -> bool {
+        if p.idx() >= self.cells.len() || self.cells[p.idx()] != Cell::Empty {
+            return false;
+        }
+        self.cells[p.idx()] = Cell::Wall;
+        self.hash ^= block_key(p);
+        self.blocked.push(p);
+        true
+    }
+
+    /// The points walled off by [`Board::block`].
+    #[inline]
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
+    }
+
+    /// Whether nothing is on the board: no stone and no blocked point (an opening move).
+    #[inline]
+    pub fn is_bare(&self) -> bool {
+        self.history.is_empty() && self.blocked.is_empty()
     }
 
     /// Board width (the X extent).
@@ -247,7 +284,7 @@ impl Board {
     /// Whether every point is taken.
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.history.len() == self.width * self.height
+        self.history.len() + self.blocked.len() == self.width * self.height
     }
     /// The winner, once a winning line has been made.
     #[inline]
@@ -444,7 +481,8 @@ impl Board {
                 s.push(match c {
                     Cell::Black => 'X',
                     Cell::White => 'O',
-                    _ => '.',
+                    Cell::Wall => '#',
+                    Cell::Empty => '.',
                 });
                 s.push(' ');
             }
@@ -460,12 +498,16 @@ impl Board {
             debug_assert_eq!(self.cells[p.idx()], c.cell());
             h ^= zobrist()[c.index()][p.idx()];
         }
+        for &p in &self.blocked {
+            debug_assert_eq!(self.cells[p.idx()], Cell::Wall);
+            h ^= block_key(p);
+        }
         if self.to_move == Color::White {
             h ^= SIDE_KEY;
         }
         debug_assert_eq!(h, self.hash, "incremental hash drifted");
         let on_board = self.points().filter(|&p| !self.is_empty(p)).count();
-        debug_assert_eq!(on_board, self.history.len());
+        debug_assert_eq!(on_board, self.history.len() + self.blocked.len());
     }
 }
 

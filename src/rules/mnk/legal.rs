@@ -16,6 +16,8 @@ pub enum MoveError {
     OffBoard,
     /// A stone is already there.
     Occupied,
+    /// The point is walled off for the game ([`Board::block`]).
+    Blocked,
     /// Black may not play here under the rule's law (renju, no-double-three).
     Forbidden(Forbidden),
     /// Someone has already won.
@@ -27,6 +29,7 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::OffBoard => write!(f, "point is off the board"),
             MoveError::Occupied => write!(f, "point is occupied"),
+            MoveError::Blocked => write!(f, "point is blocked (field 3)"),
             MoveError::Forbidden(kind) => write!(f, "forbidden point for black ({kind})"),
             MoveError::GameOver => write!(f, "the game is already over"),
         }
@@ -43,8 +46,15 @@ impl Board {
 
     /// Checks whether `color` may put a stone on `p`.
     pub fn check_for(&self, p: Pos, color: Color) -> Result<(), MoveError> {
-        if p.idx() >= self.array_len() || self.cell(p) == Cell::Wall {
+        if p.idx() >= self.array_len() {
             return Err(MoveError::OffBoard);
+        }
+        if self.cell(p) == Cell::Wall {
+            return Err(if self.blocked().contains(&p) {
+                MoveError::Blocked
+            } else {
+                MoveError::OffBoard
+            });
         }
         if self.cell(p) != Cell::Empty {
             return Err(MoveError::Occupied);

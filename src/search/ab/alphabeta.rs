@@ -141,6 +141,8 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
+    /// Points the root never answers while another legal point exists ([`Searcher::excluding`]).
+    excluded: Vec<Pos>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -184,6 +186,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
+            excluded: Vec::new(),
         }
     }
 
@@ -298,9 +301,9 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
         let must_defend = self.threatens_open_four(o);
-        // The empty points near a stone (every point on an empty board); the order does not
-        // matter, the selection below orders them totally.
-        let all = self.pb.board().stones() == 0;
+        // The empty points near a stone or a blocked point (every point on a bare board); the
+        // order does not matter, the selection below orders them totally.
+        let all = self.pb.board().is_bare();
         let points = self.points.iter().copied().filter(|_| all);
         let params = &self.params;
         let policy = self.uses_policy();
@@ -737,16 +740,19 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
     /// Runs the search: forced replies and VCF first, then iterative deepening. Reports each
     /// finished iteration (and each of the `nbest` best moves) through `report`.
     pub fn run(&mut self, nbest: usize, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        match self.prepare(report) {
+        match self.prepare(nbest, report) {
             Ok(root) => self.deepen(root, nbest, report),
             Err(answer) => answer,
         }
     }
 
     /// The first part of [`Searcher::run`]: the answers that need no search (reported), else
-    /// the root moves to deepen, narrowed by the root threat analysis.
+    /// the root moves to deepen, narrowed by the root threat analysis. With `nbest` above one
+    /// (an analysis) an empty board is searched too, not answered with its centre. A point
+    /// [`Searcher::excluding`] names is never the answer while another legal point exists.
     pub fn prepare(
         &mut self,
+        nbest: usize,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<RootMoves, SearchResult> {
         self.started = Instant::now();
@@ -755,8 +761,10 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let o = c.opponent();
 
         // Immediate answers that need no search.
-        let forced = if self.pb.board().stones() == 0 {
-            Some((self.pb.board().centre(), 0))
+        let board = self.pb.board();
+        let forced = if board.stones() == 0 {
+            let centre = board.centre();
+            (nbest <= 1 && board.is_empty(centre)).then_some((centre, 0))
         } else if self.pb.count(c, P4_FIVE) > 0 {
             self.find(c, P4_FIVE, true).map(|p| (p, MATE - 1))
         } else if self.pb.count(o, P4_FIVE) > 0 {
@@ -770,6 +778,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         } else {
             open_four_point(&mut self.pb, c).map(|p| (p, MATE - 3))
         };
+        let forced = forced.filter(|(p, _)| !self.excluded.contains(p));
         if let Some((p, score)) = forced {
             // A block that does not lose, when the time of this move is lost if unused: think
             // about the position after it (the table keeps what is found for the next move).
@@ -790,22 +799,46 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
 
         // Legal fallback before any iteration finishes: the best-ordered candidate.
         let n = self.generate(0, None, usize::MAX);
+        let excluded = std::mem::take(&mut self.excluded);
         let mut root: Vec<RootMove> = self.moves[0][..n]
             .iter()
+            .filter(|&(pos, _)| !excluded.contains(pos))
             .map(|&(pos, order)| RootMove {
                 pos,
                 score: -INF,
                 order,
             })
             .collect();
+        if root.is_empty() && n > 0 {
+            // Every near point is excluded: the other legal points.
+            for i in 0..self.points.len() {
+                let p = self.points[i];
+                if self.pb.board().is_empty(p)
+                    && !excluded.contains(&p)
+                    && !forbidden_for(&mut self.pb, c, p)
+                {
+                    root.push(RootMove {
+                        pos: p,
+                        score: -INF,
+                        order: 0,
+                    });
+                }
+            }
+        }
+        self.excluded = excluded;
         if root.is_empty() {
-            // Every near point is forbidden or taken: any legal point at all.
+            // Every near point is forbidden or taken (or every legal point excluded): any
+            // legal point at all, one not excluded if there is one.
             let c = self.pb.to_move();
-            let any = self
-                .points
+            let legal: Vec<Pos> = (0..self.points.len())
+                .map(|i| self.points[i])
+                .filter(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p))
+                .collect();
+            let any = legal
                 .iter()
-                .copied()
-                .find(|&p| self.pb.board().is_empty(p) && !forbidden_for(&mut self.pb, c, p));
+                .find(|p| !self.excluded.contains(p))
+                .or(legal.first())
+                .copied();
             let score = self.no_move_score(0);
             let info = self.info(0, score, any.into_iter().collect(), 1);
             return Err(SearchResult { best: any, info });
@@ -825,10 +858,19 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         // A forced win by threats ends the game faster than any search; a forced win the
         // opponent holds narrows the root to the moves that refute it.
         if let Some(won) = self.root_threats(&mut root) {
-            report(&won.info);
-            return Err(won);
+            if won.best.is_none_or(|p| !self.excluded.contains(&p)) {
+                report(&won.info);
+                return Err(won);
+            }
         }
         Ok(RootMoves(root))
+    }
+
+    /// A searcher whose answer is never one of `points` while another legal point exists (the
+    /// root moves leave them out): YXBLOCK's analysis, and the moves an analysis has ruled out.
+    pub fn excluding(mut self, points: &[Pos]) -> Self {
+        self.excluded = points.to_vec();
+        self
     }
 
     /// The second part of [`Searcher::run`]: iterative deepening over `root`. A helper thread

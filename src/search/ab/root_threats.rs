@@ -417,7 +417,7 @@ mod tests {
         let mut threats = Threats::default();
         let tm = TimeManager::new(&SearchLimit::nodes(20_000), Instant::now(), &stop);
         let mut s = Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm);
-        let Ok(root) = s.prepare(&mut |_| {}) else {
+        let Ok(root) = s.prepare(1, &mut |_| {}) else {
             panic!("no search: {:?}", s.threat_stats());
         };
         let kept: Vec<Pos> = root.points().collect();

@@ -249,7 +249,8 @@ impl Drop for Helpers {
 
 /// Searches `pb` on `1 + helpers.len()` threads and returns the move to play (see the module
 /// notes). `report` hears the leader's iterations, and the chosen result again when a
-/// helper's was chosen. Every thread searches with the constants `params`.
+/// helper's was chosen. Every thread searches with the constants `params`; the answer is
+/// none of `excluded` while another legal point exists ([`Searcher::excluding`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     pb: &PatternBoard,
@@ -259,6 +260,7 @@ pub fn search(
     tm: &TimeManager<'_>,
     params: &SearchParams,
     nbest: usize,
+    excluded: &[crate::rules::Pos],
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     helpers.settle();
@@ -266,7 +268,7 @@ pub fn search(
     let lead_cpu = if debug { thread_cpu_time() } else { None };
     let stones = pb.board().stones();
     if helpers.is_empty() {
-        let mut alone = Searcher::new(pb.clone(), tt, threats, tm, params);
+        let mut alone = Searcher::new(pb.clone(), tt, threats, tm, params).excluding(excluded);
         let result = alone.run(nbest, report);
         if debug {
             let work = Work::since(lead_cpu, Duration::ZERO, &alone, result.info.depth);
@@ -279,8 +281,10 @@ pub fn search(
         return result;
     }
     let shared = Arc::new(Shared::new(helpers.len() + 1, params.smp_split_depth()));
-    let mut lead = Searcher::new(pb.clone(), tt, threats, tm, params).in_parallel(0, &shared);
-    let root = match lead.prepare(report) {
+    let mut lead = Searcher::new(pb.clone(), tt, threats, tm, params)
+        .in_parallel(0, &shared)
+        .excluding(excluded);
+    let root = match lead.prepare(nbest, report) {
         Ok(root) => root,
         Err(answer) => return answer,
     };
@@ -458,6 +462,7 @@ mod tests {
             tm,
             &SearchParams::default(),
             1,
+            &[],
             &mut |_| {},
         )
     }
@@ -597,7 +602,7 @@ mod tests {
         let shared = Shared::new(2, SearchParams::default().smp_split_depth());
         let mut lead =
             Searcher::with_defaults(pb.clone(), &tt, &mut threats, &tm).in_parallel(0, &shared);
-        let root = lead.prepare(&mut |_| {}).expect("root moves to search");
+        let root = lead.prepare(1, &mut |_| {}).expect("root moves to search");
         let points: Vec<Pos> = root.points().collect();
         assert!(points.len() > 2, "{points:?}");
         // "Another thread" is on the second root move for the whole search.

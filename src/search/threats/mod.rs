@@ -9,6 +9,7 @@
 //! Renju is respected on both sides: black never plays a forbidden point, and a black defender
 //! whose only block is forbidden has lost.
 
+pub mod defend;
 pub mod moves;
 
 use crate::eval::gomoku::patterns::{

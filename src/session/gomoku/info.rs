@@ -27,6 +27,8 @@ pub struct Settings {
     pub max_node: Option<u64>,
     pub thread_num: Option<u32>,
     pub time_increment: u64,
+    /// `INFO pondering 1`: think on the opponent's time (off until sent).
+    pub pondering: bool,
 }
 
 impl GomokuSession {
@@ -116,6 +118,10 @@ impl GomokuSession {
                     ))
                 }
             }
+            Setting::Pondering(v) => match v {
+                0 | 1 => s.pondering = v == 1,
+                _ => self.complain(format!("INFO pondering {v}: must be 0 or 1")),
+            },
             Setting::Seed(seed) => {
                 self.config.seed = seed;
                 self.player.set_seed(seed);

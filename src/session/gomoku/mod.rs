@@ -10,8 +10,9 @@
 //!   with `ERROR <complaint>` instead of being executed. The complaint is then forgotten.
 //! * **BOARD colours.** Own stones (field 1) and opponent stones (field 2) are counted: equal
 //!   counts mean we are black, one more opponent stone means we are white; anything else is an
-//!   error. Field 3 (continuous-game marker) stones are kept off the board (they belong to
-//!   neither side) but remembered as taken, so we never play or accept a TURN there. Stones
+//!   error. Field 3 (continuous-game marker) stones belong to neither side: they become blocked
+//!   points of the board ([`Board::block`]), where nobody plays and every line breaks, as at
+//!   the edge; the search plays near them as near stones. Stones
 //!   are applied in the order given (renju managers send move order; a renju block whose
 //!   colours do not alternate is accepted with a warning).
 //! * **SWAP2.** With 0 stones the player proposes three opening stones
@@ -19,7 +20,15 @@
 //!   stones we search the position with white to move and the player decides from the last
 //!   report ([`GomokuPlayer::swap2_takes_black`]): `SWAP` (take black), or we stay white and play
 //!   the move the search chose.
-//! * **YXNBEST** is analysis: it searches and answers the best move but does not play it.
+//! * **YXNBEST** is analysis: it searches and answers the best move but does not play it. So
+//!   are **YXBALANCEONE / YXBALANCETWO** and **YXSEARCHDEFEND** (`analysis.rs`).
+//! * **YXBLOCK** points (`analysis.rs`) are never the root's answer (searches, YXNBEST, the
+//!   analyses) while another legal point exists; they stay until YXBLOCKRESET or a new game
+//!   (START, RECTSTART, RESTART), whatever BOARD, TURN or TAKEBACK do meanwhile.
+//! * **Pondering** (`INFO pondering 1`, off by default): after a reply that played our move,
+//!   the loop lets [`GomokuSession::ponder`] search the opponent's position until the next line
+//!   arrives (or end of input); it writes nothing, and no reply depends on it, only the moves
+//!   a player finds with what its tables kept.
 //! * **End of a game.** Gomocup never announces it, and a manager does not send the move that
 //!   beats us. The player's [`GomokuPlayer::game_over`] hook is called once per game with the
 //!   last position seen and the colour we played: at once when our move or the opponent's
@@ -38,6 +47,7 @@
 //! SWAP2BOARD describe (`setup.rs`), the search limit and the lateness it learns (`clock.rs`);
 //! which board a `START` makes and the tic-tac-toe level are [`crate::session::mnk`]'s.
 
+mod analysis;
 pub mod clock;
 pub mod info;
 mod setup;
@@ -87,6 +97,8 @@ pub enum Reply {
     About,
     /// `MESSAGE` lines (YXHASHCLEAR, YXSHOWINFO).
     Messages(Vec<String>),
+    /// `MESSAGE` lines, then a reply (YXSEARCHDEFEND's findings and its move).
+    Annotated(Vec<String>, Box<Reply>),
 }
 
 /// One `INFO key value`, typed. Values the protocol could not parse arrive as [`Setting::Invalid`]
@@ -112,6 +124,8 @@ pub enum Setting {
     Level(String),
     /// Our extension: reseed every random choice.
     Seed(u64),
+    /// Yixin-Board's: think on the opponent's time (1) or not (0).
+    Pondering(i64),
     /// A key we do not use; ignored.
     Other {
         key: String,
@@ -207,9 +221,10 @@ pub struct GomokuSession {
     /// that `INFO level` switches only the game it names.
     ttt: TttLevel,
     complaints: Vec<String>,
-    /// Points a BOARD marked with field 3 (continuous game): empty for the board, taken for
-    /// the manager, so we never play there.
-    markers: Vec<Pos>,
+    /// The YXBLOCK points, as (x, y): no search answers one while another legal point exists.
+    blocks: Vec<(usize, usize)>,
+    /// The position (hash) our last played move left, while pondering may start from it.
+    ponder_from: Option<u64>,
     signal: Arc<StopSignal>,
     rng: ChaCha8Rng,
     /// The colour we play in the current game, once known.
@@ -244,7 +259,8 @@ impl GomokuSession {
             player,
             ttt,
             complaints: Vec::new(),
-            markers: Vec::new(),
+            blocks: Vec::new(),
+            ponder_from: None,
             signal,
             ours: None,
             concluded: false,
@@ -368,7 +384,8 @@ impl GomokuSession {
                 self.player.new_game(&b);
                 self.player.prepare(self.rule);
                 self.board = Some(b);
-                self.markers.clear();
+                self.blocks.clear();
+                self.ponder_from = None;
                 Reply::Ok
             }
             Err(e) => Reply::Error(e.to_string()),
@@ -420,7 +437,7 @@ impl GomokuSession {
 
     /// Plays the side to move at (x, y) for command `cmd`, refusing (with the position
     /// unchanged) when no game is started, an INFO complaint is pending, or the point is off the
-    /// board, a continuous-game marker, occupied or forbidden.
+    /// board, blocked (field 3), occupied or forbidden.
     fn play_checked(&mut self, cmd: &str, x: i64, y: i64) -> Result<(), Reply> {
         if self.board.is_none() {
             return Err(Reply::Error(NO_GAME.into()));
@@ -432,11 +449,6 @@ impl GomokuSession {
         let p = board
             .pos(x, y)
             .ok_or_else(|| Reply::Error(format!("{cmd} {x},{y}: point is off the board")))?;
-        if self.markers.contains(&p) {
-            return Err(Reply::Error(format!(
-                "{cmd} {x},{y}: point is occupied (marker)"
-            )));
-        }
         board
             .play(p)
             .map(|_| ())
@@ -516,6 +528,7 @@ impl GomokuSession {
         self.ours = Some(board.to_move());
         match board.play(p) {
             Ok(won) => {
+                self.ponder_from = (!won).then(|| board.hash());
                 if won {
                     self.conclude_game();
                 }
@@ -533,23 +546,62 @@ impl GomokuSession {
         nbest: usize,
     ) -> Result<(Pos, Option<SearchInfo>), Reply> {
         let limit = self.limit();
-        let board = self.board.as_ref().ok_or(Reply::Error(NO_GAME.into()))?;
+        let board = self.board.clone().ok_or(Reply::Error(NO_GAME.into()))?;
+        self.search_on(&board, req, nbest, &[], &limit)
+            .map(|found| (found.best, found.last))
+    }
+
+    /// The YXBLOCK points of `board` that are still empty, then `extra`.
+    fn excluded_on(&self, board: &Board, extra: &[Pos]) -> Vec<Pos> {
+        let mut out: Vec<Pos> = self
+            .blocks
+            .iter()
+            .filter_map(|&(x, y)| board.pos(x as i64, y as i64))
+            .filter(|&p| board.is_empty(p))
+            .collect();
+        out.extend_from_slice(extra);
+        out
+    }
+
+    /// Runs the player on `board` (the current one, or one an analysis derived from it) under
+    /// `limit`, never answering a YXBLOCK point or one of `extra` while another legal point
+    /// exists. Returns a legal move with the reports, or the reply to send when there is
+    /// nothing to play.
+    fn search_on(
+        &mut self,
+        board: &Board,
+        req: &mut Request<'_>,
+        nbest: usize,
+        extra: &[Pos],
+        limit: &crate::search::clock::SearchLimit,
+    ) -> Result<Found, Reply> {
         if board.winner().is_some() {
             return Err(Reply::Error("the game is already over".into()));
         }
+        let excluded = self.excluded_on(board, extra);
         self.signal.arm(req.seq);
-        let tm = TimeManager::new(&limit, req.at, self.signal.flag());
+        let tm = TimeManager::new(limit, req.at, self.signal.flag());
         let mut last: Option<SearchInfo> = None;
+        // The latest line of each rank (YXNBEST, the balance searches).
+        let mut lines: Vec<SearchInfo> = Vec::new();
         let progress = &mut *req.progress;
         let mut report = |i: &SearchInfo| {
             if i.multipv <= 1 {
                 last = Some(i.clone());
+            }
+            let rank = i.multipv.max(1);
+            if rank <= nbest {
+                if lines.len() < rank {
+                    lines.resize(rank, SearchInfo::default());
+                }
+                lines[rank - 1] = i.clone();
             }
             progress(&to_progress(board, i));
         };
         let mut mr = MoveRequest {
             tm: &tm,
             nbest,
+            excluded: &excluded,
             report: &mut report,
         };
         let choice = if is_tic_tac_toe(board) {
@@ -559,38 +611,57 @@ impl GomokuSession {
         };
         self.signal.disarm();
         self.pending_reply = Some((req.at, tm.hard_limit()));
-        let markers = &self.markers;
-        let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok() && !markers.contains(&p);
+        let legal = |p: Pos| on_board(board, p) && board.check(p).is_ok();
+        let allowed = |p: Pos| legal(p) && !excluded.contains(&p);
+        let any_allowed = board.empty_points().any(allowed);
+        let lines: Vec<SearchInfo> = lines.into_iter().filter(|i| !i.pv.is_empty()).collect();
         match choice {
-            Some(p) if legal(p) => Ok((p, last)),
+            Some(p) if allowed(p) || (legal(p) && !any_allowed) => Ok(Found {
+                best: p,
+                last,
+                lines,
+            }),
             other => {
                 if let Some(p) = other {
                     let (x, y) = board.xy(p);
                     warn!(
-                        "player {} chose an illegal point {x},{y}; using a fallback",
+                        "player {} chose {x},{y}, which is illegal or excluded; using a fallback",
                         self.player.name()
                     );
                 }
-                // The legal point nearest the centre: a player that took the board for empty
-                // (only field-3 markers on it) chose the centre, and a corner is the worst
-                // answer to that.
+                // The allowed point nearest the centre (else the legal one): a player that
+                // ignores the exclusions still answers near the middle, and a corner is the
+                // worst answer to a board it took for empty.
                 let (w, h) = (board.width() as i64, board.height() as i64);
                 let off_centre = |p: &Pos| {
                     let (x, y) = board.xy(*p);
                     let (dx, dy) = (2 * x as i64 - (w - 1), 2 * y as i64 - (h - 1));
                     (dx * dx + dy * dy, y, x)
                 };
-                match board
-                    .empty_points()
-                    .filter(|&p| legal(p))
-                    .min_by_key(off_centre)
-                {
-                    Some(p) => Ok((p, last)),
+                let pick = |ok: &dyn Fn(Pos) -> bool| {
+                    board
+                        .empty_points()
+                        .filter(|&p| ok(p))
+                        .min_by_key(off_centre)
+                };
+                match pick(&allowed).or_else(|| pick(&legal)) {
+                    Some(p) => Ok(Found {
+                        best: p,
+                        last,
+                        lines: Vec::new(),
+                    }),
                     None => Err(Reply::Error("no legal move".into())),
                 }
             }
         }
     }
+}
+
+/// What one search found: the move, its last report, and the latest line of each rank.
+struct Found {
+    best: Pos,
+    last: Option<SearchInfo>,
+    lines: Vec<SearchInfo>,
 }
 
 impl Drop for GomokuSession {

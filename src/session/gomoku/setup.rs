@@ -1,5 +1,5 @@
 //! The positions BOARD / YXBOARD and SWAP2BOARD blocks describe: the colours counted from the
-//! fields, continuous-game markers kept off the board, a bad block changing nothing, and the
+//! fields, continuous-game markers made blocked points, a bad block changing nothing, and the
 //! SWAP2 answers (the policies are in [`super`]'s notes).
 
 use log::{info, warn};
@@ -20,11 +20,10 @@ impl GomokuSession {
             }
         }
         match self.position_from(stones) {
-            Ok((b, markers)) => {
+            Ok(b) => {
                 let over = b.winner().is_some();
                 self.ours = Some(b.to_move());
                 self.board = Some(b);
-                self.markers = markers;
                 if over {
                     self.conclude_game();
                 }
@@ -45,7 +44,7 @@ impl GomokuSession {
 
     /// The board a BOARD block describes, built on a fresh board so that a bad block changes
     /// nothing.
-    fn position_from(&self, stones: &[StoneLine]) -> Result<(Board, Vec<Pos>), String> {
+    fn position_from(&self, stones: &[StoneLine]) -> Result<Board, String> {
         let old = self.board.as_ref().ok_or(NO_GAME)?;
         let mut b = empty_board(old.width(), old.height(), self.rule).map_err(|e| e.to_string())?;
         let mut own = 0;
@@ -74,27 +73,37 @@ impl GomokuSession {
                  or be one fewer (we are white)"
             ));
         };
-        let mut markers = Vec::new();
+        let mut placed: Vec<(Pos, Option<Color>)> = Vec::with_capacity(stones.len());
         for s in stones {
             let p = b
                 .pos(s.x, s.y)
                 .ok_or_else(|| format!("stone {},{}: point is off the board", s.x, s.y))?;
-            if !b.is_empty(p) || markers.contains(&p) {
+            if placed.iter().any(|&(q, _)| q == p) {
                 return Err(format!("stone {},{}: point is occupied", s.x, s.y));
             }
             let color = match s.field {
-                Some(1) => ours,
-                Some(2) => ours.opponent(),
-                _ => {
-                    warn!(
-                        "BOARD: continuous-game marker {},{},3 kept off the board",
-                        s.x, s.y
-                    );
-                    markers.push(p);
-                    continue;
-                }
+                Some(1) => Some(ours),
+                Some(2) => Some(ours.opponent()),
+                _ => None,
             };
-            b.place(p, color);
+            placed.push((p, color));
+        }
+        // The blocked points first, so that the stones' lines (and a five) already see them.
+        for &(p, color) in &placed {
+            if color.is_none() {
+                b.block(p);
+            }
+        }
+        for &(p, color) in &placed {
+            if let Some(color) = color {
+                b.place(p, color);
+            }
+        }
+        if !b.blocked().is_empty() {
+            info!(
+                "BOARD: {} field-3 point(s) blocked for the game",
+                b.blocked().len()
+            );
         }
         if b.rule().renju() {
             let alternates = b.history().iter().enumerate().all(|(i, &(_, c))| {
@@ -109,7 +118,7 @@ impl GomokuSession {
             }
         }
         b.set_to_move(ours);
-        Ok((b, markers))
+        Ok(b)
     }
 
     /// `SWAP2BOARD ... DONE` with 0, 3 or 5 stones (black, white, black, white, black).
@@ -149,11 +158,9 @@ impl GomokuSession {
                 b.play_unchecked(p);
             }
             self.board = Some(b);
-            self.markers.clear();
             return Reply::Moves(moves);
         }
         self.board = Some(b);
-        self.markers.clear();
         let (choice, last) = match self.search(req, 1) {
             Ok(found) => found,
             Err(reply) => return reply,

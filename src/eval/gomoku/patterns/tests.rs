@@ -4,7 +4,7 @@ use super::*;
 use crate::rules::splitmix::splitmix64;
 use crate::rules::Rule;
 
-/// Board from rows of `X` (black), `O` (white), `.`; black to move unless counts say white.
+/// Board from rows of `X` (black), `O` (white), `#` (blocked), `.`; black to move unless counts say white.
 fn board_from(rows: &[&str], rule: Rule) -> Board {
     let mut b = Board::new(rows[0].len(), rows.len(), rule).unwrap();
     let (mut nb, mut nw) = (0, 0);
@@ -12,6 +12,9 @@ fn board_from(rows: &[&str], rule: Rule) -> Board {
         for (x, ch) in row.chars().enumerate() {
             let p = b.pos(x as i64, y as i64).unwrap();
             match ch {
+                '#' => {
+                    b.block(p);
+                }
                 'X' => {
                     b.place(p, Color::Black);
                     nb += 1;
@@ -370,4 +373,46 @@ fn incremental_state_matches_rebuild_in_random_games() {
             assert_eq!(pb.board().hash(), b.hash());
         }
     }
+}
+
+#[test]
+fn a_blocked_point_breaks_lines_as_the_edge_does() {
+    let rows = |row: &'static str| [".........", row, ".........", ".........", "........."];
+    let at = |row: &'static str| pat_at(&rows(row), Rule::Freestyle, 1, 1, Color::Black, 0);
+    // Three black stones: a stone before them makes an open four, or a four against the
+    // block, with one five point left.
+    assert_eq!(at("..XXX...."), FLEX4);
+    assert_eq!(at("..XXX#..."), BLOCK4);
+    // Stones beyond a block do not count: no five point between XX and XX.
+    let b = board_from(&rows("XX#XX...."), Rule::Freestyle);
+    let pb = PatternBoard::new(&b);
+    assert_eq!(pb.count(Color::Black, P4_FIVE), 0);
+    let open = board_from(&rows("XX.XX...."), Rule::Freestyle);
+    assert_eq!(PatternBoard::new(&open).count(Color::Black, P4_FIVE), 1);
+}
+
+#[test]
+fn blocked_points_keep_the_incremental_state_exact() {
+    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+    for (x, y) in [(7, 7), (9, 7), (8, 9), (3, 3)] {
+        assert!(b.block(b.pos(x, y).unwrap()));
+    }
+    let mut pb = PatternBoard::new(&b);
+    pb.validate();
+    // Blocked points make their neighbours candidates, as stones do.
+    assert!(pb.is_near(b.pos(6, 6).unwrap()));
+    let mut seed = 7u64;
+    for _ in 0..60 {
+        let empty: Vec<Pos> = pb.board().empty_points().collect();
+        let p = empty[(splitmix64(&mut seed) % empty.len() as u64) as usize];
+        pb.play(p);
+        pb.validate();
+        if pb.board().winner().is_some() {
+            break;
+        }
+    }
+    while !pb.board().history().is_empty() {
+        pb.undo();
+    }
+    pb.validate();
 }
