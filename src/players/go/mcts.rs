@@ -25,9 +25,9 @@
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
+use super::territory;
 use super::{Decision, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::go::baduk::BadukScorer;
-use super::territory;
 use crate::rules::go::{move_name, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use std::sync::atomic::AtomicBool;
@@ -582,7 +582,8 @@ mod tests {
     /// count is B+1.5 (an exhaustive search of those nine points, every other point settled, finds
     /// nothing better for either side). GNU Go 3.8 answers B2; the winning move is C9.
     fn seki_or_three_stones() -> GoGame {
-        let white = "ab cb ac bc cc ad cd ed ae be ce ee fe cf df ef ff gf hf if eg gg fh gh hh ih fi";
+        let white =
+            "ab cb ac bc cc ad cd ed ae be ce ee fe cf df ef ff gf hf if eg gg fh gh hh ih fi";
         let black = "aa ba da bb db fb gb hb ib dc ec fc dd fd de ge he ie af bf bg cg dg dh eh ei";
         let rules = GoRules {
             komi: 5.5,

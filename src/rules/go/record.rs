@@ -97,10 +97,7 @@ pub fn game_sgf(game: &GoGame, app: &str) -> String {
     out.push_str(&point_list("AB", stones(Color::Black)));
     out.push_str(&point_list("AW", stones(Color::White)));
     // The side to move of the start, when it is not the one the set-up implies.
-    let first = game
-        .moves()
-        .first()
-        .map_or_else(|| game.to_move(), |m| m.1);
+    let first = game.moves().first().map_or_else(|| game.to_move(), |m| m.1);
     let implied = if handicap > 0 {
         Color::White
     } else {
@@ -197,10 +194,7 @@ mod tests {
             .to_go_rules(6.5)
             .unwrap();
         assert_eq!(rules_name(&japanese, 3), "Japanese");
-        let odd = GoRules {
-            suicide: true,
-            ..d
-        };
+        let odd = GoRules { suicide: true, ..d };
         assert_eq!(
             rules_name(&odd, 0),
             "koPOSITIONALscoreAREAtaxNONEsui1whb0fpok1"

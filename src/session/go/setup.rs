@@ -279,6 +279,40 @@ mod tests {
     }
 
     #[test]
+    fn printsgf_round_trips_through_loadsgf_and_bad_paths_change_nothing() {
+        let dir = std::env::temp_dir().join(format!("sente-printsgf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = session();
+        s.play(Color::Black, at(3, 3)).unwrap();
+        s.play(Color::White, Vertex::Pass).unwrap();
+        s.play(Color::Black, at(15, 15)).unwrap();
+        let text = s.printsgf(None).unwrap();
+        assert!(
+            text.starts_with("(;FF[4]GM[1]") && text.ends_with(";B[pd])"),
+            "{text}"
+        );
+        assert!(!text.contains("\n\n"));
+        let file = dir.join("game.sgf");
+        let path = file.to_str().unwrap();
+        assert_eq!(s.printsgf(Some(path)), Ok(String::new()));
+        let board = s.game().board().to_text();
+        for bad in [
+            "/nonexistent-sente-dir/x.sgf",
+            "/dev/null",
+            dir.to_str().unwrap(),
+        ] {
+            let err = s.printsgf(Some(bad)).unwrap_err();
+            assert!(err.starts_with("cannot write file: "), "{bad}: {err}");
+            assert_eq!(s.game().moves().len(), 3);
+        }
+        s.loadsgf(path, None).unwrap();
+        assert_eq!(s.game().board().to_text(), board);
+        assert_eq!(s.game().moves().len(), 3);
+        assert_eq!(s.printsgf(None).unwrap(), text);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn loadsgf_replays_and_refusals_change_nothing() {
         let dir = std::env::temp_dir().join(format!("sente-sgf-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
