@@ -76,12 +76,16 @@ pub fn game_sgf(game: &GoGame, app: &str) -> String {
         let (x, y) = board.xy(p);
         (x, h - 1 - y)
     };
+    // Top row first, left to right: the same position gives the same text, however it was set up.
     let stones = |c: Color| {
-        game.setup()
+        let mut v: Vec<(usize, usize)> = game
+            .setup()
             .iter()
             .filter(move |s| s.1 == c)
             .map(|s| xy(s.0))
-            .collect::<Vec<_>>()
+            .collect();
+        v.sort_by_key(|&(x, y)| (y, x));
+        v
     };
     let handicap = game.handicap_stones();
     let mut out = format!(
@@ -158,7 +162,7 @@ mod tests {
         g.play(GoMove::Pass, Color::Black).unwrap();
         assert_eq!(
             game_sgf(&g, "sente"),
-            "(;FF[4]GM[1]CA[UTF-8]AP[sente]SZ[9]KM[5.5]RU[koPOSITIONALscoreAREAtaxNONEsui0whb0fpok1]HA[2]AB[cg][gc]\n;W[ee]\n;B[])\n"
+            "(;FF[4]GM[1]CA[UTF-8]AP[sente]SZ[9]KM[5.5]RU[koPOSITIONALscoreAREAtaxNONEsui0whb0fpok1]HA[2]AB[gc][cg]\n;W[ee]\n;B[])\n"
         );
         let empty = GoGame::new(19, 13, GoRules::default()).unwrap();
         assert_eq!(
