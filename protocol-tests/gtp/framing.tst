@@ -21,7 +21,7 @@ protocol_version   # an unnumbered command: must succeed, result unchecked
 7 known_command PLAY
 #? [false]
 8 list_commands
-#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\ncputime\ngomill-cpu_time\ngomill-describe_engine\nset_random_seed\nrectangular_boardsize\nfixed_handicap\nplace_free_handicap\nset_free_handicap\ntime_settings\ntime_left\nkgs-time_settings\nfinal_status_list\nloadsgf\nlz-analyze\nkata-analyze\nlz-genmove_analyze\nkata-genmove_analyze\ngogui-analyze_commands\nsente-ownership\ngomill-explain_last_move\ngomill-genmove_ex\nkgs-genmove_cleanup\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\nclear_cache\nstop\nsente-ponder\nkata-list-params\nkata-get-param\nkata-set-param\nget_komi\nis_legal\ngogui-interrupt]
+#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nreg_genmove\nundo\nshowboard\nfinal_score\nsente-level\ncputime\ngomill-cpu_time\ngomill-describe_engine\nset_random_seed\nrectangular_boardsize\nfixed_handicap\nplace_free_handicap\nset_free_handicap\ntime_settings\ntime_left\nkgs-time_settings\nfinal_status_list\nloadsgf\nprintsgf\nlz-analyze\nkata-analyze\nlz-genmove_analyze\nkata-genmove_analyze\ngogui-analyze_commands\nsente-ownership\ngomill-explain_last_move\ngomill-genmove_ex\nkgs-genmove_cleanup\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\nclear_cache\nstop\nsente-ponder\nkata-list-params\nkata-get-param\nkata-set-param\nget_komi\nis_legal\ngogui-interrupt]
 9 foo
 #? ?[unknown command]
 10 playout b d4

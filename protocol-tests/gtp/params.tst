@@ -5,7 +5,7 @@
 1 known_command kata-set-param
 #? [true]
 2 kata-list-params
-#? [resign_winrate resign_min_visits claim_winrate .* explore .* crit_min_sims]
+#? [resign_winrate resign_min_visits claim_winrate .* explore .* crit_min_sims score_weight score_scale]
 3 kata-get-param explore
 #? [0.1]
 4 kata-set-param explore 0.25

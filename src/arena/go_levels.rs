@@ -193,8 +193,8 @@ mod tests {
     #[ignore]
     fn scores_agree_with_gnu_go() {
         use crate::players::go_player;
-        use crate::rules::go::{score, GoMove};
-        use crate::rules::notation::sgf_point;
+        use crate::rules::go::record::game_sgf;
+        use crate::rules::go::score;
         use std::io::Write;
         use std::process::{Command, Stdio};
 
@@ -211,24 +211,7 @@ mod tests {
                 continue;
             }
             let game = &rec.game;
-            let b = game.board();
-            let mut sgf = format!("(;GM[1]FF[4]SZ[9]KM[{}]RU[Chinese]", game.rules().komi);
-            for &(mv, c) in game.moves() {
-                let who = if c == crate::rules::Color::Black {
-                    'B'
-                } else {
-                    'W'
-                };
-                match mv {
-                    GoMove::Pass => sgf.push_str(&format!(";{who}[]")),
-                    GoMove::Play(p) => {
-                        let (x, y) = b.xy(p);
-                        let point = sgf_point(x, b.height() - 1 - y);
-                        sgf.push_str(&format!(";{who}[{point}]"));
-                    }
-                }
-            }
-            sgf.push(')');
+            let sgf = game_sgf(game, "sente");
             let path =
                 std::env::temp_dir().join(format!("sente-score-{}-{g}.sgf", std::process::id()));
             std::fs::write(&path, &sgf).unwrap();
@@ -256,7 +239,7 @@ mod tests {
             let stop = AtomicBool::new(false);
             let tm = TimeManager::infinite(&stop);
             let dead = player.dead_stones(game, &tm);
-            let s = score(b, &dead, game.rules());
+            let s = score(game.board(), &dead, game.rules());
             let ours = if s > 0.0 {
                 format!("B+{s}")
             } else if s < 0.0 {

@@ -14,7 +14,8 @@ use super::manifest::GameName;
 use super::referee::EndReason;
 use super::stats::{elo_estimate, fmt_elo, los, SprtDecision};
 use super::tournament::{Entrant, GameRecord, TournamentReport};
-use crate::rules::notation::{gtp_vertex, renju_name, sgf_point};
+use crate::rules::notation::{gtp_vertex, renju_name};
+use crate::rules::sgf_write::{self, escape};
 use crate::rules::{Color, Outcome};
 
 /// Games lost by a fault that the table lists one by one.
@@ -283,20 +284,11 @@ pub fn game_line(names: &[String], g: &GameRecord) -> String {
     )
 }
 
-/// Escapes an SGF property value.
-fn sgf_text(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
-}
-
 /// The SGF of one game: `GM[1]` for Go, `GM[4]` for the gomoku family (tic-tac-toe included, as a
 /// 3x3 board); opening moves are commented as such, every engine move carries its think time.
 pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
     let gm = if s.game == GameName::Go { 1 } else { 4 };
-    let size = if s.width == s.height {
-        s.width.to_string()
-    } else {
-        format!("{}:{}", s.width, s.height)
-    };
+    let size = sgf_write::size(s.width, s.height);
     let re = match (&g.result.outcome, &g.result.reason) {
         (Outcome::Draw, EndReason::MoveLimit) => "Void".to_string(),
         (Outcome::Draw, _) => "0".to_string(),
@@ -329,25 +321,24 @@ pub fn sgf(names: &[String], s: &GameSetup, g: &GameRecord) -> String {
     let mut out = format!(
         "(;FF[4]GM[{gm}]CA[UTF-8]AP[sente:{}]SZ[{size}]{rules}PB[{}]PW[{}]RE[{re}]{}GN[game {}]GC[{}]",
         env!("CARGO_PKG_VERSION"),
-        sgf_text(&names[g.black]),
-        sgf_text(&names[g.white]),
+        escape(&names[g.black]),
+        escape(&names[g.white]),
         s.tc
             .game_ms
             .map_or(String::new(), |ms| format!("TM[{}]", ms as f64 / 1000.0)),
         g.index + 1,
-        sgf_text(&format!("tc {}; ended by {}", s.tc, g.result.reason)),
+        escape(&format!("tc {}; ended by {}", s.tc, g.result.reason)),
     );
     for p in &g.result.moves {
-        let c = if p.color == Color::Black { "B" } else { "W" };
         let point = match p.mv {
-            Mv::At(x, y) => sgf_point(x, y),
-            Mv::Pass => String::new(),
+            Mv::At(x, y) => Some((x, y)),
+            Mv::Pass => None,
         };
         let comment = match p.ms {
             None => "opening".to_string(),
             Some(ms) => format!("{ms} ms"),
         };
-        out.push_str(&format!("\n;{c}[{point}]C[{comment}]"));
+        out.push_str(&sgf_write::move_node(p.color, point, Some(&comment)));
     }
     out.push_str(")\n");
     out
@@ -359,13 +350,11 @@ fn handicap_sgf(s: &GameSetup) -> String {
     if stones.is_empty() {
         return String::new();
     }
-    let mut out = format!("HA[{}]AB", s.handicap);
-    for mv in stones {
-        if let Mv::At(x, y) = mv {
-            out.push_str(&format!("[{}]", sgf_point(x, y)));
-        }
-    }
-    out
+    let points = stones.into_iter().filter_map(|mv| match mv {
+        Mv::At(x, y) => Some((x, y)),
+        Mv::Pass => None,
+    });
+    format!("HA[{}]{}", s.handicap, sgf_write::point_list("AB", points))
 }
 
 /// The PGN-style summary of every game, for BayesElo / Ordo.

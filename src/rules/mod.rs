@@ -8,6 +8,7 @@ pub mod gomoku;
 pub mod mnk;
 pub mod notation;
 pub mod position;
+pub mod sgf_write;
 pub mod splitmix;
 pub mod text;
 pub mod ttt;

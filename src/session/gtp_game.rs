@@ -212,6 +212,8 @@ pub const UNACCEPTABLE_SIZE: &str = "unacceptable size";
 pub const ILLEGAL_MOVE: &str = "illegal move";
 /// The start of `loadsgf`'s failure message; the reason follows after `: `.
 pub const CANNOT_LOAD: &str = "cannot load file";
+/// The start of `printsgf`'s failure to write its file; the reason follows after `: `.
+pub const CANNOT_WRITE: &str = "cannot write file";
 /// Message for `undo` with nothing to take back.
 pub const CANNOT_UNDO: &str = "cannot undo";
 /// Message for a vertex that is not on the current board.

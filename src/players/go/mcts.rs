@@ -9,6 +9,10 @@
 //!   after removing the stones that Monte Carlo ownership calls dead ([`MctsParams::pass_check_playouts`]
 //!   playouts; how GNU Go and gomill count); and when no legal move is left but filling own
 //!   eyes.
+//! - **Own territory** under territory scoring ([`super::territory`]): a best move inside our
+//!   own settled territory (it would cost a point and change nothing) gives way to the most
+//!   visited move outside it that is about as good ([`MctsParams::territory_slack`]), else to
+//!   a pass.
 //! - **Resign** when, after a full search, the best move's winrate is below
 //!   [`MctsParams::resign_winrate`] with at least [`MctsParams::resign_min_visits`] visits at the root, and never before half
 //!   the board's points have been played as moves; only in `genmove` (never in `reg_genmove`
@@ -21,9 +25,10 @@
 //! - **Analysis ownership** (when the request asks): the search's own simulations, averaged
 //!   ([`Reporting::ownership`]), not a separate batch of playouts.
 
+use super::territory;
 use super::{Decision, GoDecision, GoPlayer, GoRequest, Player};
 use crate::eval::go::baduk::BadukScorer;
-use crate::rules::go::{move_name, GoGame, GoMove, Point};
+use crate::rules::go::{move_name, GoGame, GoMove, Point, Scoring};
 use crate::rules::Color;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -49,6 +54,10 @@ crate::tunables! {
         pass_check_playouts: u32 = 500, 0 ..= 10000000;
         /// Playouts for the dead-stone estimate.
         dead_stone_playouts: u32 = 2000, 0 ..= 10000000;
+        /// Territory scoring: a point no enemy stone touches, ours by at least this ownership, is settled territory we do not fill.
+        territory_settled: f32 = 0.8, 0.0 ..= 1.0;
+        /// ... instead the most visited move outside it within this winrate of the best, else a pass.
+        territory_slack: f64 = 0.05, 0.0 ..= 1.0;
         /// Playouts a ponder runs at most, however long the opponent thinks.
         ponder_max_playouts: u64 = 20_000_000, 0 ..= 1e12;
         nested
@@ -163,6 +172,45 @@ impl MctsPlayer {
         ours(game.score(&dead, &[]))
     }
 
+    /// Under territory scoring, when the search's `best` move is inside `color`'s own settled
+    /// territory ([`territory::in_own_territory`], by [`MctsParams::pass_check_playouts`]
+    /// ownership playouts), what to play instead and why; `None` when it is not, under area
+    /// scoring, and when the request forbids a pass (cleanup captures dead stones inside
+    /// territory and may not pass).
+    fn out_of_own_territory(
+        &self,
+        game: &GoGame,
+        color: Color,
+        req: &GoRequest<'_, '_>,
+        result: &SearchResult,
+        best: GoMove,
+    ) -> Option<(GoMove, String)> {
+        let GoMove::Play(p) = best else {
+            return None;
+        };
+        if game.rules().scoring != Scoring::Territory
+            || req.filter.forbids(1, color, GoMove::Pass)
+            || !territory::enclosed(game.board(), p, color)
+        {
+            return None;
+        }
+        let mut rng = self.rng(game);
+        let (own, _) = owners::ownership(game, self.params.pass_check_playouts, &mut rng, req.tm);
+        let settled = self.params.territory_settled;
+        let inside = |q| territory::in_own_territory(game.board(), &own, q, color, settled);
+        if !inside(p) {
+            return None;
+        }
+        let mv = territory::instead(&result.moves, self.params.territory_slack, inside);
+        let board = game.board();
+        let why = format!(
+            "{}: {} is inside our own territory, which costs a point under territory scoring",
+            move_name(board, mv),
+            move_name(board, best)
+        );
+        Some((mv, why))
+    }
+
     /// The search for `color` under `req` (its clock, reports and filter) in `mode`, its root
     /// moves reported as candidates while it runs.
     fn run_search(
@@ -239,6 +287,9 @@ impl MctsPlayer {
                 result.total_visits()
             );
             return (GoDecision::Resign, format!("resign: {summary}"));
+        }
+        if let Some((mv, why)) = self.out_of_own_territory(game, color, req, &result, best) {
+            return (GoDecision::Play(mv), format!("{why}; {summary}"));
         }
         log::debug!(
             "mcts: {} playouts in {:?}, best {:?} winrate {:.3}, tree {} nodes",
@@ -522,6 +573,73 @@ mod tests {
         assert!(why.contains(&format!("; pv {name}")), "{why}");
         p.new_game(&g);
         assert_eq!(p.explain_last_move(), "");
+    }
+
+    /// The 9x9 position of issue 64 (komi 5.5, black to move), its stones as SGF points. C9 is
+    /// no eye: it is the last liberty of black's A9 B9 B8, shared with white's C8. B2 secures
+    /// the lower left group (8 empty points) but white takes the three stones at C9: W+0.5 by
+    /// area. C9 saves them; white's B2 then reduces the lower left, and after B1 A2 C2 C1 D1 the
+    /// count is B+1.5 (an exhaustive search of those nine points, every other point settled, finds
+    /// nothing better for either side). GNU Go 3.8 answers B2; the winning move is C9.
+    fn seki_or_three_stones() -> GoGame {
+        let white =
+            "ab cb ac bc cc ad cd ed ae be ce ee fe cf df ef ff gf hf if eg gg fh gh hh ih fi";
+        let black = "aa ba da bb db fb gb hb ib dc ec fc dd fd de ge he ie af bf bg cg dg dh eh ei";
+        let rules = GoRules {
+            komi: 5.5,
+            ..GoRules::default()
+        };
+        let mut g = GoGame::new(9, 9, rules).unwrap();
+        let mut setup = Vec::new();
+        for (list, c) in [(black, Color::Black), (white, Color::White)] {
+            for s in list.split_whitespace() {
+                let b = s.as_bytes();
+                let (x, y) = ((b[0] - b'a') as usize, (b[1] - b'a') as usize);
+                setup.push((g.board().point(x, 8 - y).unwrap(), c));
+            }
+        }
+        g.place_setup(&setup).unwrap();
+        g
+    }
+
+    #[test]
+    fn saves_the_three_stones_that_win_rather_than_the_group_that_lives_anyway() {
+        let g = seki_or_three_stones();
+        assert_eq!(g.to_move(), Color::Black);
+        let mut p = MctsPlayer::new();
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(10_000));
+        assert_eq!(
+            d,
+            GoDecision::Play(GoMove::Play(pt(&g, "C9"))),
+            "{}",
+            p.explain_last_move()
+        );
+    }
+
+    #[test]
+    fn under_territory_scoring_it_does_not_fill_its_own_territory() {
+        use crate::rules::go::kata_rules::KataRules;
+        // The split board, white's pass taken back: black to move, every boundary closed.
+        let mut g = split_board(&[]);
+        assert!(g.undo());
+        let own = |g: &GoGame, d: &GoDecision| match d {
+            GoDecision::Play(GoMove::Play(q)) => g.board().xy(*q).0 < 4,
+            _ => false,
+        };
+        let mut p = MctsPlayer::new();
+        // Under area scoring a stone inside costs nothing, and the search plays one there.
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(1000));
+        assert!(own(&g, &d), "{d:?}: {}", p.explain_last_move());
+        let japanese = KataRules::named("japanese").unwrap().to_go_rules(7.5);
+        g.set_rules(japanese.unwrap());
+        let d = gen(&mut p, &g, Color::Black, SearchLimit::nodes(1000));
+        assert!(!own(&g, &d), "{d:?}: {}", p.explain_last_move());
+        assert!(
+            p.explain_last_move()
+                .contains("is inside our own territory"),
+            "{}",
+            p.explain_last_move()
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod cleanup;
 pub mod heuristic;
 pub mod mcts;
+pub mod territory;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

@@ -46,6 +46,7 @@ pub const GO_ONLY_COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "final_status_list",
     "loadsgf",
+    "printsgf",
     "lz-analyze",
     "kata-analyze",
     "lz-genmove_analyze",

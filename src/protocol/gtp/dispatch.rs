@@ -134,6 +134,7 @@ pub(super) fn execute(
                 return Ok(lines.join("\n"));
             }
             Command::LoadSgf { file, move_number } => return empty(go.loadsgf(&file, move_number)),
+            Command::PrintSgf(file) => return go.printsgf(file.as_deref()),
             Command::GoguiAnalyzeCommands => return Ok(GOGUI_ANALYZE_COMMANDS.join("\n")),
             Command::ExplainLastMove => return Ok(go.explain_last_move()),
             Command::GenmoveEx(None) => return Ok(GENMOVE_EX_KEYWORDS.join("\n")),

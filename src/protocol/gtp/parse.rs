@@ -61,6 +61,8 @@ pub enum Command {
         file: String,
         move_number: Option<usize>,
     },
+    /// `printsgf [file]`: the game as SGF, answered or written to `file`.
+    PrintSgf(Option<String>),
     /// `lz-analyze` / `kata-analyze`: stream until the next line arrives.
     Analyze(AnalyzeKind, AnalyzeOptions),
     /// `lz-genmove_analyze` / `kata-genmove_analyze`: genmove with streaming, then `play V`.
@@ -401,6 +403,8 @@ fn setup_command(name: &str, args: &[&str]) -> Option<Result<Command, LineError>
                     move_number,
                 })
         }
+        "printsgf" if args.len() > 1 => Err(syntax("printsgf [filename]")),
+        "printsgf" => Ok(Command::PrintSgf(args.first().map(|f| f.to_string()))),
         _ => return None,
     })
 }

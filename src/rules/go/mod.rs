@@ -10,6 +10,7 @@ pub mod board;
 pub mod game;
 pub mod kata_rules;
 pub mod nbr3;
+pub mod record;
 pub mod score;
 pub mod seki;
 

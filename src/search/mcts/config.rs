@@ -59,6 +59,10 @@ crate::tunables! {
         crit_bonus: f32 = 0.3, 0.0 ..= 10.0;
         /// Simulations of the search before criticality is read (fewer give noise).
         crit_min_sims: u32 = 500, 0 ..= 1000000000;
+        /// Weight of the score utility in the selection ([`score_utility`]), 0 off.
+        score_weight: f32 = 0.1, 0.0 ..= 1.0;
+        /// The score utility's scale, in points per square root of the board's points.
+        score_scale: f32 = 0.5, 0.01 ..= 100.0;
     }
 }
 
@@ -76,6 +80,18 @@ impl MctsConfig {
             cap_q: self.prior_cap,
         }
     }
+}
+
+/// The score utility of a child whose mean margin (from its mover's side) is `mean` where its
+/// parent's, from the same side, is `centre`: `(mean - centre) / (scale + |mean - centre|)`,
+/// in -1..1. Bounded, so a large lead cannot outweigh the winrate; centred on the parent, so
+/// that it tells siblings apart where their margins cluster, the way KataGo's dynamic score
+/// utility centres on the root's expected score. (A rational function rather than an arctan:
+/// it is evaluated for every child at every selection.)
+#[inline]
+pub(super) fn score_utility(mean: f32, centre: f32, scale: f32) -> f32 {
+    let d = mean - centre;
+    d / (scale + d.abs())
 }
 
 /// Whether a node with `n_children` children is widened progressively (in the opening).
@@ -164,6 +180,20 @@ mod tests {
         };
         assert_eq!(dynamic_komi(&black_only, 3, 0, 81, Color::Black), 21.0);
         assert_eq!(dynamic_komi(&black_only, 3, 0, 81, Color::White), 0.0);
+    }
+
+    #[test]
+    fn the_score_utility_is_bounded_centred_and_rising() {
+        assert_eq!(score_utility(-3.0, -3.0, 4.5), 0.0);
+        // 4.5 points above the centre is half way to the bound.
+        assert_eq!(score_utility(1.5, -3.0, 4.5), 0.5);
+        assert_eq!(score_utility(-7.5, -3.0, 4.5), -0.5);
+        let mut last = -1.0;
+        for m in -400..=400 {
+            let u = score_utility(m as f32, 0.0, 4.5);
+            assert!(u > last && u < 1.0, "{m}: {u}");
+            last = u;
+        }
     }
 
     #[test]

@@ -29,7 +29,11 @@
 //!   playouts' AMAF statistics, which favour 2nd-line moves, drown the priors.
 //! - **Selection**: the child maximising `(1 - b) q + b q_amaf + c sqrt(ln N / n)`, with the RAVE
 //!   weight `b = n_amaf / (n_amaf + n + n n_amaf / rave_equiv)` (Gelly and Silver's schedule),
-//!   plus the criticality bonus.
+//!   plus the criticality bonus, plus the score utility ([`MctsConfig::score_weight`]): a
+//!   bounded function of the child's mean final margin against its parent's
+//!   ([`self::config::score_utility`]). Where every move wins or every move loses the winrates
+//!   no longer tell moves apart; the margins still do, so the tree goes on preferring the
+//!   larger win or the smaller loss (as KataGo's score utility does) instead of any move.
 //! - **Criticality** ([`MctsConfig::crit_bonus`], [`self::crit`], Coulom 2009): a bonus
 //!   for points whose owner at the end of the search's simulations goes with the winner (a
 //!   fight's key points), read from the root's statistics at every depth.
@@ -87,7 +91,7 @@ use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use self::config::MctsConfig;
-use self::config::{dynamic_komi, widened, widens};
+use self::config::{dynamic_komi, score_utility, widened, widens};
 use self::crit::Criticality;
 use self::root::{clear_choice, decided, root_moves};
 pub use self::root::{winrate_lcb, Candidate, SearchResult};
@@ -212,6 +216,8 @@ struct Ctx<'a> {
     shared: bool,
     /// The search's criticality, when [`MctsConfig::crit_bonus`] asks for it.
     crit: Option<&'a Criticality>,
+    /// [`MctsConfig::score_scale`] in points on this board.
+    score_scale: f32,
 }
 
 impl Mcts {
@@ -327,6 +333,7 @@ impl Mcts {
             },
             shared: self.workers.len() > 1,
             crit: crit.as_ref(),
+            score_scale: self.cfg.score_scale * ((board.width() * board.height()) as f32).sqrt(),
         };
         let budget = tm.max_nodes().unwrap_or(u64::MAX);
         // Simulations claimed so far, by all threads: the budget is exact.
@@ -727,7 +734,14 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
     // the loop's atomic loads.
     let (prior_visits, rave_equiv, explore) = (cfg.prior_visits, cfg.rave_equiv, cfg.explore);
     let crit_bonus = cfg.crit_bonus;
+    let (score_weight, score_scale) = (cfg.score_weight, ctx.score_scale);
     let p_visits = arena.get(parent).visits();
+    // The parent's mean margin from the children's side (the parent's mover is the other).
+    let centre = if p_visits > 0 {
+        -arena.get(parent).score_sum() / p_visits as f32
+    } else {
+        0.0
+    };
     let log_n = ((p_visits + 1) as f32).ln();
     let mut best = None;
     let mut best_v = f32::NEG_INFINITY;
@@ -755,6 +769,11 @@ fn select(ctx: &Ctx<'_>, parent: u32, first: u32, n: u16) -> Option<u32> {
             q
         };
         v += explore * (log_n / n).sqrt();
+        if score_weight > 0.0 {
+            // The prior's virtual visits sit at the parent's margin, as an unvisited move's.
+            let mean = (ch.score_sum() + prior_visits * centre) / n;
+            v += score_weight * score_utility(mean, centre, score_scale);
+        }
         if let Some(crit) = ctx.crit {
             v += crit_bonus * crit.of(ch.mv());
         }

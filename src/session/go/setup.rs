@@ -1,15 +1,17 @@
 //! How the Go session sets a position up: handicap stones (`fixed_handicap`,
 //! `place_free_handicap`, `set_free_handicap`), only on an empty board, and `loadsgf`, a game
-//! record replayed on a fresh game that replaces the current one only when every event applies.
+//! record replayed on a fresh game that replaces the current one only when every event applies;
+//! and `printsgf`, the game written back as such a record.
 
 use log::{info, warn};
 
 use super::sgf::{decode, read_file, read_record, SgfEvent, Xy};
 use super::GoSession;
 use crate::rules::go::game::corner_points;
+use crate::rules::go::record::game_sgf;
 use crate::rules::go::{GoGame, GoMove, Point};
 use crate::rules::Color;
-use crate::session::gtp_game::{GtpResult, Vertex, CANNOT_LOAD};
+use crate::session::gtp_game::{GtpResult, Vertex, CANNOT_LOAD, CANNOT_WRITE};
 
 impl GoSession {
     /// `fixed_handicap n`: the standard points, placed for black.
@@ -84,6 +86,23 @@ impl GoSession {
             .collect())
     }
 
+    /// `printsgf [file]` (GNU Go's): the game as SGF ([`game_sgf`]), as the answer or, given
+    /// `file`, written there with an empty answer. A path that exists and is not a regular file
+    /// (a directory, a FIFO, a device) is refused without opening it; nothing in the game
+    /// changes either way.
+    pub fn printsgf(&self, file: Option<&str>) -> GtpResult<String> {
+        let sgf = game_sgf(&self.game, &format!("sente:{}", env!("CARGO_PKG_VERSION")));
+        let Some(path) = file else {
+            // A GTP answer ends at its first blank line: the text has none, nor a final newline.
+            return Ok(sgf.trim_end().to_string());
+        };
+        write_file(path, &sgf).map_err(|why| {
+            warn!("printsgf {path}: {why}");
+            format!("{CANNOT_WRITE}: {}", why.replace(['\r', '\n'], " "))
+        })?;
+        Ok(String::new())
+    }
+
     /// `loadsgf file [move_number]`: the position before move `move_number` (or the end).
     pub fn loadsgf(&mut self, file: &str, move_number: Option<usize>) -> GtpResult<()> {
         // GTP's text first (clients match on it), then why, on one line.
@@ -153,6 +172,32 @@ impl GoSession {
         self.player.new_game(&self.game);
         Ok(())
     }
+}
+
+/// Writes `text` to `path`, creating or replacing a regular file; what goes wrong in words.
+fn write_file(path: &str, text: &str) -> Result<(), String> {
+    use std::io::{ErrorKind, Write};
+    let io_error = |e: std::io::Error| match e.kind() {
+        ErrorKind::NotFound => "no such directory".to_string(),
+        ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    // Opening a FIFO for writing waits for a reader, and a device is no record: look first.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err("not a regular file".to_string());
+        }
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        // Should the path have become a FIFO since, opening it must not block either.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path).map_err(io_error)?;
+    file.write_all(text.as_bytes()).map_err(io_error)
 }
 
 #[cfg(test)]
@@ -231,6 +276,40 @@ mod tests {
             Err("board not empty".into()),
             "a move was played"
         );
+    }
+
+    #[test]
+    fn printsgf_round_trips_through_loadsgf_and_bad_paths_change_nothing() {
+        let dir = std::env::temp_dir().join(format!("sente-printsgf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = session();
+        s.play(Color::Black, at(3, 3)).unwrap();
+        s.play(Color::White, Vertex::Pass).unwrap();
+        s.play(Color::Black, at(15, 15)).unwrap();
+        let text = s.printsgf(None).unwrap();
+        assert!(
+            text.starts_with("(;FF[4]GM[1]") && text.ends_with(";B[pd])"),
+            "{text}"
+        );
+        assert!(!text.contains("\n\n"));
+        let file = dir.join("game.sgf");
+        let path = file.to_str().unwrap();
+        assert_eq!(s.printsgf(Some(path)), Ok(String::new()));
+        let board = s.game().board().to_text();
+        for bad in [
+            "/nonexistent-sente-dir/x.sgf",
+            "/dev/null",
+            dir.to_str().unwrap(),
+        ] {
+            let err = s.printsgf(Some(bad)).unwrap_err();
+            assert!(err.starts_with("cannot write file: "), "{bad}: {err}");
+            assert_eq!(s.game().moves().len(), 3);
+        }
+        s.loadsgf(path, None).unwrap();
+        assert_eq!(s.game().board().to_text(), board);
+        assert_eq!(s.game().moves().len(), 3);
+        assert_eq!(s.printsgf(None).unwrap(), text);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -400,6 +400,12 @@ fn scoring_and_sgf_commands() {
             move_number: Some(12)
         })
     );
+    assert_eq!(cmd("printsgf"), Ok(Command::PrintSgf(None)));
+    assert_eq!(
+        cmd("printsgf out.sgf"),
+        Ok(Command::PrintSgf(Some("out.sgf".into())))
+    );
+    assert!(matches!(cmd("printsgf a b"), Err(LineError::Syntax(_))));
     assert!(matches!(cmd("loadsgf"), Err(LineError::Syntax(_))));
     assert!(matches!(cmd("loadsgf a.sgf x"), Err(LineError::Syntax(_))));
 }
