@@ -24,10 +24,7 @@
 //! ([`Searcher::update_history`]) and policy. Nothing is pruned while the opponent threatens a
 //! forced win (an open three, a 4-3 or 3-3 point), and the answers to an open three are
 //! searched a ply deeper, at most twice on a path (so long threat sequences of the opponent
-//! come into view). With `se_depth` set, a table move that failed high is tested for being the
-//! only one that holds (the node searched without it at half depth, below its score): if so it
-//! is searched a ply deeper; if the other moves hold too, the node is cut (multi-cut). The
-//! constants are [`SearchParams`]'s: one set for an evaluation with a
+//! come into view). The constants are [`SearchParams`]'s: one set for an evaluation with a
 //! learned policy, one for the hand evaluation ([`SearchParams::hand`]).
 
 use std::time::{Duration, Instant};
@@ -37,9 +34,7 @@ use crate::eval::gomoku::patterns::{
 };
 use crate::rules::{Color, Pos};
 use crate::search::ab::params::{LmrTable, SearchParams, ORDER_ATTACK, ORDER_DEFEND};
-use crate::search::ab::pruning::{
-    corrected_static_value, move_count_prunes, reverse_futile, singular_candidate,
-};
+use crate::search::ab::pruning::{corrected_static_value, move_count_prunes, reverse_futile};
 use crate::search::ab::root_threats::RootThreatStats;
 use crate::search::ab::smp::{move_key, Shared};
 use crate::search::ab::tt::{Bound, TranspositionTable};
@@ -146,8 +141,6 @@ pub struct Searcher<'a, 'm, 's> {
     pub(super) measure_cpu: bool,
     /// The analysis's node budget, instead of the one the limit implies (for measurement).
     pub(super) threat_budget_override: Option<u64>,
-    /// The move a singular-extension test leaves out at each ply (none: a normal node).
-    excluded: Vec<Option<Pos>>,
 }
 
 impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
@@ -191,7 +184,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
             threat_stats: RootThreatStats::default(),
             measure_cpu: false,
             threat_budget_override: None,
-            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -425,14 +417,11 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let hash = self.pb.hash();
         let mut tt_move = None;
         let mut tt_bound = None;
-        // A singular-extension test searches this position without one move: the table's
-        // entry is about the whole position, so it neither cuts nor is stored here.
-        let excluded = self.excluded[ply];
         if let Some(hit) = self.tt.probe(hash) {
             tt_move = hit.mv.filter(|&m| self.pb.board().is_empty(m));
             let s = from_tt(hit.score, ply);
-            tt_bound = Some((hit.bound, s, hit.depth));
-            if !pv_node && hit.depth >= depth && excluded.is_none() {
+            tt_bound = Some((hit.bound, s));
+            if !pv_node && hit.depth >= depth {
                 let cut = match hit.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -455,41 +444,13 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
         let mut static_eval = if prunable { self.pb.evaluate() } else { 0 };
         // A searched bound says more than the static value: use it where it is tighter (the
         // static value misjudges threats a search has already read).
-        if let (true, Some((bound, s, _))) = (prunable && self.params.tt_eval, tt_bound) {
+        if let (true, Some((bound, s))) = (prunable && self.params.tt_eval, tt_bound) {
             static_eval = corrected_static_value(static_eval, bound, s);
         }
         // Reverse futility: this far above beta so near the leaves, the opponent's replies
         // will not bring it down.
-        // (A rule for whole positions: not in an exclusion test.)
-        if prunable && excluded.is_none() && reverse_futile(&self.params, depth, static_eval, beta)
-        {
+        if prunable && reverse_futile(&self.params, depth, static_eval, beta) {
             return static_eval;
-        }
-        // Singular extension: is the table's move the only one that holds? Tested before the
-        // move list is made (the test searches this ply again and would overwrite it).
-        let mut tt_extension = 0;
-        if let (Some(m), Some((bound, s, tt_depth))) = (tt_move, tt_bound) {
-            if excluded.is_none()
-                && self.uses_policy()
-                && (ply as u32) < 2 * (self.completed + 1)
-                && singular_candidate(&self.params, depth, bound, s, tt_depth)
-            {
-                let singular_beta = s - self.params.se_margin * depth;
-                self.excluded[ply] = Some(m);
-                let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    tt_extension = 1;
-                } else if singular_beta >= beta {
-                    // Multi-cut: without its best move this node still reaches beta.
-                    return singular_beta;
-                } else if s >= beta {
-                    tt_extension = -1;
-                }
-            }
         }
         let n = self.generate(ply, tt_move, self.params.move_limit(depth));
         if n == 0 {
@@ -527,9 +488,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 continue;
             }
             let (m, order) = self.moves[ply][i];
-            if Some(m) == excluded {
-                continue;
-            }
             let quiet = self.quiet(m);
             // Not stored as a killer: the table's move and threats (ordered first anyway).
             let forcing = if self.uses_policy() {
@@ -552,10 +510,7 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                 self.deferred += 1;
                 continue;
             };
-            let mut new_depth = depth - 1;
-            if Some(m) == tt_move {
-                new_depth += tt_extension;
-            }
+            let new_depth = depth - 1;
             self.pb.play(m);
             let mut score;
             if i == 0 {
@@ -622,9 +577,6 @@ impl<'a, 'm, 's> Searcher<'a, 'm, 's> {
                     }
                 }
             }
-        }
-        if excluded.is_some() {
-            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -69,10 +69,6 @@ crate::tunables! {
         prune_policy: i32 = -400, -100000 ..= 100000;
         /// Correct the static value the pruning compares by the table's bound where tighter.
         tt_eval: bool = true, 0 ..= 1;
-        /// Singular extensions and multi-cut this many plies from the leaves and more (0: none).
-        se_depth: i32 = 0, 0 ..= 64;
-        /// Singular margin per ply below the table's score.
-        se_margin: i32 = 4, 0 ..= 100000;
         /// Most attacker moves in the root VCTs.
         vct_depth: u32 = 8, 0 ..= 64;
         /// The root VCTs' node budgets, in tenths of a percent of the root threat budget.
@@ -219,7 +215,6 @@ mod tests {
             "vct_depth=-1",
             "prune_count=-1",
             "vct_scale=-5",
-            "se_depth=-1",
             // Settings of features deleted after they lost their matches.
             "nmp_depth=3",
             "iir_depth=4",
@@ -228,6 +223,7 @@ mod tests {
             "leaf_vcf_nodes=200",
             "lmr_threes=1",
             "improving=1",
+            "se_depth=6",
             "fhr_margin=40",
             // The hand set is a set of its own, not a second name for each constant.
             "rfp_hand_margin=150",

@@ -38,45 +38,9 @@ pub fn move_count_prunes(p: &SearchParams, depth: i32, index: usize, policy: i32
     depth <= p.prune_depth && index >= p.prune_count && index < 64 && policy < p.prune_policy
 }
 
-/// Singular extension: whether a node `depth` plies from the leaves tests its table move (an
-/// entry of kind `bound`, score `s`, searched `tt_depth` plies deep) for being the only one
-/// that holds: from `se_depth` on (0: never), for a move that failed high or was exact, at
-/// most two plies shallower than now, with a score that is no mate.
-#[inline]
-pub fn singular_candidate(
-    p: &SearchParams,
-    depth: i32,
-    bound: Bound,
-    s: i32,
-    tt_depth: i32,
-) -> bool {
-    p.se_depth > 0
-        && depth >= p.se_depth
-        && matches!(bound, Bound::Lower | Bound::Exact)
-        && s.abs() < MATE_BOUND
-        && tt_depth >= depth - 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_singular_test_needs_its_depth_a_fail_high_and_a_deep_enough_entry() {
-        let off = SearchParams::default();
-        assert!((1..=64).all(|d| !singular_candidate(&off, d, Bound::Exact, 0, d)));
-        let p = SearchParams {
-            se_depth: 6,
-            ..SearchParams::default()
-        };
-        assert!(singular_candidate(&p, 6, Bound::Lower, 100, 4));
-        assert!(singular_candidate(&p, 9, Bound::Exact, -100, 9));
-        assert!(!singular_candidate(&p, 5, Bound::Lower, 100, 5));
-        assert!(!singular_candidate(&p, 6, Bound::Lower, 100, 3));
-        assert!(!singular_candidate(&p, 6, Bound::Upper, 100, 6));
-        assert!(!singular_candidate(&p, 6, Bound::None, 100, 6));
-        assert!(!singular_candidate(&p, 6, Bound::Lower, MATE_BOUND, 6));
-    }
 
     #[test]
     fn a_table_bound_corrects_the_static_value_only_where_tighter() {

@@ -457,26 +457,3 @@ fn answers_at_once_with_no_time() {
     assert!(b.is_empty(p));
     assert_eq!(info.depth, 0);
 }
-
-#[test]
-fn singular_extensions_read_deeper_and_keep_the_four_three() {
-    // The exclusion test and the extension add nodes at a fixed depth (and leave the
-    // position as it was: `quiet_position_nodes` checks); the tactic is still found.
-    let without = quiet_position_nodes(SearchParams::default());
-    let params = SearchParams::default()
-        .with_overrides("se_depth=4,se_margin=4")
-        .unwrap();
-    let with = quiet_position_nodes(params.clone());
-    assert!(with > without, "{with} nodes, none {without}");
-    let b = board(
-        Rule::Freestyle,
-        &[(7, 7), (8, 7), (9, 7), (10, 5), (10, 6)],
-        &[(6, 7), (0, 0), (0, 2), (0, 4), (14, 14)],
-        Color::Black,
-    );
-    let mut pb = PatternBoard::new(&b);
-    pb.set_learned(crate::eval::gomoku::learned::value_tables(Rule::Freestyle));
-    pb.set_policy(crate::eval::gomoku::learned::policy_tables(Rule::Freestyle));
-    let r = search_with(pb, SearchLimit::depth(7), params, &mut |_| {});
-    assert!(r.info.mate.is_some_and(|m| m > 0), "{:?}", r.info);
-}
