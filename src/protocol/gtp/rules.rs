@@ -3,8 +3,10 @@
 //! KataGo's spelling of each value. Text only: what the rules mean is
 //! [`crate::rules::go::kata_rules`]'s.
 
-use crate::rules::go::kata_rules::{KataKo, KataRules, KataTax, RuleOption};
-use crate::rules::go::{HandicapBonus, Scoring};
+use crate::rules::go::kata_rules::{
+    word_for, KataRules, KataTax, RuleOption, BONUS_WORDS, KO_WORDS, SCORING_WORDS, TAX_WORDS,
+};
+use crate::rules::go::Scoring;
 
 /// One rules option (a key of KataGo's JSON, or `kata-set-rule`'s two arguments): key and value
 /// in any case, flags written `true` or `false`. `komi` is refused, as KataGo refuses it here
@@ -39,36 +41,6 @@ pub fn parse_rule_option(key: &str, value: &str) -> Result<RuleOption, String> {
         }
         _ => return Err(format!("unknown rules option \"{key}\"")),
     })
-}
-
-/// KataGo's spelling of each rule value, read by [`parse_rule_option`] and printed by
-/// [`format_kata_rules`].
-const KO_WORDS: &[(KataKo, &str)] = &[
-    (KataKo::Simple, "SIMPLE"),
-    (KataKo::Positional, "POSITIONAL"),
-    (KataKo::Situational, "SITUATIONAL"),
-    (KataKo::Spight, "SPIGHT"),
-];
-const SCORING_WORDS: &[(Scoring, &str)] =
-    &[(Scoring::Area, "AREA"), (Scoring::Territory, "TERRITORY")];
-const TAX_WORDS: &[(KataTax, &str)] = &[
-    (KataTax::None, "NONE"),
-    (KataTax::Seki, "SEKI"),
-    (KataTax::All, "ALL"),
-];
-const BONUS_WORDS: &[(HandicapBonus, &str)] = &[
-    (HandicapBonus::Zero, "0"),
-    (HandicapBonus::NMinusOne, "N-1"),
-    (HandicapBonus::N, "N"),
-];
-
-/// The word `words` gives `v`.
-fn word_for<T: PartialEq>(words: &[(T, &'static str)], v: &T) -> &'static str {
-    words
-        .iter()
-        .find(|(w, _)| w == v)
-        .map(|&(_, word)| word)
-        .expect("every value has a word")
 }
 
 /// KataGo's JSON form of a rule set, as its `rules.cpp` reads it: an object whose keys (any
@@ -124,6 +96,7 @@ pub fn format_kata_rules(r: &KataRules) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::go::kata_rules::KataKo;
 
     #[test]
     fn kata_rules_json() {

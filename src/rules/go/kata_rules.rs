@@ -215,6 +215,36 @@ impl KataRules {
     }
 }
 
+/// KataGo's spelling of each rule value: what GTP's rule commands read and print, and the
+/// compact `RU` form of game records.
+pub const KO_WORDS: &[(KataKo, &str)] = &[
+    (KataKo::Simple, "SIMPLE"),
+    (KataKo::Positional, "POSITIONAL"),
+    (KataKo::Situational, "SITUATIONAL"),
+    (KataKo::Spight, "SPIGHT"),
+];
+pub const SCORING_WORDS: &[(Scoring, &str)] =
+    &[(Scoring::Area, "AREA"), (Scoring::Territory, "TERRITORY")];
+pub const TAX_WORDS: &[(KataTax, &str)] = &[
+    (KataTax::None, "NONE"),
+    (KataTax::Seki, "SEKI"),
+    (KataTax::All, "ALL"),
+];
+pub const BONUS_WORDS: &[(HandicapBonus, &str)] = &[
+    (HandicapBonus::Zero, "0"),
+    (HandicapBonus::NMinusOne, "N-1"),
+    (HandicapBonus::N, "N"),
+];
+
+/// The word `words` gives `v`.
+pub fn word_for<T: PartialEq>(words: &[(T, &'static str)], v: &T) -> &'static str {
+    words
+        .iter()
+        .find(|(w, _)| w == v)
+        .map(|&(_, word)| word)
+        .expect("every value has a word")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,8 @@
 //! (`Chinese`, `Japanese`, `Tromp-Taylor`, ...), else KataGo's compact form
 //! (`koPOSITIONALscoreAREAtaxNONEsui0whbNfpok1`), which KataGo reads back.
 
-use super::kata_rules::{KataKo, KataRules, KataTax};
-use super::{GoGame, GoMove, GoRules, HandicapBonus, Point, Scoring};
+use super::kata_rules::{word_for, KataRules, BONUS_WORDS, KO_WORDS, SCORING_WORDS, TAX_WORDS};
+use super::{GoGame, GoMove, GoRules, Point};
 use crate::rules::sgf_write::{escape, move_node, point_list, size};
 use crate::rules::Color;
 
@@ -38,26 +38,10 @@ pub fn rules_name(rules: &GoRules, handicap: usize) -> String {
             return sgf.to_string();
         }
     }
-    let ko = match kata.ko {
-        KataKo::Simple => "SIMPLE",
-        KataKo::Positional => "POSITIONAL",
-        KataKo::Situational => "SITUATIONAL",
-        KataKo::Spight => "SPIGHT",
-    };
-    let score = match kata.scoring {
-        Scoring::Area => "AREA",
-        Scoring::Territory => "TERRITORY",
-    };
-    let tax = match kata.tax {
-        KataTax::None => "NONE",
-        KataTax::Seki => "SEKI",
-        KataTax::All => "ALL",
-    };
-    let whb = match kata.white_handicap_bonus {
-        HandicapBonus::Zero => "0",
-        HandicapBonus::NMinusOne => "N-1",
-        HandicapBonus::N => "N",
-    };
+    let ko = word_for(KO_WORDS, &kata.ko);
+    let score = word_for(SCORING_WORDS, &kata.scoring);
+    let tax = word_for(TAX_WORDS, &kata.tax);
+    let whb = word_for(BONUS_WORDS, &kata.white_handicap_bonus);
     format!(
         "ko{ko}score{score}tax{tax}sui{}{}whb{whb}fpok{}",
         u8::from(kata.suicide),
