@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Play one `sente selfplay` on a Ray cluster (or a laptop); the data file equals a one-machine run.
+"""Play one `sente selfplay` or `sente go-data` on a Ray cluster (or a laptop); the data file equals a one-machine run.
 
-    python scripts/ray_selfplay.py [options] --out FILE -- SELFPLAY-ARGS...
+    python scripts/ray_selfplay.py [options] [--command go-data] --out FILE -- ARGS...
 
-SELFPLAY-ARGS are `sente selfplay` arguments (`--rule renju --games 6000 --nodes 8000 --seed 2`...).
+ARGS are the command's arguments: `sente selfplay` (gomoku, the default: `--rule renju --games
+6000 --nodes 8000 --seed 2`...) or, with --command go-data, `sente go-data` (Go games of GNU Go,
+which every worker needs at `--gnugo`: `--size 19 --games 2000 --level 4 --seed 21`...).
 The schedule of --games jobs is cut into batches of --batch-games consecutive jobs, each
-played by one Ray task running `sente selfplay SELFPLAY-ARGS --shard K/N` on a worker. A job's
+played by one Ray task running `sente COMMAND ARGS --shard K/N` on a worker. A job's
 game depends only on (--seed, job) and the settings, never on the shard, so the batches'
-games put in batch order are byte for byte the file one `sente selfplay` run writes: one
+games put in batch order are byte for byte the file one `sente COMMAND` run writes: one
 header line, then every job once, in job order. Progress (games, positions, black / white /
-draw wins) is printed after every batch.
+other results) is printed after every batch.
 
 Faults: a task whose worker dies (or whose `sente` fails) is re-run by Ray (--retries); each
 batch's games are stored once, under the batch number, so a re-run or late duplicate never
@@ -35,26 +37,32 @@ from ray_match import (  # noqa: E402
 PART = "games.txt"
 
 
+COMMANDS = ("selfplay", "go-data")
+
+
 def parse_args(argv):
-    _, parse = ray_parser("sente selfplay on Ray", __doc__, 50, "selfplay", ("--shard", "--out"))
+    p, parse = ray_parser("sente selfplay or go-data on Ray", __doc__, 50, "selfplay",
+                          ("--shard", "--out"))
+    p.add_argument("--command", choices=COMMANDS, default="selfplay")
     return parse(argv)
 
 
-def games_of(args):
-    """The schedule's size: `--games` of the selfplay arguments (sente's default 1000)."""
+def games_of(command, args):
+    """The schedule's size: `--games` of the command's arguments (sente's defaults: selfplay
+    1000, go-data 100)."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--games", type=int, default=1000 if command == "selfplay" else 100)
     known, _ = p.parse_known_args(args)
     return known.games
 
 
-def play_batch(sente, args, shard, run_id, timeout):
+def play_batch(sente, command, args, shard, run_id, timeout):
     """A Ray task: plays part `shard` of the schedule, returns its data file's text."""
     batch = shard.split("/")[0]
     return run_in_scratch(
-        f"sente-{run_id}-selfplay{batch}-",
-        lambda tmp: [sente, "selfplay", *args, "--shard", shard, "--out", str(Path(tmp, PART))],
-        PART, f"sente selfplay --shard {shard}", timeout)
+        f"sente-{run_id}-{command}{batch}-",
+        lambda tmp: [sente, command, *args, "--shard", shard, "--out", str(Path(tmp, PART))],
+        PART, f"sente {command} --shard {shard}", timeout)
 
 
 def split(text):
@@ -65,13 +73,20 @@ def split(text):
     return (head[0] if head else None), games
 
 
-def tally(games, counts):
-    """Adds game lines to [games, positions, black, white, draws]."""
+def tally(command, games, counts):
+    """Adds game lines to [games, positions, black, white, other results]. A selfplay line is
+    `job B|W|D ... | moves`; a go-data line `job size result opening-length moves...`, whose
+    positions are the moves after the opening and whose result is `B+...`, `W+...` or another."""
     for line in games:
         fields = line.split()
         counts[0] += 1
-        counts[1] += len(line.split("|", 1)[1].split()) if "|" in line else 0
-        counts[2 + "BWD".index(fields[1])] += 1
+        if command == "selfplay":
+            counts[1] += len(line.split("|", 1)[1].split()) if "|" in line else 0
+            result = fields[1]
+        else:
+            counts[1] += max(0, len(fields) - 4 - int(fields[3]))
+            result = fields[2][:1]
+        counts[2 + ("BW".index(result) if result in ("B", "W") else 2)] += 1
 
 
 def concatenate(parts_dir, batches, out):
@@ -100,19 +115,19 @@ def play(a, sente, todo, batches, parts_dir, counts, total, started):
                                               retry_exceptions=True)
         print(f"ray_selfplay: {total} games in {batches} batches of up to {a.batch_games}, "
               f"{len(todo)} to play", flush=True)
-        waiting = {task.remote(w_sente, a.selfplay, f"{b + 1}/{batches}", a.run_id,
+        waiting = {task.remote(w_sente, a.command, a.selfplay, f"{b + 1}/{batches}", a.run_id,
                                a.task_timeout): b for b in todo}
         while waiting:
             batch, text = next_result(waiting, "ray_selfplay", a.retries)
             if first is None:
                 first = time.monotonic() - started
             if store(parts_dir, batch, batches, text, PART):
-                tally(split(text)[1], counts)
+                tally(a.command, split(text)[1], counts)
             else:
                 print(f"ray_selfplay: batch {batch + 1} arrived twice; kept once", flush=True)
             print(f"[{time.monotonic() - started:7.1f} s] games {counts[0]}/{total}, "
                   f"{counts[1]} positions, black {counts[2]} white {counts[3]} "
-                  f"draws {counts[4]}", flush=True)
+                  f"other {counts[4]}", flush=True)
     finally:
         ray.shutdown()
         if ship:
@@ -128,7 +143,7 @@ def main(argv):
     ray.cloudpickle.register_pickle_by_value(ray_match)
 
     sente = str(Path(a.sente).resolve())
-    total = games_of(a.selfplay)
+    total = games_of(a.command, a.selfplay)
     batches = max(1, -(-total // a.batch_games))
     out = Path(a.out)
     parts_dir = Path(str(out) + ".parts")
@@ -138,7 +153,7 @@ def main(argv):
     for b in range(batches):
         part = batch_dir(parts_dir, b, batches) / PART
         if part.exists():
-            tally(split(part.read_text())[1], counts)
+            tally(a.command, split(part.read_text())[1], counts)
         else:
             todo.append(b)
     if len(todo) < batches:

@@ -2,7 +2,8 @@
 //! batches of Ray tasks merges to exactly the games, table, Elo and SPRT state of the same
 //! match in one `sente match` process, also when a worker is killed in the middle of a batch.
 //! And `scripts/ray_selfplay.py`: self-play cut into Ray tasks writes the same data file, byte
-//! for byte, as one `sente selfplay` process, and a second run resumes without playing.
+//! for byte, as one `sente selfplay` process, and a second run resumes without playing; the
+//! same for `sente go-data` (`--command go-data`).
 //! Needs `ray` in `.venv`: the tests are `#[ignore]`d, and `.ci/run` installs Ray and runs
 //! them (`--ignored needs_ray`) when it imports, and always under CI, where its absence fails.
 
@@ -251,14 +252,20 @@ const SELFPLAY: [&str; 10] = [
 ];
 
 fn selfplay_driver(python: &Path, out: &Path) -> String {
+    data_driver(python, "selfplay", &SELFPLAY, out)
+}
+
+/// Runs scripts/ray_selfplay.py for `command` (selfplay or go-data) in batches of two jobs.
+fn data_driver(python: &Path, command: &str, args: &[&str], out: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let o = Command::new(python)
         .arg(root.join("scripts/ray_selfplay.py"))
         .args(["--cpus", "2", "--sente", SENTE, "--batch-games", "2"])
+        .args(["--command", command])
         .arg("--out")
         .arg(out)
         .arg("--")
-        .args(SELFPLAY)
+        .args(args)
         .env("RAY_DISABLE_USAGE_STATS", "1")
         .stdin(Stdio::null())
         .output()
@@ -301,6 +308,47 @@ fn needs_ray_selfplay_writes_the_single_process_file() {
     // A finished run given again plays nothing and writes the same file.
     let stdout = selfplay_driver(&python, &ray);
     assert!(stdout.contains("4 batches already"), "{stdout}");
+    assert!(stdout.contains("0 played"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const GO_DATA: [&str; 10] = [
+    "--size", "9", "--games", "3", "--level", "0", "--seed", "4", "--random", "2-3",
+];
+
+#[test]
+#[ignore = "needs ray in .venv and GNU Go; .ci/run installs both and runs it (cargo test --release -- --ignored needs_ray)"]
+fn needs_ray_go_data_writes_the_single_process_file() {
+    let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
+    let python = python_with_ray();
+    assert!(
+        Path::new("/usr/games/gnugo").exists(),
+        "GNU Go is missing: apt-get install -y gnugo"
+    );
+    let dir = std::env::temp_dir().join(format!("sente-ray-go-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.txt");
+    let o = Command::new(SENTE)
+        .arg("go-data")
+        .args(GO_DATA)
+        .arg("--out")
+        .arg(&whole)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(expected.lines().count(), 4, "{expected}");
+
+    let ray = dir.join("ray.txt");
+    let stdout = data_driver(&python, "go-data", &GO_DATA, &ray);
+    assert!(stdout.contains("games 3/3"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
+
+    let stdout = data_driver(&python, "go-data", &GO_DATA, &ray);
+    assert!(stdout.contains("2 batches already"), "{stdout}");
     assert!(stdout.contains("0 played"), "{stdout}");
     assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
     let _ = std::fs::remove_dir_all(&dir);
