@@ -185,6 +185,7 @@ impl EngineArgs {
                     .map(|k| ("kernel".to_string(), k.to_string()))
                     .chain(self.set.iter().cloned())
                     .collect(),
+                ponder: self.ponder,
             },
             gtp: GtpOptions {
                 game: match self.game {

@@ -171,8 +171,8 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         )],
         gtp: "",
         doc: "think on the opponent's time, from our move's answer until the next command: Go \
-              with `--ponder` (GTP `sente-ponder on` or `off` switches it), gomoku with `INFO \
-              pondering 1` (`0` or never sent: off); replies stay the same, the moves then \
+              and gomoku with `--ponder` (GTP `sente-ponder on` or `off` and Gomocup `INFO \
+              pondering 1` or `0` switch it; off by default); replies stay the same, the moves then \
               depend on the opponent's time, even under `--nodes`",
     },
     EngineOption {

@@ -476,4 +476,20 @@ mod tests {
         s.info(Setting::Pondering(0));
         assert!(!s.pondering());
     }
+
+    #[test]
+    fn the_ponder_flag_turns_pondering_on_and_info_still_switches_it() {
+        let config = SessionConfig {
+            nodes: Some(500),
+            ponder: true,
+            ..SessionConfig::default()
+        };
+        let mut s = GomokuSession::new(config, Arc::new(StopSignal::new()));
+        s.start(15);
+        assert!(s.pondering(), "--ponder is on from the first game");
+        s.info(Setting::Pondering(0));
+        assert!(!s.pondering());
+        s.start(15);
+        assert!(!s.pondering(), "START keeps what INFO set");
+    }
 }

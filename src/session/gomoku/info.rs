@@ -27,7 +27,7 @@ pub struct Settings {
     pub max_node: Option<u64>,
     pub thread_num: Option<u32>,
     pub time_increment: u64,
-    /// `INFO pondering 1`: think on the opponent's time (off until sent).
+    /// `INFO pondering 1`: think on the opponent's time (off until sent, unless `--ponder`).
     pub pondering: bool,
 }
 

@@ -193,6 +193,8 @@ pub struct SessionConfig {
     pub memory: Option<PathBuf>,
     /// Player-specific settings (`--kernel`, unknown `INFO` keys), offered to every player.
     pub player_options: Vec<(String, String)>,
+    /// Think on the opponent's time from the start (`--ponder`); `INFO pondering` switches it.
+    pub ponder: bool,
 }
 
 impl Default for SessionConfig {
@@ -206,6 +208,7 @@ impl Default for SessionConfig {
             rule: None,
             memory: None,
             player_options: Vec::new(),
+            ponder: false,
         }
     }
 }
@@ -253,7 +256,10 @@ impl GomokuSession {
         let mut s = GomokuSession {
             board: None,
             rule: config.rule.unwrap_or(Rule::Freestyle),
-            settings: Settings::default(),
+            settings: Settings {
+                pondering: config.ponder,
+                ..Settings::default()
+            },
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
             player,
