@@ -251,10 +251,6 @@ const SELFPLAY: [&str; 10] = [
     "--rule", "renju", "--size", "11", "--games", "7", "--nodes", "400", "--seed", "5",
 ];
 
-fn selfplay_driver(python: &Path, out: &Path) -> String {
-    data_driver(python, "selfplay", &SELFPLAY, out)
-}
-
 /// Runs scripts/ray_selfplay.py for `command` (selfplay or go-data) in batches of two jobs.
 fn data_driver(python: &Path, command: &str, args: &[&str], out: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -279,18 +275,18 @@ fn data_driver(python: &Path, command: &str, args: &[&str], out: &Path) -> Strin
     stdout
 }
 
-#[test]
-#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
-fn needs_ray_selfplay_writes_the_single_process_file() {
+/// One `sente COMMAND ARGS` process, then the Ray driver in batches of two jobs: the same file,
+/// byte for byte, with `games` games; a second run of the driver plays nothing.
+fn the_driver_writes_the_single_process_file(command: &str, args: &[&str], games: usize) {
     let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
     let python = python_with_ray();
-    let dir = std::env::temp_dir().join(format!("sente-ray-selfplay-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("sente-ray-{command}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let whole = dir.join("whole.txt");
     let o = Command::new(SENTE)
-        .arg("selfplay")
-        .args(SELFPLAY)
+        .arg(command)
+        .args(args)
         .arg("--out")
         .arg(&whole)
         .stdin(Stdio::null())
@@ -298,19 +294,32 @@ fn needs_ray_selfplay_writes_the_single_process_file() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let expected = std::fs::read_to_string(&whole).unwrap();
-    assert_eq!(expected.lines().count(), 8, "{expected}");
+    assert_eq!(expected.lines().count(), games + 1, "{expected}");
 
     let ray = dir.join("ray.txt");
-    let stdout = selfplay_driver(&python, &ray);
-    assert!(stdout.contains("games 7/7"), "{stdout}");
+    let stdout = data_driver(&python, command, args, &ray);
+    assert!(
+        stdout.contains(&format!("games {games}/{games}")),
+        "{stdout}"
+    );
     assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
 
     // A finished run given again plays nothing and writes the same file.
-    let stdout = selfplay_driver(&python, &ray);
-    assert!(stdout.contains("4 batches already"), "{stdout}");
+    let stdout = data_driver(&python, command, args, &ray);
+    let batches = games.div_ceil(2);
+    assert!(
+        stdout.contains(&format!("{batches} batches already")),
+        "{stdout}"
+    );
     assert!(stdout.contains("0 played"), "{stdout}");
     assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs ray in .venv; .ci/run installs and runs it (cargo test --release -- --ignored needs_ray)"]
+fn needs_ray_selfplay_writes_the_single_process_file() {
+    the_driver_writes_the_single_process_file("selfplay", &SELFPLAY, 7);
 }
 
 const GO_DATA: [&str; 10] = [
@@ -320,36 +329,9 @@ const GO_DATA: [&str; 10] = [
 #[test]
 #[ignore = "needs ray in .venv and GNU Go; .ci/run installs both and runs it (cargo test --release -- --ignored needs_ray)"]
 fn needs_ray_go_data_writes_the_single_process_file() {
-    let _one = RAY.lock().unwrap_or_else(|e| e.into_inner());
-    let python = python_with_ray();
     assert!(
         Path::new("/usr/games/gnugo").exists(),
         "GNU Go is missing: apt-get install -y gnugo"
     );
-    let dir = std::env::temp_dir().join(format!("sente-ray-go-data-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let whole = dir.join("whole.txt");
-    let o = Command::new(SENTE)
-        .arg("go-data")
-        .args(GO_DATA)
-        .arg("--out")
-        .arg(&whole)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let expected = std::fs::read_to_string(&whole).unwrap();
-    assert_eq!(expected.lines().count(), 4, "{expected}");
-
-    let ray = dir.join("ray.txt");
-    let stdout = data_driver(&python, "go-data", &GO_DATA, &ray);
-    assert!(stdout.contains("games 3/3"), "{stdout}");
-    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
-
-    let stdout = data_driver(&python, "go-data", &GO_DATA, &ray);
-    assert!(stdout.contains("2 batches already"), "{stdout}");
-    assert!(stdout.contains("0 played"), "{stdout}");
-    assert_eq!(std::fs::read_to_string(&ray).unwrap(), expected);
-    let _ = std::fs::remove_dir_all(&dir);
+    the_driver_writes_the_single_process_file("go-data", &GO_DATA, 3);
 }
