@@ -21,10 +21,11 @@ use anyhow::{bail, Context};
 
 use super::{data_line, file_name};
 use crate::eval::fnv1a;
-use crate::eval::go::features::{features, Features, GROUPS, GROUP_COUNT, SMALL_LEVELS};
+use crate::eval::go::features::{features, Features, GROUPS, GROUP_COUNT, SMALL_LEVELS, SPATIAL};
 use crate::eval::go::gammas::Gammas;
 use crate::eval::go::ladder::LadderReader;
 use crate::eval::go::priors::{PriorReader, PriorWeights};
+use crate::eval::go::spatial::{spatial_hashes, SpatialDict, SMALL_BOARD};
 use crate::rules::go::{GoGame, GoMove};
 use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
 
@@ -49,6 +50,11 @@ pub struct GoTrainArgs {
     /// others keep their `--init` gammas. Default: every group.
     #[arg(long, value_delimiter = ',')]
     pub fit: Vec<String>,
+    /// When fitting `spatial`: a pattern enters the dictionary once the moves played in the
+    /// training games (boards of 13 and more) show it this often. Without `spatial` in the
+    /// fit, the `--init` table's dictionary is kept.
+    #[arg(long, default_value_t = 10)]
+    pub spatial_min: u32,
 }
 
 /// One position: its candidates' dense feature ids, the move played among them, and the rank
@@ -72,23 +78,29 @@ struct Data {
     held: Vec<Position>,
 }
 
-/// Dense ids of feature levels: the small groups' levels first, then each `pat3` code seen.
+/// Dense ids of feature levels: the small groups' levels and the `spatial` dictionary's
+/// first, then each `pat3` code seen.
 struct Ids {
     offset: [u32; GROUP_COUNT],
+    counts: [u32; GROUP_COUNT],
     pat3: HashMap<u32, u32>,
     next: u32,
 }
 
 impl Ids {
-    fn new() -> Ids {
+    /// Ids for a `spatial` group of `spatial_levels` levels.
+    fn new(spatial_levels: u32) -> Ids {
         let mut offset = [0u32; GROUP_COUNT];
+        let mut counts = SMALL_LEVELS;
+        counts[SPATIAL] = spatial_levels;
         let mut at = 0;
         for g in 1..GROUP_COUNT {
             offset[g] = at;
-            at += SMALL_LEVELS[g];
+            at += counts[g];
         }
         Ids {
             offset,
+            counts,
             pat3: HashMap::new(),
             next: at,
         }
@@ -111,7 +123,7 @@ impl Ids {
     fn levels(&self) -> Vec<(usize, u32)> {
         let mut out = vec![(0, 0); self.next as usize];
         for g in 1..GROUP_COUNT {
-            for l in 0..SMALL_LEVELS[g] {
+            for l in 0..self.counts[g] {
                 out[(self.offset[g] + l) as usize] = (g, l);
             }
         }
@@ -139,6 +151,7 @@ fn command_line(args: &GoTrainArgs) -> String {
     if !args.fit.is_empty() {
         line.push_str(&format!(" --fit {}", args.fit.join(",")));
     }
+    line.push_str(&format!(" --spatial-min {}", args.spatial_min));
     line
 }
 
@@ -177,8 +190,24 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     if init.is_none() && fit_groups.contains(&false) {
         bail!("--fit leaves groups unfitted: give their gammas with --init");
     }
+    // The table the fit starts from and completes: the --init one, with a dictionary harvested
+    // from the training games when `spatial` is fitted.
+    let mut base = match &init {
+        Some((t, ..)) => t.clone(),
+        None => Gammas::neutral(),
+    };
+    if fit_groups[SPATIAL] {
+        let dict = harvest(&args)?;
+        eprintln!(
+            "spatial dictionary: {} patterns seen at least {} times",
+            dict.len(),
+            args.spatial_min
+        );
+        base.set_spatial_dict(dict);
+    }
+    let dict = base.spatial_dict().clone();
     let mut data = Data::default();
-    let mut ids = Ids::new();
+    let mut ids = Ids::new(dict.levels());
     let mut ladders = LadderReader::new();
     let mut games = 0usize;
     let mut data_lines = String::new();
@@ -197,7 +226,7 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
                 .holds_out(game.job as u64, (game.size as u64) << 56);
             game.replay(|g, mv, _, chosen| {
                 if let (true, GoMove::Play(p)) = (chosen, mv) {
-                    add_position(&mut data, &mut ids, &mut ladders, g, p.idx(), held);
+                    add_position(&mut data, &mut ids, &mut ladders, &dict, g, p.idx(), held);
                 }
             })
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
@@ -220,13 +249,10 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
         ids.pat3.len()
     );
     let levels = ids.levels();
-    let start: Vec<f64> = match &init {
-        Some((table, ..)) => levels
-            .iter()
-            .map(|&(g, l)| table.gamma(g, l) as f64)
-            .collect(),
-        None => vec![1.0; levels.len()],
-    };
+    let start: Vec<f64> = levels
+        .iter()
+        .map(|&(g, l)| base.gamma(g, l) as f64)
+        .collect();
     if init.is_some() {
         eprintln!("--init table: {}", Report::of(&data, &start).text());
     }
@@ -234,10 +260,7 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     let report = Report::of(&data, &gammas);
     eprintln!("{}", report.text());
     // The groups not fitted keep their --init gammas, levels this data never showed included.
-    let mut table = match &init {
-        Some((t, ..)) => t.clone(),
-        None => Gammas::neutral(),
-    };
+    let mut table = base;
     for (id, &(g, l)) in levels.iter().enumerate() {
         if fit_groups[g] {
             table.set(g, l, gammas[id] as f32);
@@ -272,12 +295,53 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The `spatial` dictionary of the training games: every pattern size around each move played
+/// on a board of 13 or more, kept when seen at least `--spatial-min` times; most seen first.
+fn harvest(args: &GoTrainArgs) -> anyhow::Result<SpatialDict> {
+    let mut counts: HashMap<u64, u32> = HashMap::new();
+    for path in &args.data {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let game = GoGameLine::parse(line)
+                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            let held = args
+                .split
+                .holds_out(game.job as u64, (game.size as u64) << 56);
+            if held || game.size < 13 {
+                continue;
+            }
+            game.replay(|g, mv, _, chosen| {
+                if let (true, GoMove::Play(p)) = (chosen, mv) {
+                    let me = g.to_move() as u8;
+                    for h in spatial_hashes(g.board(), p.idx(), me) {
+                        *counts.entry(h).or_default() += 1;
+                    }
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+        }
+    }
+    Ok(dictionary_of(counts, args.spatial_min))
+}
+
+/// The patterns of `counts` seen at least `min` times, most seen first (ties by hash).
+fn dictionary_of(counts: HashMap<u64, u32>, min: u32) -> SpatialDict {
+    let mut kept: Vec<(u64, u32)> = counts.into_iter().filter(|&(_, c)| c >= min).collect();
+    kept.sort_unstable_by_key(|&(h, c)| (std::cmp::Reverse(c), h));
+    SpatialDict::new(kept.into_iter().map(|(h, _)| h))
+}
+
 /// Adds the position of `game` in which the engine played `played` (a point), unless that
 /// move is not a candidate (it filled an own eye).
 fn add_position(
     data: &mut Data,
     ids: &mut Ids,
     ladders: &mut LadderReader,
+    dict: &SpatialDict,
     game: &GoGame,
     played: usize,
     held: bool,
@@ -298,7 +362,7 @@ fn add_position(
     };
     let first = data.cands.len();
     for &p in &cands {
-        let f = features(board, ladders, p as usize, me);
+        let f = features(board, ladders, p as usize, me, dict);
         data.cands.push(ids.dense(&f));
     }
     // The hand priors as the tree computes them: the scorer's score gap below the best good
@@ -383,8 +447,9 @@ fn fit(
                     den[i] += strength(&gammas, c) / gammas[i] / total;
                 }
             }
-            for (i, &(group, _)) in levels.iter().enumerate() {
-                if group == g {
+            for (i, &(group, level)) in levels.iter().enumerate() {
+                // `spatial`'s small-board level is every candidate's there: it stays 1.
+                if group == g && !(g == SPATIAL && level == SMALL_BOARD) {
                     // One virtual win and one virtual loss against the starting gamma (1
                     // without --init): alone, they hold the level there.
                     gammas[i] = (wins[i] + 1.0) / (den[i] + 2.0 / (anchor[i] + gammas[i]));
@@ -484,11 +549,11 @@ mod tests {
     /// level 1, `libs` varies; every fourth position is held out.
     fn capture_always_wins(size: usize) -> (Data, Ids) {
         let mut data = Data::default();
-        let mut ids = Ids::new();
+        let mut ids = Ids::new(2);
         for k in 0..40 {
             let first = data.cands.len();
-            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0, 0];
-            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0];
+            let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0, 0, 0];
+            let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0];
             a[8] = 1 + k % 3;
             data.cands.push(ids.dense(&a));
             data.cands.push(ids.dense(&b));
@@ -553,5 +618,12 @@ mod tests {
         assert!(groups_to_fit(&["near".into(), "pat3".into()]).unwrap()[10]);
         assert!(groups_to_fit(&["nearby".into()]).is_err());
         assert_eq!(groups_to_fit(&[]).unwrap(), [true; GROUP_COUNT]);
+    }
+
+    #[test]
+    fn the_dictionary_keeps_patterns_seen_often_enough_most_seen_first() {
+        let counts = HashMap::from([(7, 3), (9, 12), (4, 10), (5, 9), (8, 10)]);
+        let d = dictionary_of(counts, 10);
+        assert_eq!(d.hashes(), &[9, 4, 8]);
     }
 }

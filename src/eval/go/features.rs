@@ -27,9 +27,14 @@
 //!   0 elsewhere. `open_line` cannot tell an empty corner's 3-4 point from a 3rd-line point
 //!   on the side, and the corners are where the opening's points are.
 //!
-//! The last three are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
+//! - `spatial`: on boards of 13 and more, the largest pattern of a fitted dictionary that
+//!   matches the point's surroundings ([`crate::eval::go::spatial`]): its level, 1 when none
+//!   matches, 0 on smaller boards (a level whose gamma is always 1).
+//!
+//! The last four are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
 
 use crate::eval::go::ladder::LadderReader;
+use crate::eval::go::spatial::{spatial_hashes, SpatialDict, NO_MATCH, SMALL_BOARD};
 use crate::rules::go::board::GoBoard;
 use crate::rules::go::nbr3::SLOTS;
 use crate::rules::go::Point;
@@ -48,14 +53,18 @@ pub const GROUPS: [&str; GROUP_COUNT] = [
     "open_line",
     "near",
     "corner",
+    "spatial",
 ];
 
 /// Number of feature groups.
-pub const GROUP_COUNT: usize = 12;
+pub const GROUP_COUNT: usize = 13;
+
+/// Index of the `spatial` group, whose levels a [`SpatialDict`] names.
+pub const SPATIAL: usize = 12;
 
 /// Number of levels of each group but `pat3` (whose levels are the canonical codes,
-/// below [`PAT3_CODES`]).
-pub const SMALL_LEVELS: [u32; GROUP_COUNT] = [0, 18, 18, 7, 4, 3, 3, 6, 6, 6, 6, 14];
+/// below [`PAT3_CODES`]) and `spatial` (as many as its dictionary names).
+pub const SMALL_LEVELS: [u32; GROUP_COUNT] = [0, 18, 18, 7, 4, 3, 3, 6, 6, 6, 6, 14, 0];
 
 /// Bound of the canonical 3x3 codes (six cell values in each of eight slots).
 pub const PAT3_CODES: u32 = 6 * 6 * 6 * 6 * 6 * 6 * 6 * 6;
@@ -178,8 +187,15 @@ fn neighbour_groups(board: &GoBoard, p: usize, me: u8) -> NeighbourGroups {
     g
 }
 
-/// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`.
-pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -> Features {
+/// The features of the legal empty point `p` for `me` (1 black, 2 white) on `board`, its
+/// `spatial` level read in `dict`.
+pub fn features(
+    board: &GoBoard,
+    ladders: &mut LadderReader,
+    p: usize,
+    me: u8,
+    dict: &SpatialDict,
+) -> Features {
     let mut cells = [0u8; 8];
     for (k, cell) in cells.iter_mut().enumerate() {
         let n = board.slot_neighbor(p, k);
@@ -261,6 +277,13 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
     } else {
         0
     };
+    let spatial = if !big {
+        SMALL_BOARD
+    } else if dict.is_empty() {
+        NO_MATCH
+    } else {
+        dict.level(&spatial_hashes(board, p, me))
+    };
     [
         canonical_pat3(cells),
         distance_level(board, p, board.last_move().map(|(q, _)| q)),
@@ -274,6 +297,7 @@ pub fn features(board: &GoBoard, ladders: &mut LadderReader, p: usize, me: u8) -
         open_line,
         near,
         corner,
+        spatial,
     ]
 }
 
@@ -373,6 +397,12 @@ mod tests {
     use crate::rules::go::{game_with_stones, parse_move, GoMove};
     use crate::rules::Color;
 
+    static NONE: std::sync::LazyLock<SpatialDict> = std::sync::LazyLock::new(SpatialDict::default);
+
+    fn features_at(b: &GoBoard, l: &mut LadderReader, p: usize, me: u8) -> Features {
+        features(b, l, p, me, &NONE)
+    }
+
     fn at(board: &GoBoard, s: &str) -> usize {
         match parse_move(board, s).unwrap() {
             GoMove::Play(p) => p.idx(),
@@ -406,16 +436,16 @@ mod tests {
         let mut l = LadderReader::new();
         let black = Color::Black as u8;
         let white = Color::White as u8;
-        let f = features(b, &mut l, at(b, "C2"), black);
+        let f = features_at(b, &mut l, at(b, "C2"), black);
         assert_ne!(f[4], 0, "escape");
         assert_eq!(f[7], 2, "second line");
-        let f = features(b, &mut l, at(b, "C2"), white);
+        let f = features_at(b, &mut l, at(b, "C2"), white);
         assert_eq!(f[3], 1, "captures one stone");
-        let f = features(b, &mut l, at(b, "A1"), black);
+        let f = features_at(b, &mut l, at(b, "A1"), black);
         assert_eq!((f[7], f[3], f[4]), (1, 0, 0));
-        let far = features(b, &mut l, at(b, "H8"), black);
+        let far = features_at(b, &mut l, at(b, "H8"), black);
         assert!(far[8] >= 4);
-        for (g, &n) in SMALL_LEVELS.iter().enumerate().skip(1) {
+        for (g, &n) in SMALL_LEVELS.iter().enumerate().take(SPATIAL).skip(1) {
             assert!(far[g] < n && f[g] < n, "group {}", GROUPS[g]);
         }
     }
@@ -428,7 +458,7 @@ mod tests {
         let black = Color::Black as u8;
         // (open_line, near) of black's candidates with three stones on the board.
         let mut f = |s: &str| {
-            let f = features(b, &mut l, at(b, s), black);
+            let f = features(b, &mut l, at(b, s), black, &NONE);
             (f[9], f[10])
         };
         assert_eq!(f("C16"), (3, 5), "open third line, nothing within four");
@@ -448,14 +478,14 @@ mod tests {
         }
         let g = game_with_stones(19, &many.join(" "), "");
         let b = g.board();
-        let far = features(b, &mut l, at(b, "K10"), black);
+        let far = features_at(b, &mut l, at(b, "K10"), black);
         assert_eq!((far[9], far[10]), (0, 5));
-        let close = features(b, &mut l, at(b, "K5"), black);
+        let close = features_at(b, &mut l, at(b, "K5"), black);
         assert_eq!((close[9], close[10]), (0, 3));
         // 9x9 keeps both at 0, so its priors are those of the table without them.
         let g = game_with_stones(9, "E5", "");
         let b = g.board();
-        let f = features(b, &mut l, at(b, "E6"), black);
+        let f = features_at(b, &mut l, at(b, "E6"), black);
         assert_eq!((f[9], f[10]), (0, 0));
     }
 
@@ -465,7 +495,7 @@ mod tests {
         let b = g.board();
         let mut l = LadderReader::new();
         let black = Color::Black as u8;
-        let mut corner = |s: &str| features(b, &mut l, at(b, s), black)[11];
+        let mut corner = |s: &str| features(b, &mut l, at(b, s), black, &NONE)[11];
         // Empty corners (top left, bottom right).
         assert_eq!(corner("C17"), 1, "3-3");
         assert_eq!(corner("D17"), 2, "3-4");
@@ -486,6 +516,35 @@ mod tests {
         // 9x9 has none.
         let g = game_with_stones(9, "", "");
         let b = g.board();
-        assert_eq!(features(b, &mut l, at(b, "C3"), black)[11], 0);
+        assert_eq!(features_at(b, &mut l, at(b, "C3"), black)[11], 0);
+    }
+
+    #[test]
+    fn the_spatial_level_reads_the_dictionary_on_big_boards_only() {
+        let mut l = LadderReader::new();
+        let black = Color::Black as u8;
+        let g = game_with_stones(19, "D4 Q16", "Q4");
+        let b = g.board();
+        let h = spatial_hashes(b, at(b, "D5"), black);
+        let dict = SpatialDict::new([h[0], h[3]]);
+        assert_eq!(features(b, &mut l, at(b, "D5"), black, &dict)[SPATIAL], 3);
+        assert_eq!(
+            features(b, &mut l, at(b, "K10"), black, &dict)[SPATIAL],
+            NO_MATCH
+        );
+        assert_eq!(
+            features_at(b, &mut l, at(b, "D5"), black)[SPATIAL],
+            NO_MATCH
+        );
+        // 9x9: every other group as without a dictionary, spatial 0.
+        let g = game_with_stones(9, "E5 C3", "D4");
+        let b = g.board();
+        let h = spatial_hashes(b, at(b, "E4"), black);
+        let dict = SpatialDict::new(h);
+        for s in ["E4", "A1", "G7"] {
+            let with = features(b, &mut l, at(b, s), black, &dict);
+            assert_eq!(with, features_at(b, &mut l, at(b, s), black));
+            assert_eq!(with[SPATIAL], SMALL_BOARD);
+        }
     }
 }

@@ -10,10 +10,14 @@
 //! # sente-go-gammas v1
 //! # command=sente go-train ...       provenance, `# key=value` lines
 //! pat3 1234 0.81                      group, level, gamma (one line per fitted level)
+//! spatial 1 0.93                      `spatial`'s level 1: no dictionary pattern matches
+//! spatial 2 3.1 0123456789abcdef      a dictionary pattern: level (2, 3, ... in order), gamma,
+//!                                     canonical hash (`crate::eval::go::spatial`)
 //! fnv1a 0123456789abcdef              FNV-1a of every byte before this line
 //! ```
 //!
-//! A file whose checksum, header, group names, levels or gammas are wrong is refused whole;
+//! The `spatial` lines are the pattern dictionary itself, so the table names every pattern it
+//! weighs. A file whose checksum, header, group names, levels or gammas are wrong is refused whole;
 //! the tests refuse the embedded one, so a corrupt table cannot be built into a release.
 
 use std::collections::HashMap;
@@ -21,7 +25,8 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use crate::eval::fnv1a;
-use crate::eval::go::features::{Features, GROUPS, GROUP_COUNT, PAT3_CODES, SMALL_LEVELS};
+use crate::eval::go::features::{Features, GROUPS, GROUP_COUNT, PAT3_CODES, SMALL_LEVELS, SPATIAL};
+use crate::eval::go::spatial::{SpatialDict, NO_MATCH, SMALL_BOARD};
 
 /// The first line of every gammas file.
 pub const GAMMAS_MAGIC: &str = "# sente-go-gammas v1";
@@ -32,6 +37,9 @@ pub struct Gammas {
     /// `small[g][level]` for every group but `pat3` (index 0, empty).
     small: [Vec<f32>; GROUP_COUNT],
     pat3: HashMap<u32, f32>,
+    /// The `spatial` patterns, and the gamma of each level (level 0, small boards, stays 1).
+    dict: SpatialDict,
+    spatial: Vec<f32>,
     /// The `# key=value` lines, without the `# `.
     pub provenance: String,
 }
@@ -42,24 +50,46 @@ impl Gammas {
         Gammas {
             small: std::array::from_fn(|g| vec![1.0; SMALL_LEVELS[g] as usize]),
             pat3: HashMap::new(),
+            dict: SpatialDict::default(),
+            spatial: vec![1.0; 2],
             provenance: String::new(),
         }
+    }
+
+    /// The `spatial` dictionary.
+    pub fn spatial_dict(&self) -> &SpatialDict {
+        &self.dict
+    }
+
+    /// Puts in `dict` as the `spatial` dictionary, every level's gamma 1.
+    pub fn set_spatial_dict(&mut self, dict: SpatialDict) {
+        self.spatial = vec![1.0; dict.levels() as usize];
+        self.dict = dict;
     }
 
     /// The gamma of `level` in group `g` (1 when unfitted).
     pub fn gamma(&self, g: usize, level: u32) -> f32 {
         if g == 0 {
             self.pat3.get(&level).copied().unwrap_or(1.0)
+        } else if g == SPATIAL {
+            self.spatial.get(level as usize).copied().unwrap_or(1.0)
         } else {
             self.small[g].get(level as usize).copied().unwrap_or(1.0)
         }
     }
 
-    /// Sets the gamma of `level` in group `g` (a level out of range is ignored).
+    /// Sets the gamma of `level` in group `g` (a level out of range, or `spatial`'s small-board
+    /// level, is ignored).
     pub fn set(&mut self, g: usize, level: u32, gamma: f32) {
         if g == 0 {
             if level < PAT3_CODES {
                 self.pat3.insert(level, gamma);
+            }
+        } else if g == SPATIAL {
+            if level != SMALL_BOARD {
+                if let Some(v) = self.spatial.get_mut(level as usize) {
+                    *v = gamma;
+                }
             }
         } else if let Some(v) = self.small[g].get_mut(level as usize) {
             *v = gamma;
@@ -97,6 +127,12 @@ impl Gammas {
                 let _ = writeln!(s, "{} {l} {v}", GROUPS[g]);
             }
         }
+        let name = GROUPS[SPATIAL];
+        let _ = writeln!(s, "{name} {NO_MATCH} {}", self.gamma(SPATIAL, NO_MATCH));
+        for (k, h) in self.dict.hashes().iter().enumerate() {
+            let l = k as u32 + NO_MATCH + 1;
+            let _ = writeln!(s, "{name} {l} {} {h:016x}", self.gamma(SPATIAL, l));
+        }
         let sum = fnv1a(s.as_bytes());
         let _ = writeln!(s, "fnv1a {sum:016x}");
         s
@@ -120,6 +156,9 @@ impl Gammas {
             ));
         }
         let mut t = Gammas::neutral();
+        // The spatial levels, as read: (level, gamma), and the dictionary in order.
+        let mut spatial: Vec<(u32, f32)> = Vec::new();
+        let mut dict = SpatialDict::default();
         for (n, line) in lines.enumerate() {
             if let Some(p) = line.strip_prefix("# ") {
                 t.provenance.push_str(p);
@@ -128,23 +167,46 @@ impl Gammas {
             }
             let bad = || format!("line {}: {line:?}", n + 2);
             let mut w = line.split_whitespace();
-            let (Some(group), Some(level), Some(gamma), None) =
-                (w.next(), w.next(), w.next(), w.next())
+            let (Some(group), Some(level), Some(gamma), hash, None) =
+                (w.next(), w.next(), w.next(), w.next(), w.next())
             else {
                 return Err(bad());
             };
             let g = GROUPS.iter().position(|&x| x == group).ok_or_else(bad)?;
             let level: u32 = level.parse().map_err(|_| bad())?;
             let gamma: f32 = gamma.parse().map_err(|_| bad())?;
+            if !gamma.is_finite() || gamma <= 0.0 || (hash.is_some() && g != SPATIAL) {
+                return Err(bad());
+            }
+            if g == SPATIAL {
+                // Level 1 without a hash; then each pattern's level in order, with its hash.
+                let next = dict.levels();
+                match hash {
+                    None if level == NO_MATCH => {}
+                    Some(h) if level == next && level > NO_MATCH => {
+                        let h = u64::from_str_radix(h, 16).map_err(|_| bad())?;
+                        if !dict.push(h) {
+                            return Err(bad());
+                        }
+                    }
+                    _ => return Err(bad()),
+                }
+                spatial.push((level, gamma));
+                continue;
+            }
             let in_range = if g == 0 {
                 level < PAT3_CODES
             } else {
                 level < SMALL_LEVELS[g]
             };
-            if !in_range || !gamma.is_finite() || gamma <= 0.0 {
+            if !in_range {
                 return Err(bad());
             }
             t.set(g, level, gamma);
+        }
+        t.set_spatial_dict(dict);
+        for (level, gamma) in spatial {
+            t.set(SPATIAL, level, gamma);
         }
         Ok(t)
     }
@@ -210,7 +272,7 @@ mod tests {
         assert_eq!(back.get("seed"), Some("3"));
         assert_eq!(back.gamma(0, 77), 2.5);
         assert_eq!(back.gamma(0, 78), 1.0);
-        let f = [77, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0];
+        let f = [77, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0];
         assert_eq!(back.strength(&f), 100.0);
         let flipped = text.replace("pat3 77 2.5", "pat3 77 3.5");
         assert!(Gammas::parse(&flipped).unwrap_err().contains("checksum"));
@@ -221,5 +283,42 @@ mod tests {
         let body = &text[..text.rfind("fnv1a").unwrap()];
         let resummed = format!("{body}fnv1a {:016x}\n", fnv1a(body.as_bytes()));
         assert!(Gammas::parse(&resummed).unwrap_err().contains("line"));
+    }
+
+    #[test]
+    fn the_spatial_dictionary_round_trips_in_the_file_and_is_checked() {
+        let mut g = Gammas::neutral();
+        g.set_spatial_dict(SpatialDict::new([0xabc, 0x1234_5678_9abc_def0]));
+        g.set(SPATIAL, NO_MATCH, 0.5);
+        g.set(SPATIAL, 3, 8.0);
+        g.set(SPATIAL, SMALL_BOARD, 9.0);
+        let text = g.to_text();
+        assert!(text.contains("spatial 3 8 123456789abcdef0\n"), "{text}");
+        let back = Gammas::parse(&text).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(
+            back.spatial_dict().hashes(),
+            &[0xabc, 0x1234_5678_9abc_def0]
+        );
+        let gamma = |l| back.gamma(SPATIAL, l);
+        assert_eq!(
+            (gamma(SMALL_BOARD), gamma(NO_MATCH), gamma(2), gamma(3)),
+            (1.0, 0.5, 1.0, 8.0)
+        );
+        let resum = |text: String| {
+            let body = text[..text.rfind("fnv1a").unwrap()].to_string();
+            format!("{body}fnv1a {:016x}\n", fnv1a(body.as_bytes()))
+        };
+        // A pattern out of order, twice, without its hash, or a hash on another group.
+        for (from, to) in [
+            ("spatial 2 1 ", "spatial 4 1 "),
+            ("0000000000000abc", "123456789abcdef0"),
+            ("spatial 2 1 0000000000000abc", "spatial 2 1"),
+            ("line 0 1\n", "line 0 1 0abc\n"),
+        ] {
+            let bad = resum(text.replace(from, to));
+            assert!(Gammas::parse(&bad).is_err(), "{from} -> {to}");
+        }
+        assert!(Gammas::parse(&text.replace("spatial 3 8 ", "spatial 3 9 ")).is_err());
     }
 }

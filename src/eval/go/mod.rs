@@ -8,3 +8,4 @@ pub mod gammas;
 pub mod ladder;
 pub mod patterns;
 pub mod priors;
+pub mod spatial;

@@ -839,7 +839,13 @@ fn children_of(
     let mut gamma_max = 0.0f32;
     if let Some(table) = learned {
         for n in &mut nodes[first..] {
-            n.wins = table.strength(&features(board, ladders, n.mv as usize, me));
+            n.wins = table.strength(&features(
+                board,
+                ladders,
+                n.mv as usize,
+                me,
+                table.spatial_dict(),
+            ));
             gamma_max = gamma_max.max(n.wins);
         }
     }
