@@ -3,5 +3,5 @@
 # file in its own commit, whose message gives the match that kept it. `.ci/run` checks it
 # through scripts/bench_check.sh.
 gomoku 824fc85c0a73ef5d
-go 035f9f4572a06dc3
+go 5f99dfee23e0471b
 ttt afadc105c8b1d01b
