@@ -215,15 +215,8 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let before = games;
-        for (n, line) in text.lines().enumerate() {
-            if line.starts_with('#') {
-                continue;
-            }
-            let game = GoGameLine::parse(line)
-                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-            let held = args
-                .split
-                .holds_out(game.job as u64, (game.size as u64) << 56);
+        for game in games_in(&args, path, &text) {
+            let (n, game, held) = game?;
             game.replay(|g, mv, _, chosen| {
                 if let (true, GoMove::Play(p)) = (chosen, mv) {
                     add_position(&mut data, &mut ids, &mut ladders, &dict, g, p.idx(), held);
@@ -295,6 +288,26 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The games of a data file's `text`: each with its line number (from 0) and whether the
+/// split holds it out.
+fn games_in<'a>(
+    args: &'a GoTrainArgs,
+    path: &'a std::path::Path,
+    text: &'a str,
+) -> impl Iterator<Item = anyhow::Result<(usize, GoGameLine, bool)>> + 'a {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.starts_with('#'))
+        .map(move |(n, line)| {
+            let game = GoGameLine::parse(line)
+                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
+            let held = args
+                .split
+                .holds_out(game.job as u64, (game.size as u64) << 56);
+            Ok((n, game, held))
+        })
+}
+
 /// The `spatial` dictionary of the training games: every pattern size around each move played
 /// on a board of 13 or more, kept when seen at least `--spatial-min` times; most seen first.
 fn harvest(args: &GoTrainArgs) -> anyhow::Result<SpatialDict> {
@@ -302,15 +315,8 @@ fn harvest(args: &GoTrainArgs) -> anyhow::Result<SpatialDict> {
     for path in &args.data {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            if line.starts_with('#') {
-                continue;
-            }
-            let game = GoGameLine::parse(line)
-                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
-            let held = args
-                .split
-                .holds_out(game.job as u64, (game.size as u64) << 56);
+        for game in games_in(args, path, &text) {
+            let (n, game, held) = game?;
             if held || game.size < 13 {
                 continue;
             }

@@ -77,19 +77,10 @@ fn slot_maps() -> [[usize; 8]; 8] {
     let mut maps = [[0; 8]; 8];
     for (t, map) in maps.iter_mut().enumerate() {
         for (k, &(dx, dy)) in SLOTS.iter().enumerate() {
-            let (mut x, mut y) = (dx, dy);
-            if t & 1 != 0 {
-                x = -x;
-            }
-            if t & 2 != 0 {
-                y = -y;
-            }
-            if t & 4 != 0 {
-                (x, y) = (y, x);
-            }
+            let (x, y) = crate::eval::go::spatial::transform(t, dx as isize, dy as isize);
             map[k] = SLOTS
                 .iter()
-                .position(|&s| s == (x, y))
+                .position(|&(sx, sy)| (sx as isize, sy as isize) == (x, y))
                 .expect("a symmetry maps slots to slots");
         }
     }

@@ -67,7 +67,7 @@ fn size_key(d: usize) -> u64 {
 }
 
 /// Symmetry `t` of offset (`dx`, `dy`): bit 0 mirrors x, bit 1 mirrors y, bit 2 swaps them.
-fn transform(t: usize, dx: isize, dy: isize) -> (isize, isize) {
+pub(crate) fn transform(t: usize, dx: isize, dy: isize) -> (isize, isize) {
     let (mut x, mut y) = (dx, dy);
     if t & 1 != 0 {
         x = -x;
