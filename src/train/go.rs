@@ -632,4 +632,48 @@ mod tests {
         let d = dictionary_of(counts, 10);
         assert_eq!(d.hashes(), &[9, 4, 8]);
     }
+
+    /// The board lookup (`SpatialDict::level_at`) stops at the first size not listed: right only
+    /// if a harvested dictionary lists, for each move, a run of sizes from the smallest.
+    #[test]
+    fn a_harvested_dictionary_lists_every_smaller_pattern_of_a_listed_one() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: GoTrainArgs,
+        }
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/data/go19-l4-s22.txt");
+        let cli = <Cli as clap::Parser>::try_parse_from([
+            "go-train",
+            "--data",
+            data,
+            "--out",
+            "unused",
+            "--spatial-min",
+            "2",
+        ])
+        .unwrap();
+        let dict = harvest(&cli.args).unwrap();
+        assert!(dict.len() > 100, "{} patterns", dict.len());
+        let text = std::fs::read_to_string(data).unwrap();
+        let (mut moves, mut deep) = (0, 0);
+        for game in games_in(&cli.args, data.as_ref(), &text) {
+            let (_, game, _) = game.unwrap();
+            game.replay(|g, mv, _, chosen| {
+                if let (true, GoMove::Play(p)) = (chosen, mv) {
+                    let h = spatial_hashes(g.board(), p.idx(), g.to_move() as u8);
+                    let listed: Vec<bool> = h.iter().map(|&k| dict.contains(k)).collect();
+                    let run = listed.iter().take_while(|&&l| l).count();
+                    assert!(listed[run..].iter().all(|&l| !l), "{listed:?}");
+                    moves += 1;
+                    deep += usize::from(run >= 3);
+                }
+            })
+            .unwrap();
+        }
+        assert!(
+            moves > 1000 && deep > 0,
+            "{moves} moves, {deep} with 3 sizes or more"
+        );
+    }
 }

@@ -34,7 +34,7 @@
 //! The last four are 0 on boards under 13, so a table refitted for them plays 9x9 as before.
 
 use crate::eval::go::ladder::LadderReader;
-use crate::eval::go::spatial::{spatial_hashes, SpatialDict, NO_MATCH, SMALL_BOARD};
+use crate::eval::go::spatial::{SpatialDict, NO_MATCH, SMALL_BOARD};
 use crate::rules::go::board::GoBoard;
 use crate::rules::go::nbr3::SLOTS;
 use crate::rules::go::Point;
@@ -273,7 +273,7 @@ pub fn features(
     } else if dict.is_empty() {
         NO_MATCH
     } else {
-        dict.level(&spatial_hashes(board, p, me))
+        dict.level_at(board, p, me)
     };
     [
         canonical_pat3(cells),
@@ -385,6 +385,7 @@ fn frees_own(board: &GoBoard, h: usize, me: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::go::spatial::spatial_hashes;
     use crate::rules::go::{game_with_stones, parse_move, GoMove};
     use crate::rules::Color;
 
@@ -517,7 +518,8 @@ mod tests {
         let g = game_with_stones(19, "D4 Q16", "Q4");
         let b = g.board();
         let h = spatial_hashes(b, at(b, "D5"), black);
-        let dict = SpatialDict::new([h[0], h[3]]);
+        // h[2] is not listed: h[3] is not reached.
+        let dict = SpatialDict::new([h[0], h[1], h[3]]);
         assert_eq!(features(b, &mut l, at(b, "D5"), black, &dict)[SPATIAL], 3);
         assert_eq!(
             features(b, &mut l, at(b, "K10"), black, &dict)[SPATIAL],

@@ -7,9 +7,13 @@
 //!
 //! A [`SpatialDict`] lists the patterns a fit kept (seen often enough in its training data);
 //! a candidate's `spatial` level is the level of the largest listed pattern that matches it
-//! (Coulom's rule), [`NO_MATCH`] when none does, [`SMALL_BOARD`] on boards under 13.
+//! (Coulom's rule), [`NO_MATCH`] when none does, [`SMALL_BOARD`] on boards under 13. A
+//! harvested dictionary lists, with each pattern, the smaller ones inside it (a pattern is seen
+//! at least as often as any larger one around it), so the lookup grows the pattern size by size
+//! and stops at the first size that is not listed: the cells beyond are never read.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::rules::go::board::GoBoard;
@@ -116,11 +120,12 @@ fn cells() -> &'static Cells {
     })
 }
 
-/// The canonical hashes of a pattern given each cell's content by `content(dx, dy)` (0 empty, 1 own, 2 enemy, 3 off the board).
-fn hashes_of(content: impl Fn(isize, isize) -> usize) -> SpatialHashes {
+/// Walks the canonical hashes of a pattern given each cell's content by `content(dx, dy)` (0
+/// empty, 1 own, 2 enemy, 3 off the board), smallest size first, handing `visit` each size's
+/// index and hash until it returns false: the cells of larger sizes are then not read.
+fn walk_hashes(content: impl Fn(isize, isize) -> usize, mut visit: impl FnMut(usize, u64) -> bool) {
     let cells = cells();
     let mut sym = [0u64; 8];
-    let mut out = [0u64; SIZE_COUNT];
     let mut at = 0;
     for (k, &end) in cells.ends.iter().enumerate() {
         for i in at..end {
@@ -132,16 +137,30 @@ fn hashes_of(content: impl Fn(isize, isize) -> usize) -> SpatialHashes {
         }
         at = end;
         let salt = size_key(k + 4);
-        out[k] = sym.iter().map(|h| h ^ salt).min().unwrap_or(0);
+        if !visit(k, sym.iter().map(|h| h ^ salt).min().unwrap_or(0)) {
+            return;
+        }
     }
+}
+
+/// The canonical hashes of every size of a pattern given by `content` (as [`walk_hashes`]).
+fn hashes_of(content: impl Fn(isize, isize) -> usize) -> SpatialHashes {
+    let mut out = [0u64; SIZE_COUNT];
+    walk_hashes(content, |k, h| {
+        out[k] = h;
+        true
+    });
     out
 }
 
-/// The canonical hashes of the patterns around empty `p` for `me` on `board`.
-pub fn spatial_hashes(board: &GoBoard, p: usize, me: u8) -> SpatialHashes {
-    let (x, y) = board.xy(Point(p as u16));
-    let (x, y) = (x as isize, y as isize);
-    hashes_of(|dx, dy| {
+/// The contents around (`x`, `y`) on `board` from `me`'s side, as [`walk_hashes`] reads them.
+fn board_content(
+    board: &GoBoard,
+    x: isize,
+    y: isize,
+    me: u8,
+) -> impl Fn(isize, isize) -> usize + '_ {
+    move |dx, dy| {
         let (cx, cy) = (x + dx, y + dy);
         if cx < 0 || cy < 0 {
             return 3;
@@ -154,14 +173,40 @@ pub fn spatial_hashes(board: &GoBoard, p: usize, me: u8) -> SpatialHashes {
                 _ => 2,
             },
         }
-    })
+    }
+}
+
+/// The canonical hashes of the patterns around empty `p` for `me` on `board`.
+pub fn spatial_hashes(board: &GoBoard, p: usize, me: u8) -> SpatialHashes {
+    let (x, y) = board.xy(Point(p as u16));
+    hashes_of(board_content(board, x as isize, y as isize, me))
+}
+
+/// A hasher for keys that are already uniform 64-bit hashes: it keeps the key as it is.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
 }
 
 /// The patterns a fit kept, each with its level (listed order, from 2).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpatialDict {
     hashes: Vec<u64>,
-    index: HashMap<u64, u32>,
+    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
 
 impl SpatialDict {
@@ -176,7 +221,7 @@ impl SpatialDict {
 
     /// Appends `hash` (level `len() + 2`) unless listed; whether it was new.
     pub fn push(&mut self, hash: u64) -> bool {
-        if self.index.contains_key(&hash) {
+        if self.contains(hash) {
             return false;
         }
         self.index.insert(hash, self.hashes.len() as u32 + 2);
@@ -194,6 +239,11 @@ impl SpatialDict {
         self.hashes.is_empty()
     }
 
+    /// Whether `hash` is listed.
+    pub fn contains(&self, hash: u64) -> bool {
+        self.index.contains_key(&hash)
+    }
+
     /// The listed hashes, level 2 first.
     pub fn hashes(&self) -> &[u64] {
         &self.hashes
@@ -204,13 +254,38 @@ impl SpatialDict {
         self.hashes.len() as u32 + 2
     }
 
-    /// The level of the largest listed pattern among `h`, [`NO_MATCH`] when none is listed.
+    /// The level of the largest pattern among `h` (smallest size first) up to which every size
+    /// is listed, [`NO_MATCH`] when the smallest is not: on a harvested dictionary, the largest
+    /// listed pattern (see the module doc).
     #[inline]
     pub fn level(&self, h: &SpatialHashes) -> u32 {
-        h.iter()
-            .rev()
-            .find_map(|k| self.index.get(k).copied())
-            .unwrap_or(NO_MATCH)
+        let mut level = NO_MATCH;
+        for k in h {
+            match self.index.get(k) {
+                Some(&l) => level = l,
+                None => break,
+            }
+        }
+        level
+    }
+
+    /// [`SpatialDict::level`] of the patterns around empty `p` for `me` on `board`, hashing
+    /// only the sizes up to the first one not listed.
+    #[inline]
+    pub fn level_at(&self, board: &GoBoard, p: usize, me: u8) -> u32 {
+        let (x, y) = board.xy(Point(p as u16));
+        let mut level = NO_MATCH;
+        walk_hashes(
+            board_content(board, x as isize, y as isize, me),
+            |_, h| match self.index.get(&h) {
+                Some(&l) => {
+                    level = l;
+                    true
+                }
+                None => false,
+            },
+        );
+        level
     }
 }
 
@@ -250,16 +325,40 @@ mod tests {
     }
 
     #[test]
-    fn a_candidate_takes_the_level_of_its_largest_listed_pattern() {
+    fn a_candidate_takes_the_level_of_its_largest_pattern_listed_with_every_smaller_one() {
         let h: SpatialHashes = std::array::from_fn(|k| 100 + k as u64);
-        let d = SpatialDict::new([h[1], 999, h[4]]);
-        assert_eq!(d.level(&h), 4, "size index 4 (listed third) beats index 1");
-        let d = SpatialDict::new([h[1], 999]);
+        let d = SpatialDict::new([h[1], h[0], 999, h[2]]);
+        assert_eq!(d.level(&h), 5, "size index 2 (listed fourth) beats 0 and 1");
+        let d = SpatialDict::new([h[0], 999]);
         assert_eq!(d.level(&h), 2);
+        // A listed pattern whose smaller one is not listed is never reached.
+        let d = SpatialDict::new([h[0], h[4]]);
+        assert_eq!(d.level(&h), 2);
+        assert_eq!(SpatialDict::new([h[1]]).level(&h), NO_MATCH);
         assert_eq!(SpatialDict::new([999]).level(&h), NO_MATCH);
         assert_eq!(SpatialDict::default().level(&h), NO_MATCH);
         let mut d = SpatialDict::new([5, 5, 6]);
         assert_eq!((d.len(), d.levels()), (2, 4));
         assert!(!d.push(6));
+    }
+
+    #[test]
+    fn the_board_lookup_reads_what_the_full_hashes_read() {
+        use crate::rules::go::{game_with_stones, parse_move, GoMove};
+        let g = game_with_stones(19, "D4 C3 R17 K10", "Q16 D3 E5");
+        let b = g.board();
+        for name in ["C4", "E4", "Q17", "K11", "A1"] {
+            let GoMove::Play(p) = parse_move(b, name).unwrap() else {
+                unreachable!()
+            };
+            for me in [1, 2] {
+                let h = spatial_hashes(b, p.idx(), me);
+                for listed in 0..=SIZE_COUNT {
+                    let d = SpatialDict::new(h[..listed].iter().copied());
+                    assert_eq!(d.level(&h), listed as u32 + 1, "{name} {listed}");
+                    assert_eq!(d.level_at(b, p.idx(), me), d.level(&h), "{name} {listed}");
+                }
+            }
+        }
     }
 }
