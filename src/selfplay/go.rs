@@ -1,30 +1,40 @@
-//! `sente go-data`: GNU Go plays itself over GTP from seeded random openings, and every move it
+//! `sente go-data`: an engine plays itself from seeded random openings, and every move it
 //! chooses becomes a training target for the Go move priors (format in [`super::go_record`]).
+//! Two engines: GNU Go over GTP (`--engine gnugo`, the default), and sente's own `mcts` at
+//! `--playouts` a move (`--engine sente`), whose moves carry the search's visit counts: the
+//! trainer fits those (expert iteration: the search improves on the priors, the priors learn
+//! what the search found).
 //!
 //! Job j of the schedule draws its opening (a few random stones away from the edge, colours
-//! alternating) from a generator seeded by (`--seed`, j) alone and sets GNU Go's own seed
-//! (`set_random_seed`) from the same pair, so a job plays the same game in any shard and any
-//! run. One GNU Go process plays both colours and is restarted after a crash or a hang (the job
-//! is then skipped and a rerun plays it). Re-running the same command on an existing file
-//! continues it, as `sente selfplay` does.
+//! alternating) from a generator seeded by (`--seed`, j) alone and seeds the engine (GNU Go's
+//! `set_random_seed`, sente's search) from the same pair, so a job plays the same game in any
+//! shard and any run. One GNU Go process plays both colours and is restarted after a crash or
+//! a hang (the job is then skipped and a rerun plays it). Re-running the same command on an
+//! existing file continues it, as `sente selfplay` does.
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::go_record::{GoGameLine, GO_MAGIC};
+use super::go_record::{GoGameLine, Visits, GO_MAGIC};
 use super::{job_seed, open_run, parse_min_max};
 use crate::arena::gtp::gtp_random_seed;
 use crate::arena::manifest::CommandLine;
 use crate::arena::process::Process;
 use crate::arena::shard::Shard;
+use crate::players::go::{go_player, GoRequest};
+use crate::players::player::Decision;
 use crate::rules::go::{GoGame, GoMove, GoRules};
 use crate::rules::notation::{gtp_point_name, parse_gtp_point};
 use crate::rules::Color;
+use crate::search::clock::{SearchLimit, TimeManager};
+use crate::search::mcts::Candidate;
+use crate::search::move_filter::NO_FILTER;
 
 /// `sente go-data`: options.
 #[derive(clap::Args, Debug, Clone)]
@@ -44,6 +54,13 @@ pub struct GoDataArgs {
     /// Random opening moves, MIN-MAX (drawn uniformly; the stones avoid the first two lines).
     #[arg(long, default_value = "2-6")]
     pub random: String,
+    /// The engine that plays the games: gnugo, or sente (its `mcts` at --playouts a move,
+    /// recording each move's visit counts).
+    #[arg(long, default_value = "gnugo", value_parser = ["gnugo", "sente"])]
+    pub engine: String,
+    /// sente's playouts a move (`--engine sente`).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: u64,
     /// The GNU Go executable.
     #[arg(long, default_value = "/usr/games/gnugo")]
     pub gnugo: PathBuf,
@@ -61,12 +78,24 @@ pub struct GoDataArgs {
 /// Longest wait for one GNU Go reply before it counts as hung.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// Most root moves a recorded move's visits list.
+const VISITS_LISTED: usize = 16;
+
 /// The settings a file's games depend on, as its header line states them.
 fn header(args: &GoDataArgs, random: (usize, usize)) -> String {
+    let engine = if sente_plays(args) {
+        format!("engine=sente playouts={}", args.playouts)
+    } else {
+        format!("engine=gnugo level={}", args.level)
+    };
     format!(
-        "{GO_MAGIC} size={} komi={} engine=gnugo level={} seed={} random={}-{}",
-        args.size, args.komi, args.level, args.seed, random.0, random.1
+        "{GO_MAGIC} size={} komi={} {engine} seed={} random={}-{}",
+        args.size, args.komi, args.seed, random.0, random.1
     )
+}
+
+fn sente_plays(args: &GoDataArgs) -> bool {
+    args.engine == "sente"
 }
 
 /// Runs `sente go-data`.
@@ -80,11 +109,16 @@ pub fn run_go_data(args: GoDataArgs) -> anyhow::Result<()> {
     let mut gnugo: Option<Gtp> = None;
     let (mut positions, mut failed) = (0usize, 0usize);
     for job in jobs {
-        let engine = match gnugo.as_mut() {
-            Some(e) => e,
-            None => gnugo.insert(Gtp::start(&args)?),
+        let played = if sente_plays(&args) {
+            play_job_sente(&args, random, job)
+        } else {
+            let engine = match gnugo.as_mut() {
+                Some(e) => e,
+                None => gnugo.insert(Gtp::start(&args)?),
+            };
+            play_job(&args, random, job, engine)
         };
-        match play_job(&args, random, job, engine) {
+        match played {
             Ok(game) => {
                 positions += game.moves.len() - game.random;
                 file.write_all(game.to_line().as_bytes())?;
@@ -169,18 +203,10 @@ impl Gtp {
     }
 }
 
-/// Draws job `job`'s opening, then lets GNU Go play both colours until two passes in a row, a
-/// resignation or the move cap (four times the board's points).
-fn play_job(
-    args: &GoDataArgs,
-    random: (usize, usize),
-    job: usize,
-    gnugo: &mut Gtp,
-) -> anyhow::Result<GoGameLine> {
+/// A new game of `args`' size and komi.
+fn new_game(args: &GoDataArgs) -> anyhow::Result<GoGame> {
     let size = args.size as usize;
-    let seed = job_seed(args.seed, job);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut game = GoGame::new(
+    GoGame::new(
         size,
         size,
         GoRules {
@@ -188,11 +214,18 @@ fn play_job(
             ..GoRules::default()
         },
     )
-    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    gnugo.ask(&format!("boardsize {size}"))?;
-    gnugo.ask("clear_board")?;
-    gnugo.ask(&format!("komi {}", args.komi))?;
-    gnugo.ask(&format!("set_random_seed {}", gtp_random_seed(seed)))?;
+    .map_err(|e| anyhow::anyhow!("{e:?}"))
+}
+
+/// Plays job `job`'s random opening (drawn from `rng`) on `game`, telling each move to
+/// `tell(colour, x, y)`; the moves played.
+fn play_opening(
+    game: &mut GoGame,
+    random: (usize, usize),
+    rng: &mut ChaCha8Rng,
+    mut tell: impl FnMut(Color, usize, usize) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<Option<(usize, usize)>>> {
+    let size = game.board().width();
     let n_random = rng.gen_range(random.0..=random.1);
     let margin = if size >= 9 { 2 } else { 0 };
     let mut moves = Vec::new();
@@ -213,9 +246,33 @@ fn play_job(
         let p = game.board().point(x, y).context("opening point")?;
         game.play(GoMove::Play(p), color)
             .map_err(|e| anyhow::anyhow!("opening: {e:?}"))?;
-        gnugo.ask(&format!("play {} {}", color_word(color), vertex(x, y)))?;
+        tell(color, x, y)?;
         moves.push(Some((x, y)));
     }
+    Ok(moves)
+}
+
+/// Draws job `job`'s opening, then lets GNU Go play both colours until two passes in a row, a
+/// resignation or the move cap (four times the board's points).
+fn play_job(
+    args: &GoDataArgs,
+    random: (usize, usize),
+    job: usize,
+    gnugo: &mut Gtp,
+) -> anyhow::Result<GoGameLine> {
+    let size = args.size as usize;
+    let seed = job_seed(args.seed, job);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = new_game(args)?;
+    gnugo.ask(&format!("boardsize {size}"))?;
+    gnugo.ask("clear_board")?;
+    gnugo.ask(&format!("komi {}", args.komi))?;
+    gnugo.ask(&format!("set_random_seed {}", gtp_random_seed(seed)))?;
+    let mut moves = play_opening(&mut game, random, &mut rng, |color, x, y| {
+        gnugo
+            .ask(&format!("play {} {}", color_word(color), vertex(x, y)))
+            .map(drop)
+    })?;
     let opening = moves.len();
     let cap = 4 * size * size;
     let mut result = "?".to_string();
@@ -252,6 +309,86 @@ fn play_job(
         result,
         random: opening,
         moves,
+        visits: Vec::new(),
+    })
+}
+
+/// Draws job `job`'s opening, then lets sente's `mcts` (seeded by the job, `--playouts` a
+/// move, one thread) play both colours, as [`play_job`] does GNU Go, recording each move's
+/// root visits. A game ended by two passes is scored by area with every stone on the board
+/// alive (sente captures the dead ones before it passes).
+fn play_job_sente(
+    args: &GoDataArgs,
+    random: (usize, usize),
+    job: usize,
+) -> anyhow::Result<GoGameLine> {
+    let size = args.size as usize;
+    let seed = job_seed(args.seed, job);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = new_game(args)?;
+    let mut moves = play_opening(&mut game, random, &mut rng, |_, _, _| Ok(()))?;
+    let opening = moves.len();
+    let mut visits = vec![Vec::new(); opening];
+    let mut player = go_player("mcts", seed).context("no mcts level")?;
+    player.new_game(&game);
+    let limit = SearchLimit::nodes(args.playouts);
+    let stop = AtomicBool::new(false);
+    let cap = 4 * size * size;
+    let mut result = "?".to_string();
+    while moves.len() < cap {
+        let color = game.to_move();
+        let mut root: Vec<Candidate<GoMove>> = Vec::new();
+        let tm = TimeManager::new(&limit, Instant::now(), &stop);
+        let mut req = GoRequest {
+            tm: &tm,
+            report: &mut |m: &[Candidate<GoMove>], _: Option<&[f32]>| root = m.to_vec(),
+            // Only the final report is wanted: the search's own interval never comes first.
+            report_every: Some(Duration::from_secs(1 << 20)),
+            ownership: false,
+            filter: &NO_FILTER,
+        };
+        let gm = match player.genmove(&game, color, &mut req) {
+            Decision::Resign => {
+                result = format!("{}+R", if color == Color::Black { "W" } else { "B" });
+                break;
+            }
+            Decision::Play(gm) => gm,
+        };
+        let board = game.board();
+        let xy = |m: GoMove| match m {
+            GoMove::Pass => None,
+            GoMove::Play(p) => Some(board.xy(p)),
+        };
+        let mv = xy(gm);
+        let listed: Visits = root
+            .iter()
+            .filter(|c| c.visits > 0)
+            .take(VISITS_LISTED)
+            .map(|c| (xy(c.mv), c.visits.min(u32::MAX as u64) as u32))
+            .collect();
+        game.play(gm, color)
+            .map_err(|e| anyhow::anyhow!("sente's {mv:?} is illegal here: {e:?}"))?;
+        moves.push(mv);
+        visits.push(listed);
+        if game.consecutive_passes() >= 2 {
+            let margin = game.score(&[], &[]);
+            result = if margin > 0.0 {
+                format!("B+{margin}")
+            } else if margin < 0.0 {
+                format!("W+{}", -margin)
+            } else {
+                "0".to_string()
+            };
+            break;
+        }
+    }
+    Ok(GoGameLine {
+        job,
+        size,
+        result,
+        random: opening,
+        moves,
+        visits,
     })
 }
 
@@ -271,6 +408,55 @@ mod tests {
     use super::super::resume;
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn sente_plays_a_seeded_game_whose_moves_carry_their_visits() {
+        let args = <Cli as clap::Parser>::try_parse_from([
+            "go-data",
+            "--out",
+            "unused",
+            "--engine",
+            "sente",
+            "--playouts",
+            "60",
+            "--random",
+            "2-3",
+        ])
+        .unwrap()
+        .args;
+        assert!(header(&args, (2, 3)).contains(" engine=sente playouts=60 seed=1 random=2-3"));
+        let game = play_job_sente(&args, (2, 3), 4).unwrap();
+        assert_eq!(
+            game,
+            play_job_sente(&args, (2, 3), 4).unwrap(),
+            "not replayed"
+        );
+        assert_ne!(game, play_job_sente(&args, (2, 3), 5).unwrap());
+        assert!((2..=3).contains(&game.random));
+        assert!(game.result != "?" && game.moves.len() > 20, "{game:?}");
+        for i in 0..game.moves.len() {
+            let v = game.visits_of(i);
+            if i < game.random {
+                assert!(v.is_empty());
+                continue;
+            }
+            // Most visited first, at most VISITS_LISTED of them.
+            assert!(v.len() <= VISITS_LISTED && v.windows(2).all(|w| w[0].1 >= w[1].1));
+        }
+        let with_visits = (0..game.moves.len())
+            .filter(|&i| !game.visits_of(i).is_empty())
+            .count();
+        assert!(with_visits > game.moves.len() / 2, "{with_visits}");
+        let back = GoGameLine::parse(&game.to_line()).unwrap();
+        assert_eq!(back, game);
+        back.replay(|_, _, _, _| {}).unwrap();
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: GoDataArgs,
+    }
 
     #[test]
     fn a_resumed_file_keeps_its_jobs_and_loses_a_cut_line() {

@@ -15,6 +15,11 @@
 //! playing order as a GTP vertex (`D4`, `pass`), black first, colours alternating. The opening
 //! moves were drawn at random; every later move is the engine's choice: position i (the
 //! moves before move i, i at least the opening's length) with move i as its target.
+//!
+//! A move may carry the visit counts of the search that chose it (`engine=sente` files):
+//! `D4[D4:3021,C3:512,pass:4]`, the searched root moves with most visits, most visited first.
+//! The trainer then fits the position to that distribution (a soft target, as expert
+//! iteration does) instead of the one move.
 
 use crate::rules::go::{GoGame, GoMove, GoRules};
 use crate::rules::notation::{gtp_point_name, parse_gtp_point};
@@ -22,6 +27,12 @@ use crate::rules::Color;
 
 /// The first words of every header line.
 pub const GO_MAGIC: &str = "# sente-go-data v1";
+
+/// A point as (x, y from the bottom), `None` a pass.
+pub type Vertex = Option<(usize, usize)>;
+
+/// A search's root moves and their visits, most visited first.
+pub type Visits = Vec<(Vertex, u32)>;
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,17 +45,41 @@ pub struct GoGameLine {
     pub random: usize,
     /// Every move, as (x, y from the bottom), `None` a pass.
     pub moves: Vec<Option<(usize, usize)>>,
+    /// Per move, the visits of the search that chose it (empty when not recorded).
+    pub visits: Vec<Visits>,
+}
+
+/// A vertex as the format writes it.
+fn vertex_text(mv: Vertex) -> String {
+    mv.and_then(|(x, y)| gtp_point_name(x, y))
+        .unwrap_or_else(|| "pass".to_string())
+}
+
+/// Parses a vertex of a `size` board (`pass` included).
+fn parse_vertex(tok: &str, size: usize) -> Result<Vertex, String> {
+    if tok.eq_ignore_ascii_case("pass") {
+        return Ok(None);
+    }
+    match parse_gtp_point(tok) {
+        Some((x, y)) if x < size && y < size => Ok(Some((x, y))),
+        _ => Err(format!("bad vertex {tok:?}")),
+    }
 }
 
 impl GoGameLine {
     /// The line (with its newline).
     pub fn to_line(&self) -> String {
         let mut s = format!("{} {} {} {}", self.job, self.size, self.result, self.random);
-        for mv in &self.moves {
+        for (i, &mv) in self.moves.iter().enumerate() {
             s.push(' ');
-            match mv.and_then(|(x, y)| gtp_point_name(x, y)) {
-                Some(name) => s.push_str(&name),
-                None => s.push_str("pass"),
+            s.push_str(&vertex_text(mv));
+            let visits = self.visits.get(i).map_or(&[][..], |v| &v[..]);
+            if !visits.is_empty() {
+                let list: Vec<String> = visits
+                    .iter()
+                    .map(|&(m, n)| format!("{}:{n}", vertex_text(m)))
+                    .collect();
+                s.push_str(&format!("[{}]", list.join(",")));
             }
         }
         s.push('\n');
@@ -66,15 +101,32 @@ impl GoGameLine {
             .parse()
             .map_err(|_| "bad opening length")?;
         let mut moves = Vec::new();
+        let mut visits = Vec::new();
         for tok in t {
-            if tok.eq_ignore_ascii_case("pass") {
-                moves.push(None);
-                continue;
+            let (mv, list) = match tok.split_once('[') {
+                None => (tok, None),
+                Some((mv, rest)) => {
+                    let list = rest
+                        .strip_suffix(']')
+                        .ok_or_else(|| format!("unclosed visits in {tok:?}"))?;
+                    (mv, Some(list))
+                }
+            };
+            moves.push(parse_vertex(mv, size)?);
+            let mut counts = Vec::new();
+            for item in list.iter().flat_map(|l| l.split(',')) {
+                let (m, n) = item
+                    .split_once(':')
+                    .ok_or_else(|| format!("bad visit count {item:?} in {tok:?}"))?;
+                let n = n
+                    .parse()
+                    .map_err(|_| format!("bad visit count {item:?} in {tok:?}"))?;
+                counts.push((parse_vertex(m, size)?, n));
             }
-            match parse_gtp_point(tok) {
-                Some((x, y)) if x < size && y < size => moves.push(Some((x, y))),
-                _ => return Err(format!("bad vertex {tok:?}")),
-            }
+            visits.push(counts);
+        }
+        if visits.iter().all(|v| v.is_empty()) {
+            visits.clear();
         }
         if random > moves.len() {
             return Err("opening longer than the game".into());
@@ -85,7 +137,13 @@ impl GoGameLine {
             result,
             random,
             moves,
+            visits,
         })
+    }
+
+    /// The visits recorded for move `i` (empty when none were).
+    pub fn visits_of(&self, i: usize) -> &[(Vertex, u32)] {
+        self.visits.get(i).map_or(&[], |v| &v[..])
     }
 
     /// Replays the game under the default (Chinese, positional superko) rules, calling
@@ -135,6 +193,30 @@ mod tests {
                 (Color::Black, true)
             ]
         );
+    }
+
+    #[test]
+    fn visit_counts_round_trip_beside_the_moves() {
+        let line = "4 9 W+R 1 E5 C3[C3:90,D4:8,pass:2] G7 D4[D4:50]\n";
+        let g = GoGameLine::parse(line).unwrap();
+        assert_eq!(g.moves.len(), 4);
+        assert_eq!(g.visits_of(0), &[]);
+        assert_eq!(
+            g.visits_of(1),
+            &[(Some((2, 2)), 90), (Some((3, 3)), 8), (None, 2)]
+        );
+        assert_eq!(g.visits_of(3), &[(Some((3, 3)), 50)]);
+        assert_eq!(g.visits_of(9), &[]);
+        assert_eq!(g.to_line(), line);
+        for bad in [
+            "1 9 ? 0 E5[E5:1",
+            "1 9 ? 0 E5[E5]",
+            "1 9 ? 0 E5[E5:x]",
+            "1 9 ? 0 E5[Z9:3]",
+            "1 9 ? 0 E5[E5:-1]",
+        ] {
+            assert!(GoGameLine::parse(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

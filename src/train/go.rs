@@ -13,6 +13,12 @@
 //! `--fit` names the groups to fit; the others keep their `--init` gammas. Games are split
 //! into training and held-out sets by a hash of (seed, board size, job), so no position of a
 //! held-out game is trained on.
+//!
+//! A move recorded with its search's visit counts (`go-data --engine sente`) is fitted as a
+//! soft target: the position's one win is shared among the visited candidates in proportion
+//! to their visits (fractional wins, for which MM is unchanged), unless `--target played`.
+//! The held-out figures are per board size and, with several files, per file: a source is
+//! judged by how well its table predicts another source's held-out moves.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -27,7 +33,7 @@ use crate::eval::go::ladder::LadderReader;
 use crate::eval::go::priors::{PriorReader, PriorWeights};
 use crate::eval::go::spatial::{spatial_hashes, SpatialDict, SMALL_BOARD};
 use crate::rules::go::{GoGame, GoMove};
-use crate::selfplay::go_record::{GoGameLine, GO_MAGIC};
+use crate::selfplay::go_record::{GoGameLine, Vertex, GO_MAGIC};
 
 /// `sente go-train`: options.
 #[derive(clap::Args, Debug, Clone)]
@@ -55,10 +61,14 @@ pub struct GoTrainArgs {
     /// fit, the `--init` table's dictionary is kept.
     #[arg(long, default_value_t = 10)]
     pub spatial_min: u32,
+    /// What a position is fitted to: the recorded visit counts where a move has them
+    /// (`visits`), or always the move played (`played`).
+    #[arg(long, default_value = "visits", value_parser = ["visits", "played"])]
+    pub target: String,
 }
 
-/// One position: its candidates' dense feature ids, the move played among them, and the rank
-/// the hand priors give that move.
+/// One position: its candidates' dense feature ids, the move played among them, the rank
+/// the hand priors give that move, and what it is fitted to.
 struct Position {
     /// Range in [`Data::cands`].
     first: usize,
@@ -68,14 +78,28 @@ struct Position {
     /// The hand priors' rank of the played move (0 = first).
     hand_rank: usize,
     size: usize,
+    /// Which data file (in `--data` order) it comes from.
+    file: usize,
+    /// Range in [`Data::targets`].
+    target_first: usize,
+    target_n: usize,
 }
 
-/// Every position's candidates, features as dense ids.
+/// Every position's candidates, features as dense ids, and targets.
 #[derive(Default)]
 struct Data {
     cands: Vec<[u32; GROUP_COUNT]>,
+    /// (candidate index within its position, share of the position's win), shares summing
+    /// to 1 per position.
+    targets: Vec<(u32, f64)>,
     train: Vec<Position>,
     held: Vec<Position>,
+}
+
+impl Data {
+    fn targets_of(&self, p: &Position) -> &[(u32, f64)] {
+        &self.targets[p.target_first..p.target_first + p.target_n]
+    }
 }
 
 /// Dense ids of feature levels: the small groups' levels and the `spatial` dictionary's
@@ -152,6 +176,7 @@ fn command_line(args: &GoTrainArgs) -> String {
         line.push_str(&format!(" --fit {}", args.fit.join(",")));
     }
     line.push_str(&format!(" --spatial-min {}", args.spatial_min));
+    line.push_str(&format!(" --target {}", args.target));
     line
 }
 
@@ -211,16 +236,30 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
     let mut ladders = LadderReader::new();
     let mut games = 0usize;
     let mut data_lines = String::new();
-    for path in &args.data {
+    let soft = args.target == "visits";
+    for (file, path) in args.data.iter().enumerate() {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let before = games;
         for game in games_in(&args, path, &text) {
             let (n, game, held) = game?;
+            let mut i = 0;
             game.replay(|g, mv, _, chosen| {
                 if let (true, GoMove::Play(p)) = (chosen, mv) {
-                    add_position(&mut data, &mut ids, &mut ladders, &dict, g, p.idx(), held);
+                    let visits = if soft { game.visits_of(i) } else { &[] };
+                    let at = Source { file, held };
+                    add_position(
+                        &mut data,
+                        &mut ids,
+                        &mut ladders,
+                        &dict,
+                        g,
+                        p.idx(),
+                        visits,
+                        at,
+                    );
                 }
+                i += 1;
             })
             .map_err(|e| anyhow::anyhow!("{} line {}: {e}", path.display(), n + 1))?;
             games += 1;
@@ -247,10 +286,13 @@ pub fn run_go_train(args: GoTrainArgs) -> anyhow::Result<()> {
         .map(|&(g, l)| base.gamma(g, l) as f64)
         .collect();
     if init.is_some() {
-        eprintln!("--init table: {}", Report::of(&data, &start).text());
+        eprintln!(
+            "--init table: {}",
+            Report::of(&data, &start, &file_names(&args)).text()
+        );
     }
     let gammas = fit(&data, &levels, start, &fit_groups, args.iterations);
-    let report = Report::of(&data, &gammas);
+    let report = Report::of(&data, &gammas, &file_names(&args));
     eprintln!("{}", report.text());
     // The groups not fitted keep their --init gammas, levels this data never showed included.
     let mut table = base;
@@ -341,8 +383,25 @@ fn dictionary_of(counts: HashMap<u64, u32>, min: u32) -> SpatialDict {
     SpatialDict::new(kept.into_iter().map(|(h, _)| h))
 }
 
+/// The data files' names, in `--data` order, when there are several (none for one file).
+fn file_names(args: &GoTrainArgs) -> Vec<String> {
+    if args.data.len() < 2 {
+        return Vec::new();
+    }
+    args.data.iter().map(|p| file_name(p)).collect()
+}
+
+/// Where a position comes from: its file, and whether the split holds its game out.
+#[derive(Clone, Copy)]
+struct Source {
+    file: usize,
+    held: bool,
+}
+
 /// Adds the position of `game` in which the engine played `played` (a point), unless that
-/// move is not a candidate (it filled an own eye).
+/// move is not a candidate (it filled an own eye); its target is `visits` (recorded root
+/// moves and their visits) where any of them is a candidate, else the move played.
+#[allow(clippy::too_many_arguments)]
 fn add_position(
     data: &mut Data,
     ids: &mut Ids,
@@ -350,7 +409,8 @@ fn add_position(
     dict: &SpatialDict,
     game: &GoGame,
     played: usize,
-    held: bool,
+    visits: &[(Vertex, u32)],
+    source: Source,
 ) {
     let board = game.board();
     let color = game.to_move();
@@ -394,14 +454,34 @@ fn add_position(
     let hand_rank = rank_of(&keys, at, |a, b| {
         a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
     });
+    let target_first = data.targets.len();
+    for &(mv, n) in visits {
+        let index = mv
+            .and_then(|(x, y)| board.point(x, y))
+            .and_then(|q| cands.iter().position(|&p| p == q.0));
+        if let (Some(i), true) = (index, n > 0) {
+            data.targets.push((i as u32, n as f64));
+        }
+    }
+    let total: f64 = data.targets[target_first..].iter().map(|t| t.1).sum();
+    if total > 0.0 {
+        for t in &mut data.targets[target_first..] {
+            t.1 /= total;
+        }
+    } else {
+        data.targets.push((at as u32, 1.0));
+    }
     let pos = Position {
         first,
         n: cands.len(),
         played: at,
         hand_rank,
         size: board.width(),
+        file: source.file,
+        target_first,
+        target_n: data.targets.len() - target_first,
     };
-    if held {
+    if source.held {
         data.held.push(pos);
     } else {
         data.train.push(pos);
@@ -437,8 +517,10 @@ fn fit(
     let mut gammas = start;
     let mut wins = vec![0.0f64; n];
     for p in &data.train {
-        for &i in &data.cands[p.first + p.played] {
-            wins[i as usize] += 1.0;
+        for &(c, share) in data.targets_of(p) {
+            for &i in &data.cands[p.first + c as usize] {
+                wins[i as usize] += share;
+            }
         }
     }
     let mut den = vec![0.0f64; n];
@@ -466,42 +548,61 @@ fn fit(
             eprintln!(
                 "round {}: training log-loss {:.4}",
                 it + 1,
-                log_loss(&data.train, &data.cands, &gammas)
+                log_loss(data, &data.train, &gammas)
             );
         }
     }
     gammas
 }
 
-/// Mean negative log-probability of the played moves.
-fn log_loss(positions: &[Position], cands: &[[u32; GROUP_COUNT]], gammas: &[f64]) -> f64 {
-    let sum: f64 = positions
-        .iter()
-        .map(|p| {
-            let c = &cands[p.first..p.first + p.n];
-            let total: f64 = c.iter().map(|c| strength(gammas, c)).sum();
-            -(strength(gammas, &c[p.played]) / total).ln()
-        })
-        .sum();
-    sum / positions.len().max(1) as f64
+/// Mean cross-entropy of the targets (the negative log-probability of the played move where
+/// that is the target).
+fn log_loss<'a>(
+    data: &Data,
+    positions: impl IntoIterator<Item = &'a Position>,
+    gammas: &[f64],
+) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for p in positions {
+        let c = &data.cands[p.first..p.first + p.n];
+        let total: f64 = c.iter().map(|c| strength(gammas, c)).sum();
+        for &(i, share) in data.targets_of(p) {
+            sum -= share * (strength(gammas, &c[i as usize]) / total).ln();
+        }
+        n += 1;
+    }
+    sum / n.max(1) as f64
 }
 
-/// Held-out prediction rates.
+/// One row of held-out figures: its positions, learned top-1 and top-5, hand priors' top-1
+/// and top-5, and the learned table's log-loss of the targets.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    /// `all`, `19x19`, or a data file's name.
+    name: String,
+    n: usize,
+    top1: f64,
+    top5: f64,
+    hand1: f64,
+    hand5: f64,
+    loss: f64,
+}
+
+/// Held-out prediction rates: over all positions, per board size and, with several data
+/// files, per file.
 struct Report {
-    /// (board size, positions, learned top-1, top-5, hand top-1, top-5), all sizes first (0).
-    rows: Vec<(usize, usize, f64, f64, f64, f64)>,
+    rows: Vec<Row>,
     loss: f64,
 }
 
 impl Report {
-    fn of(data: &Data, gammas: &[f64]) -> Report {
+    fn of(data: &Data, gammas: &[f64], files: &[String]) -> Report {
         let mut sizes: Vec<usize> = data.held.iter().map(|p| p.size).collect();
         sizes.sort_unstable();
         sizes.dedup();
-        let mut rows = Vec::new();
-        for size in std::iter::once(0).chain(sizes) {
+        let row = |name: String, keep: &dyn Fn(&Position) -> bool| {
             let (mut n, mut l1, mut l5, mut h1, mut h5) = (0usize, 0, 0, 0, 0);
-            for p in data.held.iter().filter(|p| size == 0 || p.size == size) {
+            for p in data.held.iter().filter(|p| keep(p)) {
                 let c = &data.cands[p.first..p.first + p.n];
                 let s: Vec<f64> = c.iter().map(|c| strength(gammas, c)).collect();
                 let r = rank_of(&s, p.played, |a, b| a.total_cmp(b));
@@ -512,25 +613,37 @@ impl Report {
                 h5 += usize::from(p.hand_rank < 5);
             }
             let f = |k: usize| k as f64 / n.max(1) as f64;
-            rows.push((size, n, f(l1), f(l5), f(h1), f(h5)));
+            let loss = log_loss(data, data.held.iter().filter(|p| keep(p)), gammas);
+            Row {
+                name,
+                n,
+                top1: f(l1),
+                top5: f(l5),
+                hand1: f(h1),
+                hand5: f(h5),
+                loss,
+            }
+        };
+        let mut rows = vec![row("all".into(), &|_| true)];
+        for size in sizes {
+            rows.push(row(format!("{size}x{size}"), &|p| p.size == size));
+        }
+        for (i, name) in files.iter().enumerate() {
+            rows.push(row(name.clone(), &|p| p.file == i));
         }
         Report {
             rows,
-            loss: log_loss(&data.held, &data.cands, gammas),
+            loss: log_loss(data, &data.held, gammas),
         }
     }
 
     /// `key=value` lines.
     fn text(&self) -> String {
         let mut s = format!("held_out_log_loss={:.4}\n", self.loss);
-        for &(size, n, l1, l5, h1, h5) in &self.rows {
-            let name = if size == 0 {
-                "all".to_string()
-            } else {
-                format!("{size}x{size}")
-            };
+        for r in &self.rows {
             s.push_str(&format!(
-                "held_out_{name}={n} positions: top1 {l1:.3} top5 {l5:.3} (hand priors top1 {h1:.3} top5 {h5:.3})\n"
+                "held_out_{}={} positions: top1 {:.3} top5 {:.3} (hand priors top1 {:.3} top5 {:.3}) log-loss {:.4}\n",
+                r.name, r.n, r.top1, r.top5, r.hand1, r.hand5, r.loss
             ));
         }
         s
@@ -551,24 +664,33 @@ mod tests {
         assert_eq!(rank_of(&keys, 3, cmp), 3);
     }
 
-    /// Forty two-candidate positions on a `size` board: the played one always has `capture`
-    /// level 1, `libs` varies; every fourth position is held out.
-    fn capture_always_wins(size: usize) -> (Data, Ids) {
+    /// `count` two-candidate positions on a `size` board: the played one always has `capture`
+    /// level 1, `libs` varies; the first candidate takes `share` of the win (the played
+    /// move's share 1: a hard target), the other the rest; every fourth position is held out.
+    fn capture_wins(size: usize, count: usize, share: f64) -> (Data, Ids) {
         let mut data = Data::default();
         let mut ids = Ids::new(2);
-        for k in 0..40 {
+        for k in 0..count {
             let first = data.cands.len();
             let mut a: Features = [5, 0, 0, 1, 0, 0, 0, 3, 3, 0, 0, 0, 0];
             let b: Features = [5, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0];
-            a[8] = 1 + k % 3;
+            a[8] = 1 + (k % 3) as u32;
             data.cands.push(ids.dense(&a));
             data.cands.push(ids.dense(&b));
+            let target_first = data.targets.len();
+            data.targets.push((0, share));
+            if share < 1.0 {
+                data.targets.push((1, 1.0 - share));
+            }
             let pos = Position {
                 first,
                 n: 2,
                 played: 0,
                 hand_rank: 1,
                 size,
+                file: k % 2,
+                target_first,
+                target_n: data.targets.len() - target_first,
             };
             if k % 4 == 0 {
                 data.held.push(pos);
@@ -577,6 +699,10 @@ mod tests {
             }
         }
         (data, ids)
+    }
+
+    fn capture_always_wins(size: usize) -> (Data, Ids) {
+        capture_wins(size, 40, 1.0)
     }
 
     #[test]
@@ -592,10 +718,32 @@ mod tests {
         );
         let capture = |l: u32| gammas[(ids.offset[3] + l) as usize];
         assert!(capture(1) > 10.0 * capture(0));
-        let r = Report::of(&data, &gammas);
-        assert_eq!(r.rows[0].1, 10);
-        assert_eq!((r.rows[0].2, r.rows[0].4), (1.0, 0.0));
+        let r = Report::of(&data, &gammas, &[]);
+        assert_eq!(r.rows[0].n, 10);
+        assert_eq!((r.rows[0].top1, r.rows[0].hand1), (1.0, 0.0));
         assert!(r.loss < 0.2);
+    }
+
+    #[test]
+    fn a_soft_target_fits_the_strengths_to_the_visit_shares() {
+        // Three visits in four to the capture: its gamma ends about three times the other's.
+        let (data, ids) = capture_wins(9, 400, 0.75);
+        let levels = ids.levels();
+        let groups: [bool; GROUP_COUNT] = std::array::from_fn(|g| g == 3);
+        let gammas = fit(&data, &levels, vec![1.0; levels.len()], &groups, 30);
+        let capture = |l: u32| gammas[(ids.offset[3] + l) as usize];
+        let ratio = capture(1) / capture(0);
+        assert!((2.8..3.2).contains(&ratio), "{ratio}");
+        // The held-out loss is the targets' cross-entropy, at its floor there (0.562).
+        let r = Report::of(&data, &gammas, &["a.txt".into(), "b.txt".into()]);
+        assert!((r.loss - 0.5623).abs() < 0.01, "{}", r.loss);
+        let names: Vec<&str> = r.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["all", "9x9", "a.txt", "b.txt"]);
+        // Every fourth position held out, files alternating: all of them in a.txt.
+        assert_eq!((r.rows[2].n, r.rows[3].n), (100, 0));
+        assert!(r
+            .text()
+            .contains("held_out_a.txt=100 positions: top1 1.000"));
     }
 
     #[test]
