@@ -194,7 +194,7 @@ mod tests {
     fn scores_agree_with_gnu_go() {
         use crate::players::go_player;
         use crate::rules::go::record::game_sgf;
-        use crate::rules::go::score;
+        use crate::rules::go::{margin_text, score};
         use std::io::Write;
         use std::process::{Command, Stdio};
 
@@ -240,13 +240,7 @@ mod tests {
             let tm = TimeManager::infinite(&stop);
             let dead = player.dead_stones(game, &tm);
             let s = score(game.board(), &dead, game.rules());
-            let ours = if s > 0.0 {
-                format!("B+{s}")
-            } else if s < 0.0 {
-                format!("W+{}", -s)
-            } else {
-                "0".to_string()
-            };
+            let ours = margin_text(s);
             counted += 1;
             if ours == theirs {
                 agree += 1;

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crate::play::menu::{ask_setting, per_move_limit, run_menu, End, ProgressLine, TerminalGame};
 use crate::play::{parse_seconds, seconds};
 use crate::players::{go_player, Decision, GoDecision, GoPlayer, GoRequest, Player, GO_LEVELS};
-use crate::rules::go::{score_detail, GoGame, GoMove, GoRules, MAX_SIDE, MIN_SIDE};
+use crate::rules::go::{margin_text, score_detail, GoGame, GoMove, GoRules, MAX_SIDE, MIN_SIDE};
 use crate::rules::text::{go_board_text, TextPosition};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
@@ -133,17 +133,6 @@ fn stones(n: u32) -> String {
     format!("{n} stone{}", if n == 1 { "" } else { "s" })
 }
 
-/// `B+3.5`, `W+0.5`, `0` (jigo).
-fn result_text(margin: f32) -> String {
-    if margin > 0.0 {
-        format!("B+{margin}")
-    } else if margin < 0.0 {
-        format!("W+{}", -margin)
-    } else {
-        "0".to_string()
-    }
-}
-
 /// Go for the shared menu.
 struct Go<'p> {
     opts: GoOptions,
@@ -196,7 +185,7 @@ impl Go<'_> {
             (ws + wt) as f32 + komi
         )?;
         let margin = detail.score;
-        let result = result_text(margin);
+        let result = margin_text(margin);
         writeln!(out, "Result: {result}")?;
         Ok(if margin == 0.0 {
             End::Draw("Jigo: a draw.".into())

@@ -21,7 +21,7 @@ use anyhow::{bail, Context};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::go_record::{GoGameLine, Visits, GO_MAGIC};
+use super::go_record::{GoGameLine, Vertex, Visits, GO_MAGIC};
 use super::{job_seed, open_run, parse_min_max};
 use crate::arena::gtp::gtp_random_seed;
 use crate::arena::manifest::CommandLine;
@@ -29,7 +29,7 @@ use crate::arena::process::Process;
 use crate::arena::shard::Shard;
 use crate::players::go::{go_player, GoRequest};
 use crate::players::player::Decision;
-use crate::rules::go::{GoGame, GoMove, GoRules};
+use crate::rules::go::{margin_text, GoGame, GoMove, GoRules};
 use crate::rules::notation::{gtp_point_name, parse_gtp_point};
 use crate::rules::Color;
 use crate::search::clock::{SearchLimit, TimeManager};
@@ -224,7 +224,7 @@ fn play_opening(
     random: (usize, usize),
     rng: &mut ChaCha8Rng,
     mut tell: impl FnMut(Color, usize, usize) -> anyhow::Result<()>,
-) -> anyhow::Result<Vec<Option<(usize, usize)>>> {
+) -> anyhow::Result<Vec<Vertex>> {
     let size = game.board().width();
     let n_random = rng.gen_range(random.0..=random.1);
     let margin = if size >= 9 { 2 } else { 0 };
@@ -280,7 +280,7 @@ fn play_job(
         let color = game.to_move();
         let reply = gnugo.ask(&format!("genmove {}", color_word(color)))?;
         if reply.eq_ignore_ascii_case("resign") {
-            result = format!("{}+R", if color == Color::Black { "W" } else { "B" });
+            result = resigned(color);
             break;
         }
         let mv = if reply.eq_ignore_ascii_case("pass") {
@@ -349,7 +349,7 @@ fn play_job_sente(
         };
         let gm = match player.genmove(&game, color, &mut req) {
             Decision::Resign => {
-                result = format!("{}+R", if color == Color::Black { "W" } else { "B" });
+                result = resigned(color);
                 break;
             }
             Decision::Play(gm) => gm,
@@ -371,14 +371,7 @@ fn play_job_sente(
         moves.push(mv);
         visits.push(listed);
         if game.consecutive_passes() >= 2 {
-            let margin = game.score(&[], &[]);
-            result = if margin > 0.0 {
-                format!("B+{margin}")
-            } else if margin < 0.0 {
-                format!("W+{}", -margin)
-            } else {
-                "0".to_string()
-            };
+            result = margin_text(game.score(&[], &[]));
             break;
         }
     }
@@ -390,6 +383,11 @@ fn play_job_sente(
         moves,
         visits,
     })
+}
+
+/// The result of a game `loser` resigned, as GTP and SGF write it.
+fn resigned(loser: Color) -> String {
+    format!("{}+R", if loser == Color::Black { "W" } else { "B" })
 }
 
 fn color_word(c: Color) -> &'static str {

@@ -43,8 +43,8 @@ pub struct GoGameLine {
     pub result: String,
     /// How many of the first moves were random.
     pub random: usize,
-    /// Every move, as (x, y from the bottom), `None` a pass.
-    pub moves: Vec<Option<(usize, usize)>>,
+    /// Every move in playing order.
+    pub moves: Vec<Vertex>,
     /// Per move, the visits of the search that chose it (empty when not recorded).
     pub visits: Vec<Visits>,
 }
@@ -73,7 +73,7 @@ impl GoGameLine {
         for (i, &mv) in self.moves.iter().enumerate() {
             s.push(' ');
             s.push_str(&vertex_text(mv));
-            let visits = self.visits.get(i).map_or(&[][..], |v| &v[..]);
+            let visits = self.visits_of(i);
             if !visits.is_empty() {
                 let list: Vec<String> = visits
                     .iter()

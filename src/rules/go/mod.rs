@@ -21,7 +21,7 @@ use crate::rules::notation::{gtp_point_name, parse_gtp_point};
 pub use crate::rules::Color;
 pub use board::{GoBoard, GoMove, Point, SizeError, COLUMNS, MAX_SIDE, MIN_SIDE};
 pub use game::GoGame;
-pub use score::{score, score_detail, score_detail_taxed, ScoreDetail};
+pub use score::{margin_text, score, score_detail, score_detail_taxed, ScoreDetail};
 
 /// Which repetitions are forbidden.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]

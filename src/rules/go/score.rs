@@ -33,6 +33,17 @@ pub struct ScoreDetail {
     pub score: f32,
 }
 
+/// A margin as GTP's `final_score` and SGF's `RE` write it: `B+3.5`, `W+0.5`, `0` (jigo).
+pub fn margin_text(margin: f32) -> String {
+    if margin > 0.0 {
+        format!("B+{margin}")
+    } else if margin < 0.0 {
+        format!("W+{}", -margin)
+    } else {
+        "0".to_string()
+    }
+}
+
 /// Black's margin (komi included; > 0 black ahead) after lifting `dead`.
 pub fn score(board: &GoBoard, dead: &[Point], rules: &GoRules) -> f32 {
     score_detail(board, dead, rules).score
@@ -143,6 +154,14 @@ pub fn score_detail_taxed(
 mod tests {
     use super::*;
     use crate::rules::go::{parse_point, GoGame, KoRule};
+
+    #[test]
+    fn margins_are_written_as_gtp_and_sgf_write_results() {
+        assert_eq!(margin_text(3.5), "B+3.5");
+        assert_eq!(margin_text(-0.5), "W+0.5");
+        assert_eq!(margin_text(-31.0), "W+31");
+        assert_eq!(margin_text(0.0), "0");
+    }
 
     fn pt(board: &GoBoard, s: &str) -> Point {
         parse_point(board, s).unwrap()
